@@ -1,0 +1,132 @@
+// The part of a GPT-2-style model this chapter is about: the token table
+// (wte, vocab × width) and the position table (wpe, context × width), read
+// from a Hugging Face safetensors file and checked against config.json.
+//
+// Loading is a small state machine so the caller decides how bytes arrive
+// (a file, an in-memory buffer, HTTP range requests in a browser):
+//
+//   TablesLoader loader;
+//   loader.begin(first 8 bytes, file size)       -> header_length()
+//   loader.read_header(header bytes)             -> which byte ranges to read
+//   for each table: copy bytes [table_offset, + table_bytes) into table_buffer()
+//   loader.read_config(config.json text)         (optional)
+//   loader.finish(tables)                        -> checked, converted tables
+//
+// Nothing reaches `tables` unless every step succeeded.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "embeddings/safetensors.h"
+
+namespace embeddings {
+
+// The fields of a Hugging Face GPT2Config this project reads. A field that
+// config.json leaves out stays 0 (unknown) and the tensors decide.
+struct ModelConfig {
+  std::uint64_t vocab_size = 0;   // vocab_size
+  std::uint64_t width = 0;        // n_embd
+  std::uint64_t context = 0;      // n_positions (or the older n_ctx)
+  std::uint64_t layers = 0;       // n_layer
+  std::uint64_t heads = 0;        // n_head
+  bool tied_output = true;        // tie_word_embeddings (GPT2Config's default is true)
+};
+
+// Parses config.json. Errors name the field ("n_embd is -3, not a positive integer").
+bool parse_config(std::string_view json_text, ModelConfig& out, std::string& error);
+
+// A read-only (rows, cols) row-major float table.
+struct TableView {
+  const float* data = nullptr;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  const float* row(std::size_t r) const { return data + r * cols; }
+};
+
+class EmbeddingTables {
+ public:
+  TableView wte() const { return {wte_.data(), vocab_size_, width_}; }
+  TableView wpe() const { return {wpe_.data(), context_, width_}; }
+  // 1 / ||row|| for each row (0 for a zero row), computed once at load.
+  const float* wte_inverse_norms() const { return wte_inverse_norms_.data(); }
+  const float* wpe_inverse_norms() const { return wpe_inverse_norms_.data(); }
+
+  std::size_t vocab_size() const { return vocab_size_; }
+  std::size_t width() const { return width_; }
+  std::size_t context() const { return context_; }
+  // Learned numbers in the whole model file (every tensor, not only the two
+  // tables kept here), so the chapter can say what share the token table is.
+  std::uint64_t parameter_count() const { return parameter_count_; }
+  const std::string& wte_name() const { return wte_name_; }
+  const std::string& wpe_name() const { return wpe_name_; }
+  const ModelConfig& config() const { return config_; }
+  const std::vector<std::pair<std::string, std::string>>& metadata() const { return metadata_; }
+
+ private:
+  friend class TablesLoader;
+  std::vector<float> wte_, wpe_, wte_inverse_norms_, wpe_inverse_norms_;
+  std::size_t vocab_size_ = 0, width_ = 0, context_ = 0;
+  std::uint64_t parameter_count_ = 0;
+  std::string wte_name_, wpe_name_;
+  ModelConfig config_;
+  std::vector<std::pair<std::string, std::string>> metadata_;
+};
+
+enum class Table { Token = 0, Position = 1 };
+
+class TablesLoader {
+ public:
+  // Step 1: the file's first bytes (at least 8) and its total size.
+  bool begin(const unsigned char* first_bytes, std::size_t available, std::uint64_t file_size,
+             std::string& error);
+  std::uint64_t header_length() const { return header_length_; }
+
+  // Step 2: the header, bytes [8, 8 + header_length()). Finds the two tables
+  // and checks their names, shapes and dtypes; allocates their buffers.
+  bool read_header(std::string_view header_bytes, std::string& error);
+  std::uint64_t table_offset(Table table) const;  // Absolute byte offset in the file.
+  std::uint64_t table_bytes(Table table) const;
+  // Where the caller writes the table's raw bytes (table_bytes() of them).
+  unsigned char* table_buffer(Table table);
+  const safetensors::Header& header() const { return header_; }
+
+  // Optional: config.json, checked against the tensors in finish().
+  bool read_config(std::string_view json_text, std::string& error);
+
+  // Step 3: converts to float32, checks config against tensors, computes the
+  // row norms and moves everything into `out`. The loader is spent afterwards.
+  bool finish(EmbeddingTables& out, std::string& error);
+
+ private:
+  struct Pending {
+    const safetensors::TensorInfo* info = nullptr;
+    std::vector<float> values;          // Final float32 table.
+    std::vector<unsigned char> staged;  // Raw F16/BF16 bytes until finish().
+  };
+  Pending& pending(Table table) { return tables_[static_cast<int>(table)]; }
+  const Pending& pending(Table table) const { return tables_[static_cast<int>(table)]; }
+
+  enum class Stage { Start, HaveLength, HaveHeader, Done };
+  Stage stage_ = Stage::Start;
+  std::uint64_t file_size_ = 0;
+  std::uint64_t header_length_ = 0;
+  safetensors::Header header_;
+  Pending tables_[2];
+  bool have_config_ = false;
+  ModelConfig config_;
+};
+
+// Convenience for native code: reads a whole safetensors file (and optional
+// config.json text) through TablesLoader.
+bool load_tables_from_file(const std::string& path, const std::string* config_json, EmbeddingTables& out,
+                           std::string& error);
+
+// Reads a whole file into `out`.
+bool read_file(const std::string& path, std::string& out, std::string& error);
+
+}  // namespace embeddings

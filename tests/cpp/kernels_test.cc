@@ -1,0 +1,183 @@
+// Every fast kernel against the double-precision reference, over awkward
+// lengths and misaligned starts (after highway's dot_test.cc).
+#include "embeddings/kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace {
+
+namespace k = embeddings::kernels;
+
+const std::size_t kLengths[] = {0, 1, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 127, 128, 129, 768, 1000};
+
+std::vector<float> random_floats(std::size_t n, std::mt19937& rng, float scale = 1.0f) {
+  std::normal_distribution<float> normal(0.0f, scale);
+  std::vector<float> out(n);
+  for (auto& x : out) x = normal(rng);
+  return out;
+}
+
+// Float32 accumulation error bound: a few ulps per term of sum(|a_k b_k|).
+double dot_tolerance(const float* a, const float* b, std::size_t n) {
+  double magnitude = 0;
+  for (std::size_t i = 0; i < n; ++i) magnitude += std::fabs(double(a[i]) * double(b[i]));
+  return (double(n) + 2) * std::numeric_limits<float>::epsilon() * magnitude + 1e-30;
+}
+
+TEST(Kernels, DotMatchesReferenceOverAwkwardLengthsAndOffsets) {
+  std::mt19937 rng(1);
+  for (std::size_t n : kLengths) {
+    for (std::size_t offset_a : {0, 1, 2, 3}) {
+      for (std::size_t offset_b : {0, 3}) {
+        const auto a = random_floats(n + offset_a, rng);
+        const auto b = random_floats(n + offset_b, rng);
+        const float* pa = a.data() + offset_a;
+        const float* pb = b.data() + offset_b;
+        const double expected = k::dot_reference(pa, pb, n);
+        EXPECT_NEAR(k::dot(pa, pb, n), expected, dot_tolerance(pa, pb, n)) << "n=" << n;
+        const k::DotAndNorms sums = k::dot_and_norms(pa, pb, n);
+        EXPECT_NEAR(sums.ab, expected, dot_tolerance(pa, pb, n));
+        EXPECT_NEAR(sums.aa, k::dot_reference(pa, pa, n), dot_tolerance(pa, pa, n));
+        EXPECT_NEAR(sums.bb, k::dot_reference(pb, pb, n), dot_tolerance(pb, pb, n));
+      }
+    }
+  }
+}
+
+TEST(Kernels, DotOfTheChaptersExampleIsExactlyOne) {
+  const float a[] = {1, 2, 3}, b[] = {4, 0, -1};
+  EXPECT_EQ(k::dot(a, b, 3), 1.0f);
+  EXPECT_EQ(k::dot_reference(a, b, 3), 1.0);
+}
+
+TEST(Kernels, CosineMatchesReference) {
+  std::mt19937 rng(2);
+  for (std::size_t n : kLengths) {
+    if (n == 0) continue;
+    for (std::size_t offset : {0, 1, 3}) {
+      const auto a = random_floats(n + offset, rng, 0.05f);
+      const auto b = random_floats(n + offset, rng, 3.0f);
+      const double expected = k::cosine_reference(a.data() + offset, b.data() + offset, n);
+      EXPECT_NEAR(k::cosine(a.data() + offset, b.data() + offset, n), expected, 1e-5 * std::sqrt(double(n)))
+          << "n=" << n;
+    }
+  }
+}
+
+TEST(Kernels, CosineRulesForZeroParallelAndNaN) {
+  const float zero[] = {0, 0, 0}, a[] = {1, 2, 3}, minus_a[] = {-2, -4, -6};
+  EXPECT_EQ(k::cosine(zero, a, 3), 0.0f);
+  EXPECT_EQ(k::cosine(a, zero, 3), 0.0f);
+  EXPECT_EQ(k::cosine(zero, zero, 3), 0.0f);
+  EXPECT_EQ(k::cosine(a, a, 0), 0.0f);
+  EXPECT_EQ(k::cosine_reference(zero, a, 3), 0.0);
+  EXPECT_LE(k::cosine(a, a, 3), 1.0f);
+  EXPECT_NEAR(k::cosine(a, a, 3), 1.0f, 1e-6);
+  EXPECT_GE(k::cosine(a, minus_a, 3), -1.0f);
+  EXPECT_NEAR(k::cosine(a, minus_a, 3), -1.0f, 1e-6);
+  const float nan_vector[] = {1, std::nanf(""), 3};
+  EXPECT_TRUE(std::isnan(k::cosine(a, nan_vector, 3)));
+  EXPECT_EQ(k::inverse_norm(zero, 3), 0.0f);
+  // Parallel vectors of very different size still score 1, and never above.
+  std::vector<float> big(768, 1e3f), small(768, 1e-3f);
+  EXPECT_NEAR(k::cosine(big.data(), small.data(), 768), 1.0f, 1e-6);
+  EXPECT_LE(k::cosine(big.data(), small.data(), 768), 1.0f);
+}
+
+TEST(Kernels, CosineScoresMatchReferenceForEveryRow) {
+  std::mt19937 rng(3);
+  for (std::size_t cols : {1, 3, 5, 128, 129}) {
+    for (std::size_t rows : {0, 1, 3, 4, 5, 9}) {
+      auto table = random_floats(rows * cols + 1, rng);
+      const float* t = table.data() + 1;  // misaligned rows
+      if (rows > 1) std::fill(table.begin() + 1 + cols, table.begin() + 1 + 2 * cols, 0.0f);  // a zero row
+      const auto query = random_floats(cols, rng);
+      std::vector<float> inverse(rows), scores(rows);
+      std::vector<double> expected(rows);
+      k::inverse_row_norms(t, rows, cols, inverse.data());
+      k::cosine_scores(query.data(), k::inverse_norm(query.data(), cols), t, inverse.data(), rows, cols,
+                       scores.data());
+      k::cosine_scores_reference(query.data(), t, rows, cols, expected.data());
+      for (std::size_t r = 0; r < rows; ++r) EXPECT_NEAR(scores[r], expected[r], 2e-5) << rows << "x" << cols;
+    }
+  }
+}
+
+// Brute force: sort every index by (score desc, index asc, NaN last).
+std::vector<std::int32_t> brute_force_top_k(const std::vector<float>& scores, std::size_t k,
+                                            std::int64_t exclude) {
+  std::vector<std::int32_t> order;
+  for (std::size_t i = 0; i < scores.size(); ++i)
+    if (static_cast<std::int64_t>(i) != exclude) order.push_back(static_cast<std::int32_t>(i));
+  std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+    const bool na = std::isnan(scores[a]), nb = std::isnan(scores[b]);
+    if (na != nb) return nb;
+    if (!na && scores[a] != scores[b]) return scores[a] > scores[b];
+    return a < b;
+  });
+  order.resize(std::min(k, order.size()));
+  return order;
+}
+
+TEST(Kernels, TopKMatchesFullSortWithTiesExclusionAndNaN) {
+  std::mt19937 rng(4);
+  std::uniform_int_distribution<int> coarse(-3, 3);  // many ties
+  for (std::size_t count : {0, 1, 2, 10, 100, 4096}) {
+    std::vector<float> scores(count);
+    for (auto& s : scores) s = coarse(rng) / 3.0f;
+    if (count > 5) scores[5] = std::nanf("");
+    for (std::size_t k : {0, 1, 3, 10, 99, 100, 101, 5000}) {
+      for (std::int64_t exclude : {std::int64_t{-1}, std::int64_t{0}, std::int64_t{7}, static_cast<std::int64_t>(count) - 1, std::int64_t{100000}}) {
+        std::vector<std::int32_t> ids(k + 1);
+        std::vector<float> out_scores(k + 1);
+        const std::size_t got = k::top_k(scores.data(), count, k, exclude, ids.data(), out_scores.data());
+        const auto expected = brute_force_top_k(scores, k, exclude);
+        ASSERT_EQ(got, expected.size()) << count << " " << k << " " << exclude;
+        for (std::size_t i = 0; i < got; ++i) {
+          EXPECT_EQ(ids[i], expected[i]);
+          EXPECT_TRUE(out_scores[i] == scores[ids[i]] || std::isnan(scores[ids[i]]));
+        }
+      }
+    }
+  }
+}
+
+TEST(Kernels, CosineMapRowsMatchPairwiseCosine) {
+  std::mt19937 rng(5);
+  const std::size_t rows = 13, cols = 7;
+  const auto table = random_floats(rows * cols, rng);
+  std::vector<float> inverse(rows), map(rows * rows);
+  k::inverse_row_norms(table.data(), rows, cols, inverse.data());
+  k::cosine_map_rows(table.data(), inverse.data(), rows, cols, 0, 6, map.data());
+  k::cosine_map_rows(table.data(), inverse.data(), rows, cols, 6, rows, map.data() + 6 * rows);
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < rows; ++j)
+      EXPECT_NEAR(map[i * rows + j], k::cosine_reference(&table[i * cols], &table[j * cols], cols), 1e-5);
+}
+
+TEST(Kernels, EmbedTokensGathersAndAdds) {
+  std::mt19937 rng(6);
+  for (std::size_t d : {1, 3, 128, 129}) {
+    const std::size_t vocab = 11, context = 6;
+    const auto wte = random_floats(vocab * d, rng), wpe = random_floats(context * d, rng);
+    const std::int32_t ids[] = {3, 3, 10, 0, 7};
+    const std::size_t n = 5;
+    std::vector<float> token(n * d), position(n * d), sum(n * d);
+    k::embed_tokens(ids, n, wte.data(), wpe.data(), d, token.data(), position.data(), sum.data());
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t c = 0; c < d; ++c) {
+        EXPECT_EQ(token[i * d + c], wte[ids[i] * d + c]);
+        EXPECT_EQ(position[i * d + c], wpe[i * d + c]);
+        EXPECT_EQ(sum[i * d + c], wte[ids[i] * d + c] + wpe[i * d + c]);
+      }
+  }
+}
+
+}  // namespace

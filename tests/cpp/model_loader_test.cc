@@ -1,0 +1,234 @@
+// The safetensors reader and the table loader against good and hostile files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "embeddings/kernels.h"
+#include "embeddings/model.h"
+#include "embeddings/safetensors.h"
+#include "safetensors_writer.h"
+
+namespace {
+
+using embeddings::EmbeddingTables;
+using embeddings::Table;
+using embeddings::TablesLoader;
+using namespace embeddings::testing;
+
+// Drives the loader over an in-memory file, like the JS layer does.
+bool load(const std::string& file, EmbeddingTables& out, std::string& error, const std::string* config = nullptr) {
+  TablesLoader loader;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(file.data());
+  if (!loader.begin(bytes, std::min<std::size_t>(file.size(), 8), file.size(), error)) return false;
+  if (!loader.read_header(std::string_view(file).substr(8, loader.header_length()), error)) return false;
+  for (Table table : {Table::Token, Table::Position}) {
+    const auto offset = loader.table_offset(table), length = loader.table_bytes(table);
+    EXPECT_LE(offset + length, file.size());
+    std::memcpy(loader.table_buffer(table), bytes + offset, length);
+  }
+  if (config != nullptr && !loader.read_config(*config, error)) return false;
+  return loader.finish(out, error);
+}
+
+std::string load_error(const std::string& file, const std::string* config = nullptr) {
+  EmbeddingTables tables;
+  std::string error;
+  EXPECT_FALSE(load(file, tables, error, config));
+  EXPECT_EQ(tables.vocab_size(), 0u) << "half-loaded";
+  return error;
+}
+
+#define EXPECT_ERROR_HAS(error, text) EXPECT_NE((error).find(text), std::string::npos) << (error)
+
+TEST(ModelLoader, LoadsTablesNormsAndParameterCount) {
+  const std::string file = safetensors_file(tiny_model(5, 3, 4), R"({"format":"pt","step":"7"})");
+  EmbeddingTables tables;
+  std::string error;
+  ASSERT_TRUE(load(file, tables, error)) << error;
+  EXPECT_EQ(tables.vocab_size(), 5u);
+  EXPECT_EQ(tables.context(), 3u);
+  EXPECT_EQ(tables.width(), 4u);
+  EXPECT_EQ(tables.wte().row(2)[3], 2.003f);
+  EXPECT_EQ(tables.wpe().row(1)[0], -1.0f);
+  EXPECT_EQ(tables.parameter_count(), 5u * 4 + 3 * 4 + 4);
+  EXPECT_EQ(tables.wte_name(), "transformer.wte.weight");
+  ASSERT_EQ(tables.metadata().size(), 2u);
+  EXPECT_EQ(tables.metadata()[1].second, "7");
+  for (std::size_t r = 0; r < 5; ++r) {
+    const double norm = std::sqrt(embeddings::kernels::dot_reference(tables.wte().row(r), tables.wte().row(r), 4));
+    EXPECT_NEAR(tables.wte_inverse_norms()[r], 1 / norm, 1e-6 / norm);
+  }
+  EXPECT_EQ(tables.wte_inverse_norms()[0] == 0, false);  // row 0 is (0, .001, .002, .003)
+}
+
+TEST(ModelLoader, AcceptsBareNames) {
+  EmbeddingTables tables;
+  std::string error;
+  ASSERT_TRUE(load(safetensors_file(tiny_model(5, 3, 4, "")), tables, error)) << error;
+  EXPECT_EQ(tables.wpe_name(), "wpe.weight");
+}
+
+TEST(ModelLoader, ConvertsF16AndBF16Exactly) {
+  // 1.0, -2.0, 0.5, 65504 (max half), a subnormal half (2^-24), +inf
+  const std::vector<std::uint16_t> halves = {0x3C00, 0xC000, 0x3800, 0x7BFF, 0x0001, 0x7C00};
+  const std::vector<float> expected_halves = {1.0f, -2.0f, 0.5f, 65504.0f, std::ldexp(1.0f, -24), INFINITY};
+  for (std::size_t i = 0; i < halves.size(); ++i)
+    EXPECT_EQ(embeddings::safetensors::f16_to_f32(halves[i]), expected_halves[i]) << i;
+  EXPECT_EQ(embeddings::safetensors::bf16_to_f32(0x3F80), 1.0f);
+  EXPECT_EQ(embeddings::safetensors::bf16_to_f32(0xC0A0), -5.0f);
+
+  std::string f16(2 * 2 * 3, '\0'), bf16(2 * 1 * 3, '\0');
+  for (std::size_t i = 0; i < 6; ++i) {
+    f16[2 * i] = static_cast<char>(halves[0] & 0xFF);
+    f16[2 * i + 1] = static_cast<char>(halves[0] >> 8);
+  }
+  for (std::size_t i = 0; i < 3; ++i) {
+    bf16[2 * i] = static_cast<char>(0xA0);
+    bf16[2 * i + 1] = static_cast<char>(0xC0);
+  }
+  EmbeddingTables tables;
+  std::string error;
+  ASSERT_TRUE(load(safetensors_file({{"wte.weight", "F16", {2, 3}, f16}, {"wpe.weight", "BF16", {1, 3}, bf16}}),
+                   tables, error))
+      << error;
+  EXPECT_EQ(tables.wte().row(1)[2], 1.0f);
+  EXPECT_EQ(tables.wpe().row(0)[0], -5.0f);
+}
+
+TEST(ModelLoader, RejectsTruncationInsideTheLength) {
+  const std::string file = safetensors_file(tiny_model(5, 3, 4));
+  EXPECT_ERROR_HAS(load_error(file.substr(0, 5)), "too short");
+  EXPECT_ERROR_HAS(load_error(""), "too short");
+}
+
+TEST(ModelLoader, RejectsTruncationInsideTheHeaderOrData) {
+  const std::string file = safetensors_file(tiny_model(5, 3, 4));
+  EXPECT_ERROR_HAS(load_error(file.substr(0, 20)), "header length");
+  EXPECT_ERROR_HAS(load_error(file.substr(0, file.size() - 1)), "is the file truncated?");
+  EXPECT_ERROR_HAS(load_error(file + "extra"), "trailing");
+}
+
+TEST(ModelLoader, RejectsAbsurdHeaderLengthWithoutAllocating) {
+  std::string file = safetensors_file(tiny_model(5, 3, 4));
+  for (int i = 0; i < 8; ++i) file[i] = static_cast<char>(0xFF);
+  EXPECT_ERROR_HAS(load_error(file), "limit");
+  file[7] = 0;  // still enormous, but under 2^56
+  EXPECT_ERROR_HAS(load_error(file), "header length");
+  for (int i = 0; i < 8; ++i) file[i] = 0;
+  file[0] = 0x01;  // 1 byte: too short for JSON
+  EXPECT_ERROR_HAS(load_error(file), "too short");
+}
+
+TEST(ModelLoader, RejectsHeadersThatAreNotJsonObjects) {
+  EXPECT_ERROR_HAS(load_error(file_from("{not json}", "")), "not valid JSON");
+  EXPECT_ERROR_HAS(load_error(file_from("[1, 2]", "")), "start with '{'");
+  EXPECT_ERROR_HAS(load_error(file_from("{\"a\": 1}", "")), "not an object");
+  EXPECT_ERROR_HAS(load_error(file_from("{\"__metadata__\": 1}", "")), "__metadata__");
+  EXPECT_ERROR_HAS(load_error(file_from("{\"__metadata__\": {\"a\": 1}}", "")), "__metadata__");
+}
+
+TEST(ModelLoader, RejectsBadOffsets) {
+  const std::string wte = f32_bytes(std::vector<float>(6, 1.0f)), wpe = f32_bytes(std::vector<float>(3, 1.0f));
+  const std::string data = wte + wpe;
+  const auto header = [](const std::string& wte_offsets, const std::string& wpe_offsets,
+                         const std::string& wte_shape = "[2,3]") {
+    return "{\"wte.weight\":{\"dtype\":\"F32\",\"shape\":" + wte_shape + ",\"data_offsets\":" + wte_offsets +
+           "},\"wpe.weight\":{\"dtype\":\"F32\",\"shape\":[1,3],\"data_offsets\":" + wpe_offsets + "}}";
+  };
+  EXPECT_ERROR_HAS(load_error(file_from(header("[0,24]", "[24,100]"), data)), "past the end");
+  EXPECT_ERROR_HAS(load_error(file_from(header("[0,24]", "[12,24]"), data)), "overlaps");
+  EXPECT_ERROR_HAS(load_error(file_from(header("[0,24]", "[28,40]"), data + "1234")), "gap");
+  EXPECT_ERROR_HAS(load_error(file_from(header("[0,24]", "[24,36]", "[2,4]"), data)), "need");
+  EXPECT_ERROR_HAS(load_error(file_from(header("[24,0]", "[24,36]"), data)), "end before");
+  EXPECT_ERROR_HAS(load_error(file_from(header("[0,-24]", "[24,36]"), data)), "non-negative");
+  EXPECT_ERROR_HAS(load_error(file_from(header("[0]", "[24,36]"), data)), "data_offsets");
+  EXPECT_ERROR_HAS(load_error(file_from(header("[0,24]", "[24,36]", "[4294967296,4294967296,16]"), data)),
+                   "overflow");
+  EXPECT_ERROR_HAS(load_error(file_from(header("[0,24]", "[24,36]", "[2,-3]"), data)), "shape");
+}
+
+TEST(ModelLoader, ChecksDtypes) {
+  auto tensors = tiny_model(2, 2, 2);
+  tensors[2].dtype = "Q4";
+  EXPECT_ERROR_HAS(load_error(safetensors_file(tensors)), "unknown dtype \"Q4\"");
+  tensors = tiny_model(2, 2, 2);
+  tensors[2].dtype = "I32";  // same byte size as F32
+  EXPECT_ERROR_HAS(load_error(safetensors_file(tensors)), "has dtype I32; only F32, F16 and BF16");
+  tensors = tiny_model(2, 2, 2);
+  tensors[0].dtype = "I32";  // another tensor may have any known dtype
+  EmbeddingTables tables;
+  std::string error;
+  EXPECT_TRUE(load(safetensors_file(tensors), tables, error)) << error;
+}
+
+TEST(ModelLoader, RequiresBothTablesWithTheSameWidth) {
+  auto tensors = tiny_model(5, 3, 4);
+  tensors.erase(tensors.begin() + 2);
+  EXPECT_ERROR_HAS(load_error(safetensors_file(tensors)), "no token embedding table");
+  tensors = tiny_model(5, 3, 4);
+  tensors.erase(tensors.begin() + 1);
+  EXPECT_ERROR_HAS(load_error(safetensors_file(tensors)), "no position embedding table");
+  tensors = tiny_model(5, 3, 4);
+  tensors[1] = tiny_model(5, 3, 6)[1];
+  EXPECT_ERROR_HAS(load_error(safetensors_file(tensors)), "same width");
+  tensors = tiny_model(5, 3, 4);
+  tensors.push_back(tiny_model(5, 3, 4, "")[2]);
+  EXPECT_ERROR_HAS(load_error(safetensors_file(tensors)), "ambiguous");
+  tensors = tiny_model(5, 3, 4);
+  tensors[2].shape = {5, 2, 2};
+  EXPECT_ERROR_HAS(load_error(safetensors_file(tensors)), "must have 2");
+}
+
+TEST(ModelLoader, ChecksConfigAgainstTensors) {
+  const std::string file = safetensors_file(tiny_model(5, 3, 4));
+  const std::string good = R"({"model_type":"gpt2","vocab_size":5,"n_embd":4,"n_positions":3,"n_layer":1,"n_head":2})";
+  EmbeddingTables tables;
+  std::string error;
+  EXPECT_TRUE(load(file, tables, error, &good)) << error;
+  EXPECT_EQ(tables.config().heads, 2u);
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"vocab_size":6})", "vocab_size is 6"},
+      {R"({"n_embd":8})", "n_embd is 8"},
+      {R"({"n_positions":4})", "n_positions is 4"},
+      {R"({"n_ctx":4})", "n_positions is 4"},
+      {R"({"n_layer":2})", "n_layer is 2"},
+      {R"({"n_embd":"4"})", "n_embd is not a positive integer"},
+      {R"({"n_embd":4,"n_head":3})", "multiple of n_head"},
+      {R"({"model_type":"llama"})", "model_type"},
+      {R"([])", "not a JSON object"},
+      {R"({)", "not valid JSON"},
+  };
+  for (const auto& [config, expected] : cases) {
+    const std::string error = load_error(file, &config);
+    EXPECT_ERROR_HAS(error, expected);
+    EXPECT_ERROR_HAS(error, "config.json");
+  }
+}
+
+TEST(ModelLoader, ReportsGpt2SizedHeadersWithoutTheData) {
+  // A 50257 x 768 token table: the header alone says where to read; the
+  // loader sizes its buffers from the file, not from constants.
+  const std::string header =
+      R"({"wte.weight":{"dtype":"F32","shape":[50257,768],"data_offsets":[0,154389504]},)"
+      R"("wpe.weight":{"dtype":"F32","shape":[1024,768],"data_offsets":[154389504,157535232]}})";
+  TablesLoader loader;
+  std::string error;
+  const std::string prefix = file_from(header, "");
+  const std::uint64_t file_size = prefix.size() + 157535232ull;
+  ASSERT_TRUE(loader.begin(reinterpret_cast<const unsigned char*>(prefix.data()), 8, file_size, error)) << error;
+  ASSERT_TRUE(loader.read_header(std::string_view(prefix).substr(8, loader.header_length()), error)) << error;
+  EXPECT_EQ(loader.table_bytes(Table::Token), 154389504u);
+  EXPECT_EQ(loader.table_offset(Table::Position), prefix.size() + 154389504u);
+}
+
+TEST(ModelLoader, LoaderStepsOutOfOrderAreErrors) {
+  TablesLoader loader;
+  EmbeddingTables tables;
+  std::string error;
+  EXPECT_FALSE(loader.read_header("{}", error));
+  EXPECT_FALSE(loader.finish(tables, error));
+}
+
+}  // namespace
