@@ -1,0 +1,27 @@
+// Unicode character classes used by the GPT-2 pre-tokenizer.
+//
+// The tables are generated from Node.js's Unicode data by
+// tools/gen-unicode-tables.mjs into cpp/src/unicode_tables.inc; the file
+// header there records the Unicode version. Hugging Face's `tokenizers` uses
+// Oniguruma's tables, which may be a Unicode version or two older: characters
+// assigned since then (rare new letters) can be classified differently.
+#pragma once
+
+#include <cstdint>
+
+namespace embeddings::unicode {
+
+// \p{L}: General_Category Lu, Ll, Lt, Lm or Lo.
+bool is_letter(std::uint32_t code);
+
+// \p{N}: General_Category Nd, Nl or No (so "½", "Ⅷ" and "²" are numbers too).
+bool is_number(std::uint32_t code);
+
+// The Unicode White_Space property, which is what \s means in Oniguruma, the
+// regex engine of Hugging Face's Rust `tokenizers`. JavaScript's \s differs in
+// exactly two code points: it matches U+FEFF (ZERO WIDTH NO-BREAK SPACE / BOM),
+// which is not whitespace here, and does not match U+0085 (NEXT LINE), which
+// is whitespace here.
+bool is_whitespace(std::uint32_t code);
+
+}  // namespace embeddings::unicode

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Writes cpp/src/unicode_tables.inc: sorted, merged code point ranges for the
+// character classes the GPT-2 pre-tokenizer regex uses.
+//
+//   node tools/gen-unicode-tables.mjs            # rewrites the file
+//   node tools/gen-unicode-tables.mjs --check    # exits 1 when it is stale
+//
+// The classes come from this Node.js's own Unicode data (V8's regular
+// expressions, Unicode property escapes), so the output records which Unicode
+// version produced it.
+//
+// Whitespace follows Hugging Face's Rust `tokenizers`, whose regex engine
+// (Oniguruma) reads \s as the Unicode White_Space property. JavaScript's \s is
+// a different set: it adds U+FEFF (BYTE ORDER MARK) and leaves out U+0085
+// (NEXT LINE). So we use \p{White_Space}, not \s.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const outputPath = join(dirname(fileURLToPath(import.meta.url)), '..', 'cpp', 'src', 'unicode_tables.inc');
+
+const classes = [
+  { name: 'kLetterRanges', what: '\\p{L} (General_Category Letter: Lu Ll Lt Lm Lo)', regex: /^\p{L}$/u },
+  { name: 'kNumberRanges', what: '\\p{N} (General_Category Number: Nd Nl No)', regex: /^\p{N}$/u },
+  { name: 'kWhitespaceRanges', what: 'White_Space property (Oniguruma \\s; not JavaScript \\s)', regex: /^\p{White_Space}$/u },
+];
+
+function rangesOf(regex) {
+  const ranges = [];
+  for (let code = 0; code <= 0x10ffff; ++code) {
+    // Surrogates never appear in valid UTF-8, so they belong to no class.
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    if (!regex.test(String.fromCodePoint(code))) continue;
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === code - 1) last[1] = code;
+    else ranges.push([code, code]);
+  }
+  return ranges;
+}
+
+const hex = (code) => '0x' + code.toString(16).toUpperCase().padStart(4, '0');
+
+let text = '';
+text += '// GENERATED FILE, DO NOT EDIT. Regenerate with: node tools/gen-unicode-tables.mjs\n';
+text += `// Unicode ${process.versions.unicode} (the data of the Node.js that ran the generator).\n`;
+text += '// Each table is a sorted list of disjoint, non-adjacent inclusive ranges {first, last}.\n';
+text += '// Included only by cpp/src/unicode.cpp.\n';
+for (const { name, what, regex } of classes) {
+  const ranges = rangesOf(regex);
+  text += `\n// ${what}: ${ranges.length} ranges.\n`;
+  text += `static constexpr CodeRange ${name}[] = {\n`;
+  for (let i = 0; i < ranges.length; i += 4) {
+    const row = ranges.slice(i, i + 4).map(([a, b]) => `{${hex(a)}, ${hex(b)}}`);
+    text += `    ${row.join(', ')},\n`;
+  }
+  text += '};\n';
+}
+
+if (process.argv.includes('--check')) {
+  let current = '';
+  try {
+    current = readFileSync(outputPath, 'utf8');
+  } catch {}
+  if (current !== text) {
+    console.error(`${outputPath} is stale (or was made with another Unicode version); rerun the generator`);
+    process.exit(1);
+  }
+  console.error(`${outputPath} is up to date`);
+} else {
+  writeFileSync(outputPath, text);
+  console.error(`wrote ${outputPath}`);
+}
