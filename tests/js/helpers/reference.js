@@ -1,0 +1,49 @@
+// A tiny pure-JS reference for the public API, in double precision.
+
+export function dot(a, b) {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
+  return sum;
+}
+
+export function cosine(a, b) {
+  const aa = dot(a, a), bb = dot(b, b);
+  if (aa === 0 || bb === 0) return 0;
+  return Math.max(-1, Math.min(1, dot(a, b) / Math.sqrt(aa * bb)));
+}
+
+export function row(data, width, i) {
+  return data.subarray(i * width, (i + 1) * width);
+}
+
+/** Every token ranked by cosine to the query, best first, ties by smaller id. */
+export function nearest(wte, width, query, k, exclude = -1) {
+  const rows = wte.length / width;
+  const scored = [];
+  for (let id = 0; id < rows; id++) {
+    if (id !== exclude) scored.push({ id, score: cosine(query, row(wte, width, id)) });
+  }
+  scored.sort((x, y) => (y.score - x.score) || (x.id - y.id));
+  return scored.slice(0, k);
+}
+
+/** Token rows, position rows and their float32 sums for some ids. */
+export function trace(wte, wpe, width, ids) {
+  const n = ids.length;
+  const token = new Float32Array(n * width), position = new Float32Array(n * width), sum = new Float32Array(n * width);
+  ids.forEach((id, i) => {
+    for (let c = 0; c < width; c++) {
+      token[i * width + c] = wte[id * width + c];
+      position[i * width + c] = wpe[i * width + c];
+      sum[i * width + c] = Math.fround(wte[id * width + c] + wpe[i * width + c]);
+    }
+  });
+  return { token, position, sum };
+}
+
+/** Tolerance for a float32 dot product of n terms against the double reference. */
+export function dotTolerance(a, b) {
+  let magnitude = 0;
+  for (let i = 0; i < a.length; i++) magnitude += Math.abs(a[i] * b[i]);
+  return (a.length + 2) * 2 ** -23 * magnitude + 1e-12;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the native library, tests, benchmarks and tools (build/native) and
+# the WebAssembly module (build/wasm -> web/dist/embeddings.{js,wasm}).
+#   tools/build.sh            both
+#   tools/build.sh native     native only
+#   tools/build.sh wasm       WebAssembly only
+#   tools/build.sh sanitize   native tests with ASan + UBSan (build/sanitize)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+build_native() {
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/native -j"$jobs"
+}
+
+build_sanitize() {
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBEDDINGS_SANITIZE=ON \
+    -DEMBEDDINGS_BENCHMARKS=OFF -DEMBEDDINGS_TOOLS=OFF >/dev/null
+  cmake --build build/sanitize -j"$jobs"
+}
+
+build_wasm() {
+  # Debian's emcc runs its JS optimizer with acorn from Debian's node
+  # modules, which a newer node does not search by default.
+  export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+  # The first link fills Emscripten's cache; use a private one where the
+  # system cache is not writable.
+  if [ -z "${EM_CACHE:-}" ] && [ ! -w /usr/share/emscripten/cache ] && [ ! -w /usr/share/emscripten ]; then
+    export EM_CACHE="$PWD/.cache/emscripten"
+  fi
+  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/wasm -j"$jobs"
+  ls -l web/dist/embeddings.wasm | awk '{print "web/dist/embeddings.wasm: " $5 " bytes"}'
+}
+
+case "$what" in
+  all) build_native; build_wasm ;;
+  native) build_native ;;
+  wasm) build_wasm ;;
+  sanitize) build_sanitize ;;
+  *) echo "usage: tools/build.sh [all|native|wasm|sanitize]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,147 @@
+// Public API of the "Embeddings and position" module. Hand-written; checked
+// by `tsc --noEmit` against tests/types/usage.ts in the test suite.
+
+/** Anything the vector functions accept: a Float32Array (a rowView), another typed array, or plain numbers. */
+export type Vector = Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array |
+  Int32Array | Uint32Array | Uint8ClampedArray | readonly number[];
+
+/**
+ * A row-major table of float32 numbers, rows × cols. For model.wte and
+ * model.wpe, `data` is a view of the model's WebAssembly memory (no copy),
+ * valid for the life of the model. Printing one shows its shape, not its numbers.
+ */
+export class Matrix implements Iterable<Float32Array> {
+  constructor(data: Float32Array, rows: number, cols: number, options?: { name?: string });
+  readonly rows: number;
+  readonly cols: number;
+  /** What the table is, e.g. "wte"; may be empty. */
+  readonly name: string;
+  /** All numbers, row after row; no copy. */
+  readonly data: Float32Array;
+  /** Row i as a view (no copy). */
+  rowView(i: number): Float32Array;
+  /** Row i as a copy. */
+  row(i: number): Float32Array;
+  /** The number at row r, column c. */
+  at(r: number, c: number): number;
+  /** All rows as plain arrays (a copy). */
+  toArray(): number[][];
+  [Symbol.iterator](): Iterator<Float32Array>;
+  toString(): string;
+}
+
+/** One token of a text: its id and its text as the chapter shows it ("·" for a space). */
+export interface Token {
+  readonly id: number;
+  readonly text: string;
+}
+
+/** A token found by nearest(), with its cosine similarity to the query. */
+export interface Neighbour extends Token {
+  readonly score: number;
+}
+
+/** The chapter's `trace` object: what the first layer reads for a text. */
+export class Trace {
+  readonly text: string;
+  readonly tokens: readonly Token[];
+  /** One row per token: that token's row of wte (n × width). */
+  readonly tokenEmbeddings: Matrix;
+  /** One row per place: place i uses row i − 1 of wpe (n × width). */
+  readonly positionEmbeddings: Matrix;
+  /** tokenEmbeddings + positionEmbeddings, computed by the C++ kernel. */
+  readonly embeddings: Matrix;
+  /** Tokens cut off the end; only non-zero with { truncate: true }. */
+  readonly truncated: number;
+}
+
+/** Sizes read from the model files. */
+export interface ModelConfig {
+  readonly vocabSize: number;
+  readonly width: number;
+  readonly context: number;
+  readonly layers?: number;
+  readonly heads?: number;
+}
+
+/** A model file given as a URL (browser), a file path (Node), bytes or a Blob. */
+export type ModelFile = string | URL | ArrayBuffer | ArrayBufferView | Blob;
+
+export interface ModelFiles {
+  /** model.safetensors: needs wte and wpe (names with or without "transformer."). */
+  weights: ModelFile;
+  /** Hugging Face config.json (GPT2Config), or the parsed object; checked against the tensors. */
+  config?: ModelFile | Record<string, unknown>;
+  /** Hugging Face tokenizer.json (byte-level BPE). Needed for text. */
+  tokenizer?: ModelFile;
+  /** Called as the weights arrive. */
+  onProgress?: (progress: { loaded: number; total: number; stage: string }) => void;
+}
+
+export class Model implements Disposable {
+  /** The token embedding table, vocabSize × width. */
+  readonly wte: Matrix;
+  /** The position embedding table, context × width. */
+  readonly wpe: Matrix;
+  readonly config: ModelConfig;
+  readonly vocabSize: number;
+  readonly width: number;
+  readonly context: number;
+  /** Learned numbers in the whole weights file, not only the two tables. */
+  readonly parameterCount: number;
+  /** The weights file's safetensors __metadata__. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Where the weights came from. */
+  readonly source: string;
+  readonly disposed: boolean;
+
+  /** Token ids of a text. "<|endoftext|>" in the text is the special token, as in Hugging Face tokenizers. */
+  encode(text: string): number[];
+  /** The text of token ids. */
+  decode(ids: readonly number[] | Int32Array): string;
+  /** A text's tokens with their display texts. */
+  tokenize(text: string): Token[];
+  /** A token's text as the chapter shows it: "·Lily" for " Lily". */
+  tokenText(id: number): string;
+  /** The id of a single token given as shown ("·girl") or raw (" girl"); throws a RangeError otherwise. */
+  tokenId(text: string): number;
+  /** Every token's display text, by id. */
+  vocabulary(): string[];
+  /**
+   * Tokens, token rows, position rows and their sums for a text. Throws a
+   * RangeError for text longer than the context unless { truncate: true }.
+   */
+  trace(text: string, options?: { truncate?: boolean }): Trace;
+  /** The k tokens closest by cosine (default 10), best first; a token never lists itself. */
+  nearest(query: number | string | Vector, k?: number): Neighbour[];
+  /** The rows × rows cosine map of a table (model.wpe: the position map). */
+  cosineMatrix(table: Matrix): Matrix;
+  /** Bytes of WebAssembly memory held by the model. */
+  memoryUsage(): { tables: number; tokenizer: number };
+  /** Frees the model; later calls on it throw. */
+  dispose(): void;
+  /** Same as dispose(). */
+  delete(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Loads a model; with no argument, the default model shipped with the package. */
+export function loadModel(files?: ModelFiles): Promise<Model>;
+
+/** The files of the default model. */
+export const defaultModelFiles: Readonly<{ weights: URL; config: URL; tokenizer: URL }>;
+
+/** Row i of a table as a Float32Array view (no copy). Throws for a bad index. */
+export function rowView(table: Matrix, i: number): Float32Array;
+
+/** Dot product, in float32. Throws a RangeError for vectors of different lengths. */
+export function dot(a: Vector, b: Vector): number;
+
+/** Cosine similarity in [-1, 1]; 0 when either vector is all zeros. */
+export function cosine(a: Vector, b: Vector): number;
+
+/** The rows × rows cosine map of any table. */
+export function cosineMatrix(table: Matrix): Matrix;
+
+/** Which kernels this build runs, e.g. "wasm-simd128". */
+export const backend: string;

@@ -1,0 +1,131 @@
+// Tables of numbers: model.wte, model.wpe, a trace's rows, a cosine map.
+
+const inspect = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * A row-major table of float32 numbers, rows × cols.
+ *
+ * `data` is the numbers themselves, with no copy: for model.wte and model.wpe
+ * it is a view of the model's WebAssembly memory, valid for the life of the
+ * model; for traces and cosine maps it is an ordinary Float32Array that the
+ * Matrix owns. `row(i)` and `toArray()` make copies.
+ */
+export class Matrix {
+  #data;
+  #source;
+
+  /**
+   * @param {Float32Array | (() => Float32Array)} data the numbers, or (for
+   *   views of WebAssembly memory) a function that returns a current view.
+   */
+  constructor(data, rows, cols, { name = '' } = {}) {
+    if (!Number.isInteger(rows) || rows < 0 || !Number.isInteger(cols) || cols < 0) {
+      throw new RangeError(`Matrix: rows and cols must be non-negative integers, got ${rows} and ${cols}`);
+    }
+    if (typeof data === 'function') {
+      this.#source = data;
+    } else {
+      if (!(data instanceof Float32Array)) throw new TypeError('Matrix: data must be a Float32Array');
+      if (data.length !== rows * cols) {
+        throw new RangeError(`Matrix: ${rows} × ${cols} needs ${rows * cols} numbers, data has ${data.length}`);
+      }
+      this.#data = data;
+    }
+    /** Number of rows. */
+    this.rows = rows;
+    /** Numbers in each row. */
+    this.cols = cols;
+    /** What the table is, e.g. "wte" (may be empty). */
+    this.name = name;
+    Object.freeze(this);
+  }
+
+  /** All rows × cols numbers, row after row; no copy. */
+  get data() {
+    return this.#source ? this.#source() : this.#data;
+  }
+
+  /** Row i as a view (no copy), like rowView(this, i). */
+  rowView(i) {
+    return rowView(this, i);
+  }
+
+  /** Row i as a new Float32Array (a copy). */
+  row(i) {
+    return rowView(this, i).slice();
+  }
+
+  /** The number at row r, column c. */
+  at(r, c) {
+    const row = rowView(this, r);
+    checkIndex(c, this.cols, 'column', 'Matrix.at');
+    return row[c];
+  }
+
+  /** The whole table as plain arrays of numbers (a copy). */
+  toArray() {
+    const out = [];
+    for (let i = 0; i < this.rows; i++) out.push(Array.from(rowView(this, i)));
+    return out;
+  }
+
+  /** Iterates over the rows as views. */
+  *[Symbol.iterator]() {
+    for (let i = 0; i < this.rows; i++) yield rowView(this, i);
+  }
+
+  toString() {
+    return `Matrix ${this.rows} × ${this.cols}${this.name ? ` (${this.name})` : ''}`;
+  }
+
+  get [Symbol.toStringTag]() {
+    return `${this.rows} × ${this.cols}`;
+  }
+
+  // Node's console prints this instead of half a million numbers.
+  [inspect](depth, options, nodeInspect) {
+    const head = options.stylize ? options.stylize(this.toString(), 'special') : this.toString();
+    if (depth < 0 || this.rows === 0 || this.cols === 0) return head;
+    const shown = Math.min(this.rows, 3);
+    const lines = [];
+    for (let i = 0; i < shown; i++) {
+      const row = rowView(this, i);
+      const numbers = Array.from(row.subarray(0, 5), (x) => x.toFixed(3)).join(', ');
+      lines.push(`  ${i}: [${numbers}${this.cols > 5 ? ', …' : ''}]`);
+    }
+    if (this.rows > shown) lines.push(`  … ${this.rows - shown} more rows`);
+    return `${head}\n${lines.join('\n')}`;
+  }
+}
+
+export function checkIndex(i, size, what, caller) {
+  if (typeof i !== 'number') {
+    throw new TypeError(`${caller}: the ${what} index must be a number, got ${describe(i)}`);
+  }
+  if (!Number.isInteger(i) || i < 0 || i >= size) {
+    const range = size === 0 ? 'there are none' : `valid ${what}s are 0 to ${size - 1}`;
+    throw new RangeError(`${caller}: ${what} ${String(i)} does not exist; ${range}`);
+  }
+}
+
+export function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'Object'})`;
+  return `${typeof value} ${String(value)}`;
+}
+
+/**
+ * Row i of a table as a Float32Array view of the table's numbers: no copy,
+ * so writing into it writes into the table.
+ */
+export function rowView(table, i) {
+  if (!(table instanceof Matrix)) {
+    throw new TypeError(`rowView: the first argument must be a table such as model.wte, got ${describe(table)}`);
+  }
+  checkIndex(i, table.rows, 'row', 'rowView');
+  const cols = table.cols;
+  return table.data.subarray(i * cols, (i + 1) * cols);
+}

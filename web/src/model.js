@@ -1,0 +1,511 @@
+// loadModel() and the Model it gives: the token and position tables, the
+// tokenizer, traces, nearest tokens and cosine maps.
+import { instantiate } from './runtime.js';
+import { Matrix, checkIndex, describe, rowView } from './matrix.js';
+import { openSource, readText } from './sources.js';
+import { checkMapSize, cosineMatrixOf, registerHost } from './vectors.js';
+
+const TOKEN = 0;
+const POSITION = 1;
+const utf8 = new TextEncoder();
+const inspect = Symbol.for('nodejs.util.inspect.custom');
+const tableOwners = new WeakMap();
+
+/**
+ * The rows × rows cosine map of any table: in place for a model's own
+ * tables, from a copy for others.
+ */
+export function cosineMatrix(table) {
+  const owner = tableOwners.get(table);
+  return owner ? owner.cosineMatrix(table) : cosineMatrixOf(table);
+}
+
+/** The files of the model shipped with the package. */
+export const defaultModelFiles = Object.freeze({
+  weights: new URL('../../model/model.safetensors', import.meta.url),
+  config: new URL('../../model/config.json', import.meta.url),
+  tokenizer: new URL('../../model/tokenizer.json', import.meta.url),
+});
+
+/**
+ * Loads a GPT-2-style model's embedding tables and tokenizer.
+ *
+ * With no argument, loads the default model shipped with the package. Each
+ * file may be a URL (browser; the weights are fetched with range requests,
+ * so only the two tables travel), a file path (Node), an ArrayBuffer, a
+ * typed array or a Blob. `config` may also be an already-parsed object.
+ *
+ * @param {{ weights: any, config?: any, tokenizer?: any, onProgress?: (p: {loaded: number, total: number, stage: string}) => void }} [files]
+ */
+export async function loadModel(files = defaultModelFiles) {
+  if (typeof files !== 'object' || files === null || ArrayBuffer.isView(files) || files instanceof ArrayBuffer) {
+    throw new TypeError(`loadModel: expected { weights, config, tokenizer }, got ${describe(files)}`);
+  }
+  const unknown = Object.keys(files).filter((key) => !['weights', 'config', 'tokenizer', 'onProgress'].includes(key));
+  if (unknown.length) throw new TypeError(`loadModel: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
+  if (files.weights === undefined) throw new TypeError('loadModel: the weights file (a .safetensors) is required');
+  const progress = typeof files.onProgress === 'function' ? files.onProgress : () => {};
+
+  // The three files load in parallel; the weights are the slow one.
+  const [tables, tokenizer] = await Promise.all([
+    loadTables(files.weights, files.config, progress),
+    files.tokenizer === undefined ? Promise.resolve(undefined) : loadTokenizer(files.tokenizer),
+  ].map((promise) => promise.then((value) => ({ value }), (error) => ({ error }))))
+    .then((results) => {
+      const failed = results.find((result) => result.error);
+      if (failed) {
+        for (const result of results) result.value?.dispose();
+        throw failed.error;
+      }
+      return results.map((result) => result.value);
+    });
+  if (tokenizer && tokenizer.vocabSize > tables.vocabSize) {
+    const message = `${tokenizer.name}: the tokenizer has ${tokenizer.vocabSize} tokens but the token table ` +
+      `${tables.tokenTableName} has only ${tables.vocabSize} rows`;
+    tokenizer.dispose();
+    tables.dispose();
+    throw new Error(message);
+  }
+  return new Model(tables, tokenizer);
+}
+
+// ---- The tables instance ------------------------------------------------------
+
+async function loadTables(weightsInput, configInput, progress) {
+  const [source, config] = await Promise.all([
+    openSource(weightsInput, 'weights'),
+    configInput === undefined ? undefined : readText(configInput, 'config'),
+  ]);
+  const module = await instantiate();
+  const tables = new module.ModelTables();
+  const fail = (name) => {
+    const message = `${name}: ${tables.error()}`;
+    throw new Error(message);
+  };
+  try {
+    const size = await source.size();
+    const prefix = await source.read(0, Math.min(8, size));
+    module.HEAPU8.set(prefix, tables.prefixBuffer());
+    if (!tables.begin(prefix.length, size)) fail(source.name);
+    const header = await source.read(8, tables.headerLength());
+    module.HEAPU8.set(header, tables.headerBuffer());
+    if (!tables.readHeader()) fail(source.name);
+    const total = tables.tableBytes(TOKEN) + tables.tableBytes(POSITION);
+    let loaded = 0;
+    progress({ loaded, total, stage: 'weights' });
+    for (const table of [POSITION, TOKEN]) {
+      const bytes = await source.read(tables.tableOffset(table), tables.tableBytes(table));
+      // Read HEAPU8 afresh: the header and table buffers may have grown memory.
+      module.HEAPU8.set(bytes, tables.tableBuffer(table));
+      loaded += bytes.length;
+      progress({ loaded, total, stage: 'weights' });
+    }
+    if (config !== undefined && !tables.readConfig(config.text)) {
+      throw new Error(tables.error().replace(/^config\.json:/, `${config.name}:`));
+    }
+    if (!tables.finish()) {
+      const error = tables.error();
+      if (config !== undefined && error.startsWith('config.json:')) {
+        throw new Error(error.replace(/^config\.json:/, `${config.name}:`));
+      }
+      fail(source.name);
+    }
+  } catch (error) {
+    tables.delete();
+    throw error;
+  } finally {
+    await source.close();
+  }
+  return new TablesHost(module, tables, source.name);
+}
+
+class TablesHost {
+  constructor(module, tables, name) {
+    this.module = module;
+    this.tables = tables;
+    this.name = name;
+    this.alive = true;
+    this.vocabSize = tables.vocabSize();
+    this.width = tables.width();
+    this.context = tables.context();
+    this.tokenTableName = tables.tokenTableName();
+    this.positionTableName = tables.positionTableName();
+    // Scratch for vectors from outside this instance (see vectors.js).
+    this.vectorA = tables.vectorA();
+    this.vectorB = tables.vectorB();
+    this.chunk = tables.vectorChunk();
+    this.sums = tables.sumsBuffer();
+    this.pointers = {
+      wte: tables.wte(),
+      wpe: tables.wpe(),
+      ids: tables.idsBuffer(),
+      tokenRows: tables.tokenRows(),
+      positionRows: tables.positionRows(),
+      sumRows: tables.sumRows(),
+      query: tables.queryBuffer(),
+      resultIds: tables.resultIds(),
+      resultScores: tables.resultScores(),
+      mapBlock: tables.mapBlock(),
+      foreignTable: tables.foreignTable(),
+    };
+    this.mapBlockSize = tables.mapBlockSize();
+    this.foreignTableCapacity = tables.foreignTableCapacity();
+    registerHost(this);
+  }
+
+  checkAlive() {
+    if (!this.alive) throw new Error('This model has been disposed; load it again with loadModel()');
+  }
+
+  /** A Float32Array view of `count` floats at `pointer`, built on the current buffer. */
+  floats(pointer, count) {
+    return new Float32Array(this.module.HEAPF32.buffer, pointer, count);
+  }
+
+  dispose() {
+    if (!this.alive) return;
+    this.alive = false;
+    this.tables.delete();
+    this.tables = undefined;
+  }
+}
+
+// ---- The tokenizer instance ---------------------------------------------------
+
+async function loadTokenizer(input) {
+  const { name, text } = await readText(input, 'tokenizer');
+  const module = await instantiate();
+  const tokenizer = new module.TextTokenizer();
+  const bytes = utf8.encode(text);
+  module.HEAPU8.set(bytes, tokenizer.inputBuffer(bytes.length));
+  if (!tokenizer.load()) {
+    const message = tokenizer.error().replace(/^tokenizer\.json:\s*/, '');
+    tokenizer.delete();
+    throw new Error(`${name}: ${message}`);
+  }
+  return new TokenizerHost(module, tokenizer, name);
+}
+
+class TokenizerHost {
+  constructor(module, tokenizer, name) {
+    this.module = module;
+    this.tokenizer = tokenizer;
+    this.name = name;
+    this.vocabSize = tokenizer.vocabSize();
+    this.maxTokenBytes = tokenizer.maxTokenBytes();
+    this.texts = new Array(this.vocabSize);
+  }
+
+  encode(text) {
+    // TextEncoder turns lone surrogates into U+FFFD, as the Hugging Face
+    // tokenizers do when they receive such a string.
+    const bytes = utf8.encode(text);
+    const pointer = this.tokenizer.inputBuffer(bytes.length);
+    this.module.HEAPU8.set(bytes, pointer);
+    const count = this.tokenizer.encode();
+    const ids = Array.from(new Int32Array(this.module.HEAP32.buffer, this.tokenizer.ids(), count));
+    this.tokenizer.release();
+    return ids;
+  }
+
+  decode(ids) {
+    const pointer = this.tokenizer.idsInput(ids.length);
+    this.module.HEAP32.set(ids, pointer >> 2);
+    if (!this.tokenizer.decode()) throw new RangeError(`decode: ${this.tokenizer.error()}`);
+    return this.tokenizer.decoded();
+  }
+
+  text(id) {
+    return (this.texts[id] ??= this.tokenizer.tokenText(id));
+  }
+
+  id(text) {
+    return this.tokenizer.tokenId(text);
+  }
+
+  dispose() {
+    this.tokenizer?.delete();
+    this.tokenizer = undefined;
+  }
+}
+
+// ---- Model --------------------------------------------------------------------
+
+/** What trace() returns: the chapter's `trace` object. */
+export class Trace {
+  constructor(text, tokens, tokenEmbeddings, positionEmbeddings, embeddings, truncated) {
+    /** The text that was traced. */
+    this.text = text;
+    /** Its tokens in order: { id, text }. */
+    this.tokens = tokens;
+    /** One row per token: that token's row of wte. */
+    this.tokenEmbeddings = tokenEmbeddings;
+    /** One row per place: row i - 1 of wpe for place i. */
+    this.positionEmbeddings = positionEmbeddings;
+    /** tokenEmbeddings + positionEmbeddings: what the first layer reads. */
+    this.embeddings = embeddings;
+    /** How many tokens were cut off the end ({ truncate: true } only). */
+    this.truncated = truncated;
+    Object.freeze(this);
+  }
+
+  toString() {
+    return `Trace of ${this.tokens.length} tokens: ${this.tokens.map((t) => t.text).join(' | ')}`;
+  }
+
+  [inspect]() {
+    const d = this.embeddings.cols;
+    return `Trace ${JSON.stringify(this.text.length > 60 ? `${this.text.slice(0, 60)}…` : this.text)}\n` +
+      `  tokens: ${this.tokens.map((t) => `${t.text} (${t.id})`).join(', ')}\n` +
+      `  tokenEmbeddings: Matrix ${this.tokens.length} × ${d}\n` +
+      `  positionEmbeddings: Matrix ${this.tokens.length} × ${d}\n` +
+      `  embeddings: Matrix ${this.tokens.length} × ${d}`;
+  }
+}
+
+export class Model {
+  #tables;
+  #tokenizer;
+  #wte;
+  #wpe;
+  #vocabulary;
+
+  constructor(tables, tokenizer) {
+    this.#tables = tables;
+    this.#tokenizer = tokenizer;
+    const { width, vocabSize, context, pointers } = tables;
+    this.#wte = new Matrix(() => this.#live().floats(pointers.wte, vocabSize * width), vocabSize, width, { name: 'wte' });
+    this.#wpe = new Matrix(() => this.#live().floats(pointers.wpe, context * width), context, width, { name: 'wpe' });
+    tableOwners.set(this.#wte, this);
+    tableOwners.set(this.#wpe, this);
+    const metadata = JSON.parse(tables.tables.metadataJson());
+    /** Sizes read from the files. */
+    this.config = Object.freeze({
+      vocabSize,
+      width,
+      context,
+      layers: tables.tables.configLayers() || undefined,
+      heads: tables.tables.configHeads() || undefined,
+    });
+    /** Learned numbers in the whole weights file, not only the two tables. */
+    this.parameterCount = tables.tables.parameterCount();
+    /** The safetensors file's __metadata__ (strings). */
+    this.metadata = Object.freeze(metadata);
+    /** Where the weights came from. */
+    this.source = tables.name;
+  }
+
+  #live() {
+    this.#tables.checkAlive();
+    return this.#tables;
+  }
+
+  #text() {
+    this.#tables.checkAlive();
+    if (!this.#tokenizer) throw new Error('This model was loaded without a tokenizer.json, so it cannot read text');
+    return this.#tokenizer;
+  }
+
+  /** The token embedding table, vocabSize × width (a live view, no copy). */
+  get wte() { this.#live(); return this.#wte; }
+  /** The position embedding table, context × width (a live view, no copy). */
+  get wpe() { this.#live(); return this.#wpe; }
+  /** Number of rows of wte. */
+  get vocabSize() { return this.config.vocabSize; }
+  /** Numbers per row. */
+  get width() { return this.config.width; }
+  /** Most tokens the model reads at once (rows of wpe). */
+  get context() { return this.config.context; }
+  /** True after dispose(). */
+  get disposed() { return !this.#tables.alive; }
+
+  /** Token ids of a text. */
+  encode(text) {
+    checkText(text, 'encode');
+    return this.#text().encode(text);
+  }
+
+  /** The text of a list of token ids. */
+  decode(ids) {
+    const tokenizer = this.#text();
+    if (!Array.isArray(ids) && !ArrayBuffer.isView(ids)) throw new TypeError(`decode: expected an array of token ids, got ${describe(ids)}`);
+    for (let i = 0; i < ids.length; i++) checkIndex(ids[i], tokenizer.vocabSize, 'token id', 'decode');
+    return tokenizer.decode(Array.from(ids));
+  }
+
+  /** A text's tokens as { id, text }, text in the chapter's display form ("·" for a space). */
+  tokenize(text) {
+    return this.encode(text).map((id) => ({ id, text: this.#tokenizer.text(id) }));
+  }
+
+  /** A token's text as the chapter shows it: "·Lily" for " Lily". */
+  tokenText(id) {
+    const tokenizer = this.#text();
+    checkIndex(id, tokenizer.vocabSize, 'token id', 'tokenText');
+    return tokenizer.text(id);
+  }
+
+  /**
+   * The id of a single token, given as shown ("·girl") or raw (" girl").
+   * Throws a RangeError that lists the pieces when the text is not one token.
+   */
+  tokenId(text) {
+    checkText(text, 'tokenId');
+    const tokenizer = this.#text();
+    const id = tokenizer.id(text);
+    if (id >= 0) return id;
+    const raw = text.replace(/·/g, ' ');
+    const pieces = raw === '' ? [] : tokenizer.encode(raw).map((i) => tokenizer.text(i));
+    throw new RangeError(`tokenId: ${JSON.stringify(text)} is not a single token` +
+      (pieces.length ? `; it is ${pieces.length} tokens: ${pieces.join(' ')}` : ''));
+  }
+
+  /** Every token's display text, by id (a new array each call). */
+  vocabulary() {
+    const tokenizer = this.#text();
+    if (!this.#vocabulary) {
+      this.#vocabulary = Array.from({ length: tokenizer.vocabSize }, (_, id) => tokenizer.text(id));
+    }
+    return this.#vocabulary.slice();
+  }
+
+  /**
+   * The chapter's trace of a text: its tokens, their token and position
+   * rows, and the sums the first layer reads. Text longer than the context
+   * is an error unless { truncate: true }, which keeps the first tokens.
+   */
+  trace(text, { truncate = false } = {}) {
+    checkText(text, 'trace');
+    const tables = this.#live();
+    const tokenizer = this.#text();
+    let ids = tokenizer.encode(text);
+    let truncated = 0;
+    if (ids.length > tables.context) {
+      if (!truncate) {
+        throw new RangeError(`trace: the text is ${ids.length} tokens long, but the model reads at most ` +
+          `${tables.context}. Shorten it, or pass { truncate: true } to keep the first ${tables.context}.`);
+      }
+      truncated = ids.length - tables.context;
+      ids = ids.slice(0, tables.context);
+    }
+    const n = ids.length, d = tables.width, { module, pointers } = tables;
+    module.HEAP32.set(ids, pointers.ids >> 2);
+    if (!tables.tables.embed(n)) throw new Error(`trace: ${tables.tables.error()}`);
+    const copy = (pointer) => new Matrix(tables.floats(pointer, n * d).slice(), n, d);
+    return new Trace(
+      text,
+      ids.map((id) => Object.freeze({ id, text: tokenizer.text(id) })),
+      copy(pointers.tokenRows),
+      copy(pointers.positionRows),
+      copy(pointers.sumRows),
+      truncated,
+    );
+  }
+
+  /**
+   * The k tokens closest to a query by cosine similarity, best first:
+   * [{ id, text, score }]. The query is a token id, a token's text ("·girl")
+   * or a vector of `width` numbers. A token query never lists itself; equal
+   * scores list the smaller id first.
+   */
+  nearest(query, k = 10) {
+    const tables = this.#live();
+    const { module, pointers, vocabSize, width } = tables;
+    if (typeof k !== 'number') throw new TypeError(`nearest: k must be a number, got ${describe(k)}`);
+    if (!Number.isInteger(k) || k < 1 || k > vocabSize) {
+      throw new RangeError(`nearest: k must be a whole number from 1 to ${vocabSize}, got ${k}`);
+    }
+    let pointer, exclude = -1;
+    if (typeof query === 'string') query = this.tokenId(query);
+    if (typeof query === 'number') {
+      checkIndex(query, vocabSize, 'token id', 'nearest');
+      pointer = pointers.wte + query * width * 4;
+      exclude = query;
+    } else if (Array.isArray(query) || (ArrayBuffer.isView(query) && !(query instanceof DataView))) {
+      if (query.length !== width) {
+        throw new RangeError(`nearest: a query vector needs ${width} numbers, got ${query.length}`);
+      }
+      if (query instanceof Float32Array && query.buffer === module.HEAPF32.buffer) {
+        pointer = query.byteOffset;
+      } else {
+        const target = tables.floats(pointers.query, width);
+        for (let i = 0; i < width; i++) {
+          if (typeof query[i] !== 'number') throw new TypeError(`nearest: query[${i}] is ${describe(query[i])}, not a number`);
+          target[i] = query[i];
+        }
+        pointer = pointers.query;
+      }
+    } else {
+      throw new TypeError(`nearest: the query must be a token id, a token's text or a vector, got ${describe(query)}`);
+    }
+    const count = tables.tables.nearest(pointer, k, exclude);
+    const ids = new Int32Array(module.HEAP32.buffer, pointers.resultIds, count);
+    const scores = tables.floats(pointers.resultScores, count);
+    const out = new Array(count);
+    for (let i = 0; i < count; i++) {
+      out[i] = { id: ids[i], text: this.#tokenizer ? this.#tokenizer.text(ids[i]) : String(ids[i]), score: scores[i] };
+    }
+    return out;
+  }
+
+  /**
+   * The rows × rows table of cosine similarities between the rows of a
+   * table (model.wpe gives the position map). The model's own tables are
+   * read in place with their precomputed norms; any other Matrix works too.
+   */
+  cosineMatrix(table) {
+    const tables = this.#live();
+    if (table !== this.#wte && table !== this.#wpe) return cosineMatrixOf(table);
+    const n = table.rows;
+    checkMapSize(n);
+    const which = table === this.#wte ? TOKEN : POSITION;
+    const out = new Float32Array(n * n);
+    const blockRows = Math.max(1, Math.floor(tables.mapBlockSize / n));
+    for (let begin = 0; begin < n; begin += blockRows) {
+      const end = Math.min(n, begin + blockRows);
+      if (!tables.tables.cosineMapRows(which, begin, end)) throw new Error(`cosineMatrix: ${tables.tables.error()}`);
+      out.set(tables.floats(tables.pointers.mapBlock, (end - begin) * n), begin * n);
+    }
+    return new Matrix(out, n, n, { name: `cosine map of ${table.name}` });
+  }
+
+  /** Bytes of WebAssembly memory this model holds (tables instance, tokenizer instance). */
+  memoryUsage() {
+    const tables = this.#live();
+    return {
+      tables: tables.module.HEAPU8.buffer.byteLength,
+      tokenizer: this.#tokenizer ? this.#tokenizer.module.HEAPU8.buffer.byteLength : 0,
+    };
+  }
+
+  /** Frees the model's WebAssembly objects. Later calls on it throw; views already taken stay readable. */
+  dispose() {
+    this.#tables.dispose();
+    this.#tokenizer?.dispose();
+  }
+
+  /** Same as dispose(), under Embind's name. */
+  delete() {
+    this.dispose();
+  }
+
+  [Symbol.dispose]() {
+    this.dispose();
+  }
+
+  toString() {
+    return `Model ${this.vocabSize} tokens × ${this.width} numbers, ${this.context} positions` +
+      (this.disposed ? ' (disposed)' : '');
+  }
+
+  [inspect]() {
+    return `${this.toString()}\n  wte: Matrix ${this.vocabSize} × ${this.width}\n  wpe: Matrix ${this.context} × ${this.width}` +
+      `\n  parameters: ${this.parameterCount.toLocaleString('en-US')}\n  source: ${this.source}`;
+  }
+}
+
+function checkText(text, caller) {
+  if (typeof text !== 'string') throw new TypeError(`${caller}: expected a string, got ${describe(text)}`);
+}
+
+export { rowView };

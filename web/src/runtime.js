@@ -1,0 +1,40 @@
+// Compiles the WebAssembly module once and instantiates it as often as
+// needed: the package gives every model its own instance (see
+// bindings/embind.cpp for why), plus one for vectors that live outside any
+// model.
+import createEmbeddingsModule from '../dist/embeddings.js';
+
+const wasmUrl = new URL('../dist/embeddings.wasm', import.meta.url);
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+
+let compiled;
+
+async function compileModule() {
+  if (wasmUrl.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return WebAssembly.compile(await readFile(wasmUrl));
+  }
+  const response = await fetch(wasmUrl);
+  if (!response.ok) throw new Error(`Could not fetch ${wasmUrl}: HTTP ${response.status}`);
+  // compileStreaming needs the application/wasm type; fall back when a server forgets it.
+  if (WebAssembly.compileStreaming && response.headers.get('content-type')?.startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/** A fresh instance of the module: its own memory, its own C++ objects. */
+export async function instantiate() {
+  compiled ??= compileModule();
+  const wasmModule = await compiled;
+  return createEmbeddingsModule({
+    instantiateWasm(imports, done) {
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule));
+      return {};
+    },
+    // Failures inside the runtime would otherwise print and continue silently.
+    printErr: (text) => console.error(`[embeddings] ${text}`),
+  });
+}
+
+export { isNode };
