@@ -1,0 +1,51 @@
+// Compiled (not run) by `tsc --noEmit`: the chapter's code and the public
+// API as a TypeScript user writes them, so index.d.ts stays complete.
+import {
+  loadModel, rowView, dot, cosine, cosineMatrix, Matrix, Model, Trace, backend, defaultModelFiles,
+  type Neighbour, type Token, type ModelConfig, type Vector,
+} from 'embeddings-and-position';
+
+async function chapter(): Promise<void> {
+  const model: Model = await loadModel();
+  const lily: Float32Array = rowView(model.wte, 665);
+  const trace: Trace = model.trace('Lily saw Max');
+  const rows: Matrix = trace.tokenEmbeddings;
+  const similarity: number = cosine(rowView(model.wte, 477), rowView(model.wte, 497));
+  const one: number = dot([1, 2, 3], [4, 0, -1]);
+  const sum: Matrix = trace.embeddings;
+  const positions: Matrix = trace.positionEmbeddings;
+  const neighbours: Neighbour[] = model.nearest('·girl', 10);
+  const byVector: Neighbour[] = model.nearest(lily);
+  const tokens: readonly Token[] = trace.tokens;
+  const map: Matrix = cosineMatrix(model.wpe);
+  const map2: Matrix = model.cosineMatrix(model.wpe);
+  const config: ModelConfig = model.config;
+  const id: number = model.tokenId('·girl');
+  const text: string = model.tokenText(id);
+  const ids: number[] = model.encode('Lily');
+  const back: string = model.decode(ids);
+  const copy: Float32Array = model.wte.row(0);
+  const arrays: number[][] = positions.toArray();
+  const mine = new Matrix(new Float32Array(6), 2, 3, { name: 'mine' });
+  const v: Vector = new Float64Array(3);
+  for (const row of mine) row.fill(1);
+  const usage: { tables: number; tokenizer: number } = model.memoryUsage();
+  const cut: number = model.trace('x', { truncate: true }).truncated;
+  void [similarity, one, sum, neighbours, byVector, tokens, map, map2, config, text, back, copy, arrays, v, usage, cut, rows, backend];
+  model.dispose();
+}
+
+async function custom(bytes: ArrayBuffer, file: Blob): Promise<void> {
+  using model = await loadModel({
+    weights: bytes,
+    config: { n_embd: 128 },
+    tokenizer: file,
+    onProgress: ({ loaded, total }) => console.log(loaded / total),
+  });
+  const url: URL = defaultModelFiles.weights;
+  void url;
+  void model.parameterCount;
+}
+
+void chapter;
+void custom;

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs the test suites. Expects tools/setup.sh test and tools/build.sh to
+# have run (the top-level ./make.sh test does all three).
+#   tools/test.sh                 every suite
+#   tools/test.sh native js ...   only those: native sanitize fuzz js types browser training
+set -euo pipefail
+cd "$(dirname "$0")/.."
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=(native sanitize fuzz js types browser training)
+
+run_native() {
+  ctest --test-dir build/native --output-on-failure -j2
+}
+
+run_sanitize() {
+  tools/build.sh sanitize
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build/sanitize --output-on-failure -j2
+}
+
+run_fuzz() {
+  tools/fuzz.sh --seconds "${FUZZ_SECONDS:-60}"
+}
+
+run_js() {
+  node --test --test-reporter=spec tests/js/
+}
+
+run_types() {
+  node node_modules/typescript/bin/tsc -p tests/types/tsconfig.json
+  echo "index.d.ts: tsc --noEmit passed"
+}
+
+run_browser() {
+  node --test --test-reporter=spec --test-concurrency=1 tests/browser/
+}
+
+run_training() {
+  node --test --test-reporter=spec tests/training/
+}
+
+for suite in "${suites[@]}"; do
+  echo "=== $suite ==="
+  case "$suite" in
+    native|sanitize|fuzz|js|types|browser|training) "run_$suite" ;;
+    *) echo "unknown suite: $suite (native sanitize fuzz js types browser training)" >&2; exit 2 ;;
+  esac
+done
+echo "All requested suites passed: ${suites[*]}"
