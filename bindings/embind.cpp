@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "embeddings/json.h"
 #include "embeddings/kernels.h"
 #include "embeddings/model.h"
 #include "embeddings/tokenizer.h"

@@ -146,10 +146,8 @@ class TablesHost {
       resultIds: tables.resultIds(),
       resultScores: tables.resultScores(),
       mapBlock: tables.mapBlock(),
-      foreignTable: tables.foreignTable(),
     };
     this.mapBlockSize = tables.mapBlockSize();
-    this.foreignTableCapacity = tables.foreignTableCapacity();
     registerHost(this);
   }
 
