@@ -24,6 +24,13 @@ const classes = [
   { name: 'kLetterRanges', what: '\\p{L} (General_Category Letter: Lu Ll Lt Lm Lo)', regex: /^\p{L}$/u },
   { name: 'kNumberRanges', what: '\\p{N} (General_Category Number: Nd Nl No)', regex: /^\p{N}$/u },
   { name: 'kWhitespaceRanges', what: 'White_Space property (Oniguruma \\s; not JavaScript \\s)', regex: /^\p{White_Space}$/u },
+  // What \w means in Rust's `regex` crate, which Hugging Face uses to decide
+  // whether an added token with single_word stands alone.
+  {
+    name: 'kWordRanges',
+    what: 'Rust regex \\w (Alphabetic, M, Nd, Pc, Join_Control)',
+    regex: /^[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]$/u,
+  },
 ];
 
 function rangesOf(regex) {

@@ -48,4 +48,9 @@ bool is_whitespace(std::uint32_t code) {
   return in_ranges(kWhitespaceRanges, code);
 }
 
+bool is_word_character(std::uint32_t code) {
+  if (code < 0x80) return is_letter(code) || is_number(code) || code == '_';
+  return in_ranges(kWordRanges, code);
+}
+
 }  // namespace embeddings::unicode

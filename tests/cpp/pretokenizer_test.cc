@@ -30,17 +30,17 @@ TEST(Unicode, Classes) {
   EXPECT_FALSE(unicode::is_letter(0x0301));  // combining acute accent is Mn, not a letter
   EXPECT_FALSE(unicode::is_letter(0x1F600));
   EXPECT_TRUE(unicode::is_number('7'));
-  EXPECT_TRUE(unicode::is_number(0x00BD));   // ½, No
-  EXPECT_TRUE(unicode::is_number(0x2167));   // Ⅷ, Nl
-  EXPECT_TRUE(unicode::is_number(0x0663));   // Arabic-Indic three, Nd
+  EXPECT_TRUE(unicode::is_number(0x00BD));  // ½, No
+  EXPECT_TRUE(unicode::is_number(0x2167));  // Ⅷ, Nl
+  EXPECT_TRUE(unicode::is_number(0x0663));  // Arabic-Indic three, Nd
   EXPECT_FALSE(unicode::is_number('a'));
   EXPECT_FALSE(unicode::is_number(0x110000));
   EXPECT_FALSE(unicode::is_letter(0xFFFFFFFF));
 }
 
 TEST(Unicode, WhitespaceFollowsOnigurumaNotJavaScript) {
-  for (std::uint32_t code : {0x09u, 0x0Au, 0x0Bu, 0x0Cu, 0x0Du, 0x20u, 0x85u, 0xA0u, 0x1680u, 0x2000u, 0x200Au,
-                             0x2028u, 0x2029u, 0x202Fu, 0x205Fu, 0x3000u}) {
+  for (std::uint32_t code : {0x09u, 0x0Au, 0x0Bu, 0x0Cu, 0x0Du, 0x20u, 0x85u, 0xA0u, 0x1680u, 0x2000u,
+                             0x200Au, 0x2028u, 0x2029u, 0x202Fu, 0x205Fu, 0x3000u}) {
     EXPECT_TRUE(unicode::is_whitespace(code)) << std::hex << code;
   }
   EXPECT_TRUE(unicode::is_whitespace(0x0085));   // NEXT LINE: JavaScript's \s says no
@@ -117,16 +117,17 @@ TEST(Pretokenizer, NonAscii) {
 TEST(Pretokenizer, InvalidUtf8BytesAreOneByteOtherCharacters) {
   EXPECT_EQ(split("a\xFF\xFE b"), (Pieces{"a", "\xFF\xFE", " b"}));
   EXPECT_EQ(split(" \x80!"), (Pieces{" \x80!"}));
-  EXPECT_EQ(split("ab\xC3"), (Pieces{"ab", "\xC3"}));          // truncated sequence
+  EXPECT_EQ(split("ab\xC3"), (Pieces{"ab", "\xC3"}));                // truncated sequence
   EXPECT_EQ(split("\xED\xA0\x80x"), (Pieces{"\xED\xA0\x80", "x"}));  // surrogate
-  EXPECT_EQ(split("\xC0\xAF"), (Pieces{"\xC0\xAF"}));           // overlong "/"
+  EXPECT_EQ(split("\xC0\xAF"), (Pieces{"\xC0\xAF"}));                // overlong "/"
   EXPECT_EQ(split(std::string("a\0b", 3)), (Pieces{"a", std::string(1, '\0'), "b"}));
 }
 
 TEST(Pretokenizer, PiecesCoverRandomBytesExactly) {
   std::mt19937 random(7);
-  const std::string alphabet[] = {" ", "  ", "\n", "'", "'s", "a", "Z", "1", ".", "\xC3\xA9", "\xE2\x80\x99",
-                                  "\xF0\x9F\x98\x80", "\xC2\x85", "\xFF", "\x80", "\xE6\x97"};
+  const std::string alphabet[] = {" ",        "  ",   "\n",   "'",        "'s",           "a",
+                                  "Z",        "1",    ".",    "\xC3\xA9", "\xE2\x80\x99", "\xF0\x9F\x98\x80",
+                                  "\xC2\x85", "\xFF", "\x80", "\xE6\x97"};
   for (int round = 0; round < 2000; ++round) {
     std::string text;
     const int length = static_cast<int>(random() % 20);

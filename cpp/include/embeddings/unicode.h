@@ -24,4 +24,9 @@ bool is_number(std::uint32_t code);
 // is whitespace here.
 bool is_whitespace(std::uint32_t code);
 
+// \w as Rust's `regex` crate reads it: Alphabetic, Mark, Nd, Pc (the
+// underscore and friends) or Join_Control (ZWJ, ZWNJ). Hugging Face uses it
+// for the single_word flag of added tokens.
+bool is_word_character(std::uint32_t code);
+
 }  // namespace embeddings::unicode

@@ -1,0 +1,258 @@
+#include "embeddings/bpe_trainer.h"
+
+#include <algorithm>
+#include <queue>
+
+#include "embeddings/byte_level.h"
+#include "embeddings/json.h"
+#include "embeddings/pretokenizer.h"
+
+namespace embeddings {
+namespace {
+
+using Pair = std::uint64_t;  // left id << 32 | right id
+
+Pair make_pair_key(std::int32_t left, std::int32_t right) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32) |
+         static_cast<std::uint32_t>(right);
+}
+std::int32_t left_of(Pair pair) { return static_cast<std::int32_t>(pair >> 32); }
+std::int32_t right_of(Pair pair) { return static_cast<std::int32_t>(pair & 0xFFFFFFFFu); }
+
+struct Word {
+  std::vector<std::int32_t> symbols;
+  std::int64_t count;
+};
+
+struct Candidate {
+  std::int64_t count;
+  Pair pair;
+};
+
+// Highest count first; on ties the smaller pair key, i.e. smaller left id, then smaller right id.
+struct LowerPriority {
+  bool operator()(const Candidate& a, const Candidate& b) const {
+    return a.count != b.count ? a.count < b.count : a.pair > b.pair;
+  }
+};
+
+}  // namespace
+
+BpeTrainer::BpeTrainer(std::vector<std::string> special_tokens) : special_tokens_(std::move(special_tokens)) {
+  special_tokens_.erase(std::remove_if(special_tokens_.begin(), special_tokens_.end(),
+                                       [](const std::string& token) { return token.empty(); }),
+                        special_tokens_.end());
+}
+
+void BpeTrainer::add_text(std::string_view text) {
+  const auto count_pieces = [&](std::string_view gap) {
+    std::size_t pos = 0;
+    while (pos < gap.size()) {
+      const std::size_t length = pretoken_length(gap, pos);
+      ++piece_counts_[std::string(gap.substr(pos, length))];
+      ++piece_count_;
+      pos += length;
+    }
+  };
+  // Cut out special tokens the way Tokenizer::encode does: leftmost, longest.
+  std::size_t start = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t best = 0;
+    for (const std::string& special : special_tokens_) {
+      if (special.size() > best && text.compare(pos, special.size(), special) == 0) best = special.size();
+    }
+    if (best == 0) {
+      ++pos;
+      continue;
+    }
+    count_pieces(text.substr(start, pos - start));
+    pos += best;
+    start = pos;
+  }
+  count_pieces(text.substr(start));
+}
+
+bool BpeTrainer::train(std::size_t vocab_size, BpeVocabulary& out, std::string& error,
+                       const std::function<void(std::size_t)>& progress) const {
+  const std::size_t minimum = 256 + special_tokens_.size();
+  if (vocab_size < minimum || vocab_size > static_cast<std::size_t>(INT32_MAX)) {
+    error = "vocab size " + std::to_string(vocab_size) + " must be at least " + std::to_string(minimum) +
+            " (256 byte tokens and " + std::to_string(special_tokens_.size()) + " special tokens)";
+    return false;
+  }
+  const std::size_t target = vocab_size - special_tokens_.size();
+
+  BpeVocabulary vocab;
+  std::unordered_map<std::string, std::int32_t> id_by_bytes;
+  for (int byte = 0; byte < 256; ++byte) {
+    vocab.tokens.emplace_back(1, static_cast<char>(byte));
+    id_by_bytes.emplace(vocab.tokens.back(), byte);
+  }
+
+  // Pieces in a fixed order (sorted bytes), so that nothing depends on hash order.
+  std::vector<const std::pair<const std::string, std::uint64_t>*> sorted;
+  sorted.reserve(piece_counts_.size());
+  for (const auto& entry : piece_counts_) sorted.push_back(&entry);
+  std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  std::vector<Word> words;
+  words.reserve(sorted.size());
+  for (const auto* entry : sorted) {
+    if (entry->first.size() < 2) continue;  // Nothing to merge in a single byte.
+    Word word;
+    word.count = static_cast<std::int64_t>(entry->second);
+    for (const char ch : entry->first) word.symbols.push_back(static_cast<unsigned char>(ch));
+    words.push_back(std::move(word));
+  }
+
+  std::unordered_map<Pair, std::int64_t> pair_counts;
+  std::unordered_map<Pair, std::vector<std::uint32_t>> words_with_pair;
+  for (std::uint32_t w = 0; w < words.size(); ++w) {
+    const auto& symbols = words[w].symbols;
+    for (std::size_t i = 0; i + 1 < symbols.size(); ++i) {
+      const Pair pair = make_pair_key(symbols[i], symbols[i + 1]);
+      pair_counts[pair] += words[w].count;
+      auto& list = words_with_pair[pair];
+      if (list.empty() || list.back() != w) list.push_back(w);
+    }
+  }
+  std::priority_queue<Candidate, std::vector<Candidate>, LowerPriority> queue;
+  for (const auto& [pair, count] : pair_counts) queue.push({count, pair});
+
+  std::vector<std::uint32_t> visited(words.size(), UINT32_MAX);  // Merge step that last rewrote each word.
+  std::vector<std::int32_t> rewritten;
+  std::vector<Pair> new_pairs;
+  while (vocab.tokens.size() < target) {
+    if (queue.empty()) {
+      error = "the text has no more pairs to merge after " + std::to_string(vocab.merges.size()) +
+              " merges (" + std::to_string(vocab.tokens.size() + special_tokens_.size()) +
+              " tokens); vocab size " + std::to_string(vocab_size) + " needs more text";
+      return false;
+    }
+    const Candidate top = queue.top();
+    queue.pop();
+    const auto current = pair_counts.find(top.pair);
+    const std::int64_t count = current == pair_counts.end() ? 0 : current->second;
+    if (count != top.count) {
+      // Counts only fall (pairs with the new token are queued fresh), so a
+      // stale entry is requeued with its true count and the order stays right.
+      if (count > 0) queue.push({count, top.pair});
+      continue;
+    }
+    const std::int32_t left = left_of(top.pair);
+    const std::int32_t right = right_of(top.pair);
+    std::string merged = vocab.tokens[left] + vocab.tokens[right];
+    std::int32_t new_id;
+    if (const auto existing = id_by_bytes.find(merged); existing != id_by_bytes.end()) {
+      new_id = existing->second;
+    } else {
+      new_id = static_cast<std::int32_t>(vocab.tokens.size());
+      id_by_bytes.emplace(merged, new_id);
+      vocab.tokens.push_back(std::move(merged));
+    }
+    const auto step = static_cast<std::uint32_t>(vocab.merges.size());
+    vocab.merges.emplace_back(left, right);
+
+    const auto change = [&](std::int32_t a, std::int32_t b, std::int64_t delta, std::uint32_t w) {
+      const Pair pair = make_pair_key(a, b);
+      if (pair == top.pair) return;  // Removed as a whole below.
+      pair_counts[pair] += delta;
+      if (delta > 0) {
+        auto& list = words_with_pair[pair];
+        if (list.empty()) new_pairs.push_back(pair);
+        if (list.empty() || list.back() != w) list.push_back(w);
+      }
+    };
+    new_pairs.clear();
+    const std::vector<std::uint32_t> affected = std::move(words_with_pair[top.pair]);
+    words_with_pair.erase(top.pair);
+    for (const std::uint32_t w : affected) {
+      if (visited[w] == step) continue;
+      visited[w] = step;
+      Word& word = words[w];
+      const auto& symbols = word.symbols;
+      rewritten.clear();
+      // Left to right, non-overlapping: "a a a" with (a, a) gives "aa a".
+      for (std::size_t i = 0; i < symbols.size();) {
+        if (i + 1 < symbols.size() && symbols[i] == left && symbols[i + 1] == right) {
+          if (!rewritten.empty()) {
+            change(rewritten.back(), left, -word.count, w);
+            change(rewritten.back(), new_id, word.count, w);
+          }
+          if (i + 2 < symbols.size()) {
+            change(right, symbols[i + 2], -word.count, w);
+            change(new_id, symbols[i + 2], word.count, w);
+          }
+          rewritten.push_back(new_id);
+          i += 2;
+        } else {
+          rewritten.push_back(symbols[i]);
+          ++i;
+        }
+      }
+      word.symbols.assign(rewritten.begin(), rewritten.end());
+    }
+    pair_counts.erase(top.pair);
+    for (const Pair pair : new_pairs) {
+      const std::int64_t new_count = pair_counts[pair];
+      if (new_count > 0) queue.push({new_count, pair});
+    }
+    if (progress && vocab.merges.size() % 256 == 0) progress(vocab.tokens.size());
+  }
+
+  vocab.first_special_id = static_cast<std::int32_t>(vocab.tokens.size());
+  for (const std::string& special : special_tokens_) vocab.tokens.push_back(special);
+  vocab.special_tokens = special_tokens_;
+  out = std::move(vocab);
+  return true;
+}
+
+std::string tokenizer_json(const BpeVocabulary& vocab) {
+  std::string out;
+  const auto byte_level_text = [](std::string_view bytes) {
+    std::string text;
+    byte_level::append_encoded(text, bytes);
+    return text;
+  };
+  out += "{\n  \"version\": \"1.0\",\n  \"truncation\": null,\n  \"padding\": null,\n  \"added_tokens\": [";
+  for (std::size_t i = 0; i < vocab.special_tokens.size(); ++i) {
+    out += i == 0 ? "\n" : ",\n";
+    out += "    {\"id\": " + std::to_string(vocab.first_special_id + static_cast<std::int32_t>(i)) +
+           ", \"content\": ";
+    json::append_quoted(out, vocab.special_tokens[i]);
+    out +=
+        ", \"single_word\": false, \"lstrip\": false, \"rstrip\": false, \"normalized\": true, \"special\": "
+        "true}";
+  }
+  out += vocab.special_tokens.empty() ? "],\n" : "\n  ],\n";
+  out +=
+      "  \"normalizer\": null,\n"
+      "  \"pre_tokenizer\": {\"type\": \"ByteLevel\", \"add_prefix_space\": false, \"trim_offsets\": true, "
+      "\"use_regex\": true},\n"
+      "  \"post_processor\": {\"type\": \"ByteLevel\", \"add_prefix_space\": true, \"trim_offsets\": false, "
+      "\"use_regex\": true},\n"
+      "  \"decoder\": {\"type\": \"ByteLevel\", \"add_prefix_space\": true, \"trim_offsets\": true, "
+      "\"use_regex\": true},\n"
+      "  \"model\": {\n"
+      "    \"type\": \"BPE\",\n    \"dropout\": null,\n    \"unk_token\": null,\n"
+      "    \"continuing_subword_prefix\": \"\",\n    \"end_of_word_suffix\": \"\",\n"
+      "    \"fuse_unk\": false,\n    \"byte_fallback\": false,\n    \"ignore_merges\": false,\n"
+      "    \"vocab\": {";
+  const auto special_begin = static_cast<std::size_t>(vocab.first_special_id);
+  for (std::size_t id = 0; id < vocab.tokens.size(); ++id) {
+    out += id == 0 ? "\n      " : ",\n      ";
+    // Special tokens are stored as their text, like GPT-2's "<|endoftext|>".
+    json::append_quoted(out, id >= special_begin ? vocab.tokens[id] : byte_level_text(vocab.tokens[id]));
+    out += ": " + std::to_string(id);
+  }
+  out += "\n    },\n    \"merges\": [";
+  for (std::size_t i = 0; i < vocab.merges.size(); ++i) {
+    out += i == 0 ? "\n      " : ",\n      ";
+    json::append_quoted(out, byte_level_text(vocab.tokens[vocab.merges[i].first]) + " " +
+                                 byte_level_text(vocab.tokens[vocab.merges[i].second]));
+  }
+  out += "\n    ]\n  }\n}\n";
+  return out;
+}
+
+}  // namespace embeddings
