@@ -47,3 +47,22 @@ export function dotTolerance(a, b) {
   for (let i = 0; i < a.length; i++) magnitude += Math.abs(a[i] * b[i]);
   return (a.length + 2) * 2 ** -23 * magnitude + 1e-12;
 }
+
+/**
+ * Reads named float32 tensors from safetensors bytes in plain JS, as an
+ * independent check of the C++ loader (F32 only).
+ */
+export function readSafetensorsF32(bytes, names) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = Number(view.getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
+  const out = {};
+  for (const name of names) {
+    const entry = header[name];
+    if (!entry || entry.dtype !== 'F32') throw new Error(`no F32 tensor ${name}`);
+    const [begin, end] = entry.data_offsets;
+    const start = 8 + headerLength + begin;
+    out[name] = { shape: entry.shape, data: new Float32Array(bytes.slice(start, 8 + headerLength + end).buffer) };
+  }
+  return out;
+}
