@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   std::string json, error;
   embeddings::Tokenizer tokenizer;
-  if (!embeddings::read_file(tokenizer_path, json, error) ||
+  if (!embeddings::read_whole_file(tokenizer_path, json, error) ||
       !embeddings::Tokenizer::from_json(json, tokenizer, error)) {
     std::fprintf(stderr, "encode_corpus: %s\n", error.c_str());
     return 1;
@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
   std::size_t documents = 0, train_documents = 0, validation_documents = 0;
   std::string text;
   for (const std::string& path : inputs) {
-    if (!embeddings::read_file(path, text, error)) {
+    if (!embeddings::read_whole_file(path, text, error)) {
       std::fprintf(stderr, "encode_corpus: %s\n", error.c_str());
       return 1;
     }

@@ -46,7 +46,7 @@ std::vector<std::string_view> split_documents(std::string_view text, std::string
   return documents;
 }
 
-bool read_file(const std::string& path, std::string& contents, std::string& error) {
+bool read_whole_file(const std::string& path, std::string& contents, std::string& error) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) {
     error = path + ": cannot open: " + std::strerror(errno);

@@ -19,6 +19,6 @@ std::vector<std::string_view> split_documents(std::string_view text,
                                               std::string_view separator = "<|endoftext|>");
 
 // Reads a whole file; false with a message naming the path on failure.
-bool read_file(const std::string& path, std::string& contents, std::string& error);
+bool read_whole_file(const std::string& path, std::string& contents, std::string& error);
 
 }  // namespace embeddings
