@@ -222,6 +222,9 @@ struct Tokenizer::Scratch {
   std::vector<Symbol> symbols;
   std::vector<Candidate> heap;
   std::string prefixed;
+  // encode_at_most(): stop once ids.size() passes this; `over` says it did.
+  std::size_t max_tokens = static_cast<std::size_t>(-1);
+  bool over = false;
 };
 
 bool Tokenizer::from_json(std::string_view json_text, Tokenizer& out, std::string& error) {
@@ -507,6 +510,8 @@ bool Tokenizer::load(const json::Value& root, Tokenizer& t, std::string& error) 
     }
   }
   t.vocab_size_ = t.tokens_.empty() ? 0 : static_cast<std::size_t>(t.tokens_.back().id) + 1;
+  t.every_byte_has_a_token_ =
+      std::all_of(std::begin(t.byte_ids_), std::end(t.byte_ids_), [](std::int32_t id) { return id >= 0; });
   for (const Token& token : t.tokens_) t.max_token_bytes_ = std::max(t.max_token_bytes_, token.bytes.size());
   return true;
 }
@@ -530,6 +535,20 @@ std::vector<std::int32_t> Tokenizer::encode(std::string_view utf8_text) const {
 
 void Tokenizer::encode(std::string_view utf8_text, std::vector<std::int32_t>& ids) const {
   Scratch scratch;
+  encode_with(utf8_text, scratch, ids);
+}
+
+bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_tokens,
+                               std::vector<std::int32_t>& ids) const {
+  Scratch scratch;
+  scratch.max_tokens = max_tokens;
+  ids.clear();
+  encode_with(utf8_text, scratch, ids);
+  return !scratch.over && ids.size() <= max_tokens;
+}
+
+void Tokenizer::encode_with(std::string_view utf8_text, Scratch& scratch,
+                            std::vector<std::int32_t>& ids) const {
   if (has_unnormalized_added_) {
     split_added(utf8_text, false, scratch, ids);
   } else if (has_normalized_added_) {
@@ -553,7 +572,7 @@ void Tokenizer::split_added(std::string_view text, bool normalized_pass, Scratch
   };
   std::size_t start_offset = 0;  // End of the text already handed out.
   std::size_t pos = 0;           // Where the search for the next match resumes.
-  while (pos < text.size()) {
+  while (pos < text.size() && !scratch.over) {
     // Leftmost match, the longest at that position (Aho-Corasick LeftmostLongest).
     std::int32_t match = -1;
     std::size_t match_start = pos;
@@ -597,11 +616,13 @@ void Tokenizer::split_added(std::string_view text, bool normalized_pass, Scratch
       }
     }
     if (start_offset < start) gap(text.substr(start_offset, start - start_offset));
+    if (scratch.over) return;
     ids.push_back(token.id);
+    if (ids.size() > scratch.max_tokens) scratch.over = true;
     // max(): a match inside whitespace that an rstrip already took must not move backwards.
     start_offset = std::max(start_offset, stop);
   }
-  if (start_offset < text.size()) gap(text.substr(start_offset));
+  if (start_offset < text.size() && !scratch.over) gap(text.substr(start_offset));
 }
 
 void Tokenizer::encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const {
@@ -617,7 +638,7 @@ void Tokenizer::encode_gap(std::string_view gap, Scratch& scratch, std::vector<s
     return;
   }
   std::size_t pos = 0;
-  while (pos < text.size()) {
+  while (pos < text.size() && !scratch.over) {
     const std::size_t length = pretoken_length(text, pos);
     encode_piece(text.substr(pos, length), scratch, ids);
     pos += length;
@@ -626,7 +647,21 @@ void Tokenizer::encode_gap(std::string_view gap, Scratch& scratch, std::vector<s
 
 // Hugging Face's BPE::merge_word followed by Word::merge_all.
 void Tokenizer::encode_piece(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const {
-  if (piece.empty()) return;
+  if (piece.empty() || scratch.over) return;
+  if (scratch.max_tokens != static_cast<std::size_t>(-1) && every_byte_has_a_token_ && max_token_bytes_ > 0) {
+    // Each token of the piece covers at most max_token_bytes_ of its bytes.
+    const std::size_t at_least = (piece.size() + max_token_bytes_ - 1) / max_token_bytes_;
+    if (at_least > scratch.max_tokens || ids.size() > scratch.max_tokens - at_least) {
+      scratch.over = true;
+      return;
+    }
+  }
+  encode_piece_ids(piece, scratch, ids);
+  if (ids.size() > scratch.max_tokens) scratch.over = true;
+}
+
+void Tokenizer::encode_piece_ids(std::string_view piece, Scratch& scratch,
+                                 std::vector<std::int32_t>& ids) const {
   if (ignore_merges_) {
     const auto whole = model_by_bytes_.find(std::string(piece));
     if (whole != model_by_bytes_.end()) {

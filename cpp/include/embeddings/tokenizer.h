@@ -19,7 +19,8 @@
 //     over a linked list of symbols with a priority queue (O(n log n) in the
 //     piece length). Bytes with no token of their own become unk_token when
 //     one is set (fused when fuse_unk) and are dropped otherwise, as in
-//     Hugging Face.
+//     Hugging Face. (A single piece longer than 2^30 bytes, which no real
+//     text has, is encoded in 2^30-byte parts.)
 //
 // A Tokenizer is immutable after loading: every method is const and safe to
 // call from several threads at once.
@@ -67,6 +68,16 @@ class Tokenizer {
   std::vector<std::int32_t> encode(std::string_view utf8_text) const;
   // Same, appending to `ids`.
   void encode(std::string_view utf8_text, std::vector<std::int32_t>& ids) const;
+  // Encodes `utf8_text` into `ids` (replacing their contents) unless it has
+  // more than `max_tokens` tokens. Returns true with every id when it has at
+  // most that many; false as soon as it is known to have more, with `ids`
+  // unspecified. It stops early: after the piece that passes the limit, or
+  // before a piece whose length alone proves it (every byte has a token and
+  // no token is longer than max_token_bytes()). So refusing a megabyte of
+  // text for a context of 1024 tokens costs about as much as encoding the
+  // first 1024 tokens.
+  bool encode_at_most(std::string_view utf8_text, std::size_t max_tokens,
+                      std::vector<std::int32_t>& ids) const;
 
   // The text of `count` ids: the tokens' bytes joined, then made valid UTF-8
   // with U+FFFD for ill-formed parts (Rust's from_utf8_lossy). Special tokens
@@ -129,7 +140,9 @@ class Tokenizer {
   static bool load(const json::Value& root, Tokenizer& out, std::string& error);
   const Token* find(std::int32_t id) const;
   void encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const;
+  void encode_with(std::string_view utf8_text, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   void encode_piece(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;
+  void encode_piece_ids(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   void split_added(std::string_view text, bool normalized_pass, Scratch& scratch,
                    std::vector<std::int32_t>& ids) const;
   bool join_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes, std::string& error) const;
@@ -144,6 +157,7 @@ class Tokenizer {
   std::vector<std::int32_t> added_by_first_byte_[2][256];
   bool has_normalized_added_ = false;
   bool has_unnormalized_added_ = false;
+  bool every_byte_has_a_token_ = false;  // Then a piece of n bytes has at least n / max_token_bytes_ tokens.
   bool add_prefix_space_ = false;
   bool use_regex_ = true;
   bool ignore_merges_ = false;
