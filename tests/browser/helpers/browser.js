@@ -1,0 +1,149 @@
+// What the browser tests share: the chapter server (in-process, port 0),
+// Debian's Chromium driven by playwright-core, the model the page loads,
+// and a record of what went wrong in the page (console errors, uncaught
+// errors, Content-Security-Policy violations).
+//
+// The page loads the default model (model/). Set EMBEDDINGS_PAGE_MODEL=dev to
+// serve a small generated model in its place (helpers/dev-model.js), e.g.
+// before the default model has been trained.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { createChapterServer } from '../../../tools/serve.mjs';
+import { loadModel } from '../../../web/index.js';
+import { makeDevModel } from './dev-model.js';
+
+export const root = fileURLToPath(new URL('../../../', import.meta.url));
+export const resultsDir = `${root}test-results`;
+export const modelMode = process.env.EMBEDDINGS_PAGE_MODEL === 'dev' ? 'dev' : 'default';
+const devFiles = modelMode === 'dev' ? makeDevModel() : undefined;
+
+/** Starts the chapter server on a free port; counts the bytes it sends. */
+export async function startServer() {
+  const requests = [];
+  const server = createChapterServer({
+    log(line) {
+      const [method, path, status, length] = line.split(' ');
+      requests.push({ method, path, status: Number(status), bytes: Number(length) || 0 });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }),
+  };
+}
+
+/** Debian's Chromium, headless. */
+export function launch() {
+  if (!existsSync('/usr/bin/chromium')) {
+    throw new Error('The browser tests need Debian\'s chromium at /usr/bin/chromium (tools/setup.sh test installs it)');
+  }
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** The default model's files must exist unless the dev model stands in. */
+export function checkModel() {
+  if (modelMode === 'default' && !existsSync(`${root}model/model.safetensors`)) {
+    throw new Error('model/model.safetensors is missing: train the default model, or run with EMBEDDINGS_PAGE_MODEL=dev');
+  }
+}
+
+/** The model the page shows, loaded through the Node API from the same files. */
+export async function nodeModel() {
+  if (modelMode === 'dev') {
+    return loadModel({ weights: devFiles.get('model.safetensors'), config: devFiles.get('config.json'), tokenizer: devFiles.get('tokenizer.json') });
+  }
+  return loadModel({
+    weights: `${root}model/model.safetensors`,
+    config: `${root}model/config.json`,
+    tokenizer: `${root}model/tokenizer.json`,
+  });
+}
+
+/** A snapshot's tables through the Node API. */
+export async function nodeSnapshot(file) {
+  if (modelMode === 'dev') {
+    return loadModel({ weights: devFiles.get(`snapshots/${file}`), config: devFiles.get('config.json') });
+  }
+  return loadModel({ weights: `${root}model/snapshots/${file}`, config: `${root}model/config.json` });
+}
+
+/** The snapshots' index the page reads. */
+export async function snapshotIndex() {
+  if (modelMode === 'dev') return JSON.parse(new TextDecoder().decode(devFiles.get('snapshots/index.json')));
+  const { readFile } = await import('node:fs/promises');
+  return JSON.parse(await readFile(`${root}model/snapshots/index.json`, 'utf8'));
+}
+
+// Serves the dev model under /model/ from memory, with range requests as the
+// chapter server does.
+async function routeDevModel(context, requests) {
+  await context.route(/\/model\//, async (route) => {
+    const url = new URL(route.request().url());
+    const path = decodeURIComponent(url.pathname.replace(/^.*?\/model\//, ''));
+    const bytes = devFiles.get(path);
+    if (!bytes) return route.fulfill({ status: 404, body: 'Not found' });
+    const range = /^bytes=(\d+)-(\d*)$/.exec(route.request().headers().range ?? '');
+    const headers = { 'Accept-Ranges': 'bytes', 'Content-Type': path.endsWith('.json') ? 'application/json' : 'application/octet-stream' };
+    if (range) {
+      const start = Number(range[1]);
+      const end = Math.min(bytes.length - 1, range[2] === '' ? bytes.length - 1 : Number(range[2]));
+      if (start >= bytes.length) return route.fulfill({ status: 416, headers: { 'Content-Range': `bytes */${bytes.length}` }, body: '' });
+      requests.push({ method: 'GET', path: url.pathname, status: 206, bytes: end - start + 1 });
+      return route.fulfill({ status: 206, headers: { ...headers, 'Content-Range': `bytes ${start}-${end}/${bytes.length}` }, body: Buffer.from(bytes.subarray(start, end + 1)) });
+    }
+    requests.push({ method: 'GET', path: url.pathname, status: 200, bytes: bytes.length });
+    return route.fulfill({ status: 200, headers, body: Buffer.from(bytes) });
+  });
+}
+
+/**
+ * A new page at `width` × `height` that records console errors, uncaught
+ * errors and CSP violations in `problems`.
+ */
+export async function openPage(browser, server, { width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  if (modelMode === 'dev') await routeDevModel(context, server.requests);
+  await context.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      window.__violations.push(`${event.violatedDirective}: ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+    });
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.problems = problems;
+  page.violations = () => page.evaluate(() => window.__violations);
+  return page;
+}
+
+/** Waits until every widget on the page is ready (or one has failed). */
+export async function waitForWidgets(page, selector = '[data-state]') {
+  await page.waitForFunction((sel) => {
+    const widgets = [...document.querySelectorAll(sel)];
+    return widgets.length > 0 && widgets.every((w) => w.dataset.state === 'ready' || w.dataset.state === 'error');
+  }, selector);
+  return page.evaluate((sel) => [...document.querySelectorAll(sel)]
+    .filter((w) => w.dataset.state === 'error')
+    .map((w) => `${w.localName}#${w.id}: ${w.querySelector('.ew-status')?.textContent}`), selector);
+}
+
+/** A screenshot into test-results/ (gitignored). */
+export async function screenshot(page, name, options = {}) {
+  await mkdir(resultsDir, { recursive: true });
+  const path = `${resultsDir}/${name}.png`;
+  await page.screenshot({ path, ...options });
+  return path;
+}

@@ -1,0 +1,138 @@
+// A small model with some structure, for trying the page without the default
+// model: words of a kind (colours, numbers, names, verbs) have similar rows,
+// nearby positions have similar rows, and F16 snapshots go from random
+// numbers to the final tables as the default model's snapshots do.
+//
+//   node tests/browser/helpers/dev-model.js OUT_DIR   writes the files
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTokenizerJson, writeSafetensors, seededRandom } from '../../js/helpers/fixtures.js';
+
+const groups = {
+  people: [' Lily', 'Lily', ' Max', 'Max', ' Tom', ' Sue', ' Ben', ' Mia', ' mom', ' dad'],
+  kids: [' girl', ' boy', ' kid', ' child', ' baby', ' friend'],
+  numbers: [' one', ' two', ' three', ' four', ' five', ' 1', ' 2', ' 3', ' 4', ' 5'],
+  colours: [' red', ' blue', ' green', ' yellow', ' pink', ' purple', ' orange', ' white', ' black'],
+  moving: [' ran', ' run', ' walked', ' walk', ' jumped', ' jump', ' played', ' play'],
+  seeing: [' saw', ' see', ' looked', ' look', ' watched'],
+  animals: [' cat', ' dog', ' bird', ' fish', ' bunny', ' bear'],
+  places: [' park', ' house', ' tree', ' garden', ' school', ' room'],
+  small: [' the', ' a', ' in', ' at', ' and', ' to', ' was', ' with', ' of', ' on'],
+  feelings: [' happy', ' sad', ' scared', ' angry', ' excited', ' tired'],
+};
+
+/** Float32 to IEEE half-precision bits (round to nearest even). */
+export function toHalf(value) {
+  const f32 = new Float32Array([value]);
+  const bits = new Uint32Array(f32.buffer)[0];
+  const sign = (bits >>> 16) & 0x8000;
+  const exponent = (bits >>> 23) & 0xff;
+  let mantissa = bits & 0x7fffff;
+  if (exponent === 0xff) return sign | 0x7c00 | (mantissa ? 0x200 : 0);
+  let e = exponent - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mantissa |= 0x800000;
+    const shift = 14 - e;
+    let half = mantissa >> shift;
+    const rest = mantissa & ((1 << shift) - 1), midway = 1 << (shift - 1);
+    if (rest > midway || (rest === midway && (half & 1))) half++;
+    return sign | half;
+  }
+  let half = (e << 10) | (mantissa >> 13);
+  const rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && (half & 1))) half++;
+  return sign | half;
+}
+
+function halfBytes(data) {
+  const out = new Uint16Array(data.length);
+  for (let i = 0; i < data.length; i++) out[i] = toHalf(data[i]);
+  return new Uint8Array(out.buffer);
+}
+
+/**
+ * The files of a development model, as bytes, keyed by their path under the
+ * model folder (model.safetensors, config.json, tokenizer.json,
+ * snapshots/index.json, snapshots/step-NNNNNN.safetensors).
+ */
+export function makeDevModel({ width = 128, context = 128, extraRows = 37, seed = 7 } = {}) {
+  const words = Object.values(groups).flat();
+  const tokenizerJson = makeTokenizerJson(words);
+  const vocabSize = Object.keys(JSON.parse(tokenizerJson).model.vocab).length + extraRows;
+  const random = seededRandom(seed);
+  const vocab = JSON.parse(tokenizerJson).model.vocab;
+  const byteLevel = (text) => text.replace(/ /g, 'Ġ');
+
+  const wte = new Float32Array(vocabSize * width);
+  for (let i = 0; i < wte.length; i++) wte[i] = random() * 0.08;
+  for (const members of Object.values(groups)) {
+    const centre = Float32Array.from({ length: width }, () => random() * 0.2);
+    for (const word of members) {
+      const id = vocab[byteLevel(word)];
+      // A word and its spaced form ("Lily", "·Lily") share more than the group does.
+      const twin = word.startsWith(' ') ? undefined : vocab[byteLevel(` ${word}`)];
+      for (let c = 0; c < width; c++) {
+        wte[id * width + c] = centre[c] + random() * 0.12;
+        if (twin !== undefined) wte[id * width + c] = 0.5 * wte[id * width + c] + 0.5 * centre[c];
+      }
+    }
+  }
+  // Positions: slow waves, so nearby places point the same way and far ones do not.
+  const wpe = new Float32Array(context * width);
+  for (let c = 0; c < width; c++) {
+    const frequency = 0.5 + (c % 16) * 0.35, phase = random() * Math.PI * 2;
+    for (let p = 0; p < context; p++) {
+      wpe[p * width + c] = 0.05 * Math.cos((p / context) * frequency * Math.PI + phase) + random() * 0.004;
+    }
+  }
+  const layers = 2;
+  const tensors = [
+    { name: 'transformer.wte.weight', shape: [vocabSize, width], data: wte },
+    { name: 'transformer.wpe.weight', shape: [context, width], data: wpe },
+  ];
+  for (let l = 0; l < layers; l++) {
+    tensors.push({ name: `transformer.h.${l}.mlp.c_fc.weight`, shape: [width, 4 * width], data: new Float32Array(4 * width * width) });
+  }
+  const files = new Map();
+  files.set('model.safetensors', writeSafetensors(tensors, { format: 'pt' }));
+  files.set('config.json', new TextEncoder().encode(JSON.stringify({
+    model_type: 'gpt2', vocab_size: vocabSize, n_embd: width, n_positions: context, n_layer: layers, n_head: 4,
+  })));
+  files.set('tokenizer.json', new TextEncoder().encode(tokenizerJson));
+
+  // Snapshots: from random numbers (step 0) towards the final tables.
+  const initial = random;
+  const wte0 = Float32Array.from(wte, () => initial() * 0.04);
+  const wpe0 = Float32Array.from(wpe, () => initial() * 0.02);
+  const steps = [0, 10, 100, 1000, 4000];
+  const index = [];
+  steps.forEach((step, k) => {
+    const t = k / (steps.length - 1);
+    const mix = (a, b) => Float32Array.from(a, (x, i) => (1 - t) * x + t * b[i]);
+    const name = `step-${String(step).padStart(6, '0')}.safetensors`;
+    files.set(`snapshots/${name}`, writeSafetensors([
+      { name: 'transformer.wte.weight', dtype: 'F16', shape: [vocabSize, width], data: halfBytes(mix(wte0, wte)) },
+      { name: 'transformer.wpe.weight', dtype: 'F16', shape: [context, width], data: halfBytes(mix(wpe0, wpe)) },
+    ], { step: String(step) }));
+    index.push({ file: name, step, tokens_seen: step * 4096, train_loss: k ? 8.3 - 5 * t : null, val_loss: 8.3 - 5 * t });
+  });
+  files.set('snapshots/index.json', new TextEncoder().encode(JSON.stringify({
+    tensors: ['transformer.wte.weight', 'transformer.wpe.weight'], dtype: 'F16', snapshots: index,
+  })));
+  return files;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const out = process.argv[2];
+  if (!out) {
+    console.error('usage: node tests/browser/helpers/dev-model.js OUT_DIR');
+    process.exit(2);
+  }
+  for (const [path, bytes] of makeDevModel()) {
+    await mkdir(join(out, path, '..'), { recursive: true });
+    await writeFile(join(out, path), bytes);
+  }
+  console.log(`wrote a development model to ${out}`);
+}

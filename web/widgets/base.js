@@ -1,0 +1,199 @@
+// What every widget shares: finding its model (attributes, a shared load, or
+// a model handed to it), a progress bar while the model loads, a visible
+// error when it cannot, and a "ready" signal.
+import { modelFilesOf, sharedModel } from './model-source.js';
+import { int } from './format.js';
+
+const stylesheetUrl = new URL('./widgets.css', import.meta.url);
+
+/** Adds the widgets' stylesheet to the document once, unless the page links it already. */
+export function ensureStylesheet() {
+  const present = [...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === stylesheetUrl.href);
+  if (present) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = stylesheetUrl.href;
+  document.head.append(link);
+}
+
+let uniqueCount = 0;
+/** An id unique on the page, for aria-labelledby and friends. */
+export function uniqueId(prefix) {
+  uniqueCount += 1;
+  return `${prefix}-${uniqueCount}`;
+}
+
+/** Creates an element: el('p', { className: 'x', textContent: 'y' }, child...). */
+export function el(tag, properties = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(properties)) {
+    if (value === undefined || value === null) continue;
+    if (key.startsWith('aria-') || key.startsWith('data-') || key === 'role' || key === 'for') element.setAttribute(key, value);
+    else element[key] = value;
+  }
+  element.append(...children.filter((child) => child !== undefined && child !== null));
+  return element;
+}
+
+/** Marks a moment for the page's timing: performance.mark('embeddings:…'). */
+export function mark(name) {
+  try {
+    performance.mark(`embeddings:${name}`);
+  } catch {
+    // Marks are a nicety; a browser without them loses nothing.
+  }
+}
+
+/** Resolves when the element first comes near the viewport. */
+export function whenVisible(element, margin = '300px') {
+  return new Promise((resolve) => {
+    if (typeof IntersectionObserver === 'undefined') return resolve();
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) {
+        observer.disconnect();
+        resolve();
+      }
+    }, { rootMargin: margin });
+    observer.observe(element);
+  });
+}
+
+/**
+ * A widget that shows something of a model. Subclasses implement build()
+ * (the parts that need no model) and show(model).
+ *
+ * The model comes from, in order: the `model` property (a Model or a
+ * Promise of one), or the files its attributes name (src, weights, config,
+ * tokenizer), or the default model. Widgets naming the same files share one
+ * load. `data-state` is "loading", "ready" or "error"; an "ew-ready" event
+ * fires when the widget answers input.
+ */
+export class ModelWidget extends HTMLElement {
+  static get observedAttributes() {
+    return ['src', 'weights', 'config', 'tokenizer'];
+  }
+
+  #given;
+  #model;
+  #loadCount = 0;
+  #built = false;
+  #connected = false;
+
+  connectedCallback() {
+    this.#connected = true;
+    ensureStylesheet();
+    if (!this.#built) {
+      this.#built = true;
+      this.classList.add('ew');
+      this.statusElement = el('div', { className: 'ew-status', role: 'status' });
+      this.build();
+      this.prepend(this.statusElement);
+      this.#load();
+    }
+  }
+
+  disconnectedCallback() {
+    this.#connected = false;
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (this.#built && before !== after && this.#given === undefined) this.#load();
+  }
+
+  /** The model shown, once loaded. */
+  get model() {
+    return this.#model;
+  }
+
+  /** Shows this model (or the model a promise gives) instead of loading files. */
+  set model(model) {
+    this.#given = model;
+    if (this.#built) this.#load();
+  }
+
+  /** The files this widget loads when no model is given. */
+  get files() {
+    return modelFilesOf(this);
+  }
+
+  async #load() {
+    const count = ++this.#loadCount;
+    this.dataset.state = 'loading';
+    this.#showProgress(undefined);
+    let model;
+    try {
+      model = await (this.#given ?? sharedModel(this.files, (progress) => {
+        if (count === this.#loadCount) this.#showProgress(progress);
+      }));
+    } catch (error) {
+      if (count === this.#loadCount) this.#showError(error);
+      return;
+    }
+    if (count !== this.#loadCount) return;
+    this.#model = model;
+    this.statusElement.replaceChildren();
+    this.statusElement.hidden = true;
+    try {
+      await this.show(model);
+    } catch (error) {
+      this.#showError(error);
+      return;
+    }
+    if (count !== this.#loadCount) return;
+    this.dataset.state = 'ready';
+    mark(`ready:${this.localName}`);
+    this.dispatchEvent(new CustomEvent('ew-ready', { bubbles: true, detail: { model } }));
+  }
+
+  #showProgress(progress) {
+    const status = this.statusElement;
+    status.hidden = false;
+    status.classList.remove('ew-error');
+    status.removeAttribute('role');
+    status.setAttribute('role', 'status');
+    let bar = status.querySelector('progress');
+    let text = status.querySelector('.ew-status-text');
+    if (!bar) {
+      bar = el('progress', { max: 1 });
+      text = el('span', { className: 'ew-status-text' });
+      const label = uniqueId('ew-progress');
+      text.id = label;
+      bar.setAttribute('aria-labelledby', label);
+      status.replaceChildren(bar, text);
+    }
+    if (progress && progress.total > 0) {
+      bar.max = progress.total;
+      bar.value = progress.loaded;
+      const mb = (bytes) => (bytes / 1048576).toFixed(1);
+      text.textContent = `Loading the model: ${mb(progress.loaded)} of ${mb(progress.total)} MB`;
+    } else {
+      bar.removeAttribute('value');
+      text.textContent = 'Loading the model…';
+    }
+  }
+
+  #showError(error) {
+    this.dataset.state = 'error';
+    const status = this.statusElement;
+    status.hidden = false;
+    status.classList.add('ew-error');
+    status.setAttribute('role', 'alert');
+    const message = error && error.message ? error.message : String(error);
+    status.replaceChildren(
+      el('strong', { textContent: `${error?.heading ?? 'The model could not be loaded.'} ` }),
+      el('span', { className: 'ew-error-message', textContent: message }),
+    );
+    this.dispatchEvent(new CustomEvent('ew-error', { bubbles: true, detail: { error } }));
+  }
+
+  /** Builds the parts that need no model. */
+  build() {}
+
+  /** Shows a model; may be async. */
+  show() {}
+}
+
+/** Sizes of a table in words: "4,096 × 128". */
+export function shape(rows, cols) {
+  return `${int(rows)} × ${int(cols)}`;
+}

@@ -1,0 +1,80 @@
+// <chapter-code>: a Code part of the chapter, with a Run button that shows
+// what each line gives, formatted as a console prints it.
+//
+// The page's Content-Security-Policy allows no eval, so the code is not
+// executed from its text: each line comes with a function that does exactly
+// what the line says through the public API.
+//
+//   const code = document.querySelector('chapter-code');
+//   code.lines = [{ code: 'dot([1, 2, 3], [4, 0, -1]);', comment: '1', run: () => dot([1, 2, 3], [4, 0, -1]) }];
+import { el, ensureStylesheet } from './base.js';
+import { consoleFormat } from './format.js';
+
+export class ChapterCode extends HTMLElement {
+  #lines = [];
+
+  connectedCallback() {
+    if (this.built) return;
+    this.built = true;
+    ensureStylesheet();
+    this.classList.add('ew');
+    this.codeElement = el('code');
+    this.run = el('button', { type: 'button', className: 'ew-button ew-run', textContent: 'Run', disabled: true });
+    this.output = el('output', { className: 'ew-console ew-output', 'aria-live': 'polite' });
+    this.output.hidden = true;
+    this.run.addEventListener('click', () => this.execute());
+    this.append(el('pre', { className: 'ew-code' }, this.codeElement), el('div', { className: 'ew-buttons' }, this.run), this.output);
+    this.#render();
+  }
+
+  /** The lines: [{ code, comment?, run?, name? }]. A line with `name` shows that name's value (a declaration). */
+  get lines() {
+    return this.#lines;
+  }
+
+  set lines(lines) {
+    this.#lines = lines;
+    if (this.built) {
+      this.#render();
+      if (!this.output.hidden) this.execute();
+    }
+  }
+
+  #render() {
+    this.codeElement.replaceChildren(...this.#lines.flatMap((line, i) => [
+      el('span', { className: 'ew-code-line', textContent: line.code }),
+      line.comment ? el('span', { className: 'ew-code-comment', textContent: ` // ${line.comment}` }) : '',
+      i < this.#lines.length - 1 ? '\n' : '',
+    ]));
+    this.run.disabled = !this.#lines.some((line) => line.run);
+    this.run.setAttribute('aria-label', `Run the code: ${this.#lines.map((line) => line.code).join(' ')}`);
+  }
+
+  /** Runs every line in order; returns the results (an Error object for a line that threw). */
+  execute() {
+    const results = [];
+    const rows = [];
+    for (const line of this.#lines) {
+      if (!line.run) continue;
+      let value, failed = false;
+      try {
+        value = line.run();
+      } catch (error) {
+        value = error;
+        failed = true;
+      }
+      results.push(value);
+      const text = line.name && !failed ? `${line.name} = ${consoleFormat(value)}` : consoleFormat(value);
+      rows.push(el('div', { className: `ew-console-entry${failed ? ' ew-console-error' : ''}` },
+        el('span', { className: 'ew-console-input', textContent: `> ${line.code}` }),
+        '\n',
+        el('span', { className: 'ew-console-result', textContent: `< ${text.replace(/\n/g, '\n  ')}` })));
+    }
+    this.output.replaceChildren(...rows);
+    this.output.hidden = false;
+    this.results = results;
+    return results;
+  }
+}
+
+customElements.get('chapter-code') ?? customElements.define('chapter-code', ChapterCode);

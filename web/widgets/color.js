@@ -1,0 +1,113 @@
+// The colour scale of every heat map, and its legend.
+//
+// Scale: Paul Tol's diverging "BuRd" (the same nine colours as ColorBrewer's
+// RdBu), blue for negative, white for zero, red for positive. It was chosen
+// because it stays readable with the common colour-vision deficiencies
+// (deuteranopia, protanopia, tritanopia): its two arms differ in hue *and*
+// get darker away from zero, so the sign and the size of a number survive
+// even in greyscale-like vision. It avoids a red–green split, which about 1 in
+// 12 men cannot see. Colour never carries a value alone: every cell's number
+// is shown on hover, tap and keyboard focus.
+//   https://personal.sron.nl/~pault/#sec:diverging
+import { num } from './format.js';
+
+const STOPS = ['#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b'];
+const SIZE = 256;
+
+function hexToRgb(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+/** 256 colours from −1 to 1 as packed RGBA (little-endian ABGR) for fast image fills. */
+const packed = new Uint32Array(SIZE);
+const rgbTable = [];
+{
+  const stops = STOPS.map(hexToRgb);
+  for (let i = 0; i < SIZE; i++) {
+    const t = (i / (SIZE - 1)) * (stops.length - 1);
+    const k = Math.min(stops.length - 2, Math.floor(t));
+    const f = t - k;
+    const rgb = [0, 1, 2].map((j) => Math.round(stops[k][j] * (1 - f) + stops[k + 1][j] * f));
+    rgbTable.push(rgb);
+    packed[i] = (255 << 24) | (rgb[2] << 16) | (rgb[1] << 8) | rgb[0];
+  }
+}
+
+function indexOf(value, limit) {
+  const t = limit > 0 ? value / limit : 0;
+  if (!(t === t)) return (SIZE - 1) >> 1; // NaN: the middle
+  const clamped = t < -1 ? -1 : t > 1 ? 1 : t;
+  return Math.round((clamped + 1) * 0.5 * (SIZE - 1));
+}
+
+/** The CSS colour of a value on a scale from −limit to +limit. */
+export function colorOf(value, limit) {
+  const [r, g, b] = rgbTable[indexOf(value, limit)];
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+/** Whether dark text reads better than light text on a value's colour. */
+export function darkTextOn(value, limit) {
+  const [r, g, b] = rgbTable[indexOf(value, limit)];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 140;
+}
+
+/**
+ * A canvas of cols × rows pixels, one per number of a row-major table, for
+ * drawing scaled up with smoothing off.
+ */
+export function tableImage(data, rows, cols, limit) {
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, cols);
+  canvas.height = Math.max(1, rows);
+  if (rows === 0 || cols === 0) return canvas;
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(cols, rows);
+  const pixels = new Uint32Array(image.data.buffer);
+  const n = rows * cols;
+  for (let i = 0; i < n; i++) pixels[i] = packed[indexOf(data[i], limit)];
+  context.putImageData(image, 0, 0);
+  return canvas;
+}
+
+/**
+ * A symmetric limit for a table's colours: the 99.5th percentile of |x|, so a
+ * few large numbers do not wash the rest out. Larger numbers get the end colours.
+ */
+export function robustLimit(data) {
+  const n = data.length;
+  if (n === 0) return 1;
+  const step = Math.max(1, Math.floor(n / 20000));
+  const sample = [];
+  for (let i = 0; i < n; i += step) sample.push(Math.abs(data[i]));
+  sample.sort((a, b) => a - b);
+  const value = sample[Math.min(sample.length - 1, Math.floor(sample.length * 0.995))];
+  return value > 0 ? value : 1;
+}
+
+/** A legend: the colour bar with its numbers at both ends and in the middle. */
+export function legend(limit, { label = 'Colour scale', digits = 2 } = {}) {
+  const figure = document.createElement('div');
+  figure.className = 'ew-legend';
+  figure.setAttribute('role', 'img');
+  figure.setAttribute('aria-label', `${label}: blue is ${num(-limit, digits)} or less, white is 0, red is ${num(limit, digits)} or more`);
+  const bar = document.createElement('canvas');
+  bar.className = 'ew-legend-bar';
+  bar.width = SIZE;
+  bar.height = 1;
+  const context = bar.getContext('2d');
+  const image = context.createImageData(SIZE, 1);
+  new Uint32Array(image.data.buffer).set(packed);
+  context.putImageData(image, 0, 0);
+  const labels = document.createElement('div');
+  labels.className = 'ew-legend-labels';
+  for (const [text, name] of [[`${num(-limit, digits)} blue`, 'low'], ['0 white', 'zero'], [`${num(limit, digits)} red`, 'high']]) {
+    const span = document.createElement('span');
+    span.className = `ew-legend-${name}`;
+    span.textContent = text;
+    labels.append(span);
+  }
+  figure.append(bar, labels);
+  return figure;
+}

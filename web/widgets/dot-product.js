@@ -1,0 +1,132 @@
+// <dot-product>: two small vectors you can edit, their products place by
+// place and the sum, computed by the module's dot(). Needs no model.
+//
+//   <dot-product a="1 2 3" b="4 0 -1"></dot-product>
+import { dot } from '../index.js';
+import { el, ensureStylesheet, mark, uniqueId } from './base.js';
+
+const MAX_PLACES = 8;
+
+function parseVector(text, fallback) {
+  if (text === null) return fallback;
+  const numbers = text.trim().split(/[\s,]+/).filter(Boolean).map(Number);
+  return numbers.length && numbers.every(Number.isFinite) ? numbers : fallback;
+}
+
+/** A number as typed in code: 4, -1, 0.5 (what the console line shows). */
+function plain(x) {
+  return Object.is(x, -0) ? '0' : String(Number(x.toPrecision(7)));
+}
+
+/** A number for reading, with a real minus sign. */
+function pretty(x) {
+  return plain(x).replace(/^-/, '\u2212');
+}
+
+function parseEntry(text) {
+  const cleaned = text.trim().replace(/^[\u2212\u2013]/, '-');
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(cleaned)) return NaN;
+  return Number(cleaned);
+}
+
+export class DotProduct extends HTMLElement {
+  connectedCallback() {
+    if (this.built) return;
+    this.built = true;
+    ensureStylesheet();
+    this.classList.add('ew');
+    this.a = parseVector(this.getAttribute('a'), [1, 2, 3]);
+    this.b = parseVector(this.getAttribute('b'), [4, 0, -1]);
+    while (this.b.length < this.a.length) this.b.push(0);
+    this.b.length = this.a.length;
+    this.tableBody = el('tbody');
+    this.captionId = uniqueId('ew-dot');
+    this.table = el('table', { className: 'ew-dot-table', 'aria-describedby': this.captionId },
+      el('thead', {}, el('tr', {},
+        el('th', { scope: 'col', textContent: 'Place k' }),
+        el('th', { scope: 'col', textContent: 'a' }),
+        el('th', { scope: 'col', textContent: 'b' }),
+        el('th', { scope: 'col', textContent: 'a × b' }))),
+      this.tableBody,
+      el('tfoot', {}, el('tr', {},
+        el('th', { scope: 'row', colSpan: 3, textContent: 'Sum: the dot product' }),
+        this.sumCell = el('td', { className: 'ew-dot-sum' }))));
+    this.add = el('button', { type: 'button', className: 'ew-button', textContent: 'Add a place' });
+    this.remove = el('button', { type: 'button', className: 'ew-button', textContent: 'Remove the last place' });
+    this.reset = el('button', { type: 'button', className: 'ew-button', textContent: 'Back to the example' });
+    this.add.addEventListener('click', () => { this.a.push(0); this.b.push(0); this.#rows(); this.#focusLast(); });
+    this.remove.addEventListener('click', () => { this.a.pop(); this.b.pop(); this.#rows(); });
+    this.reset.addEventListener('click', () => {
+      this.a = parseVector(this.getAttribute('a'), [1, 2, 3]);
+      this.b = parseVector(this.getAttribute('b'), [4, 0, -1]);
+      this.#rows();
+    });
+    this.sentence = el('p', { className: 'ew-dot-sentence', id: this.captionId, role: 'status', 'aria-live': 'polite' });
+    this.code = el('pre', { className: 'ew-console' });
+    this.append(
+      el('p', { className: 'ew-help', textContent: 'Change any number; the products and their sum follow.' }),
+      this.table,
+      el('div', { className: 'ew-buttons' }, this.add, this.remove, this.reset),
+      this.sentence,
+      this.code);
+    this.#rows();
+    this.dataset.state = 'ready';
+    mark(`ready:${this.localName}`);
+    this.dispatchEvent(new CustomEvent('ew-ready', { bubbles: true }));
+  }
+
+  /** The vectors as numbers, [a, b]. */
+  get vectors() {
+    return [this.a.slice(), this.b.slice()];
+  }
+
+  #rows() {
+    this.tableBody.replaceChildren(...this.a.map((_, k) => {
+      const cells = ['a', 'b'].map((name) => {
+        const input = el('input', {
+          type: 'text',
+          inputMode: 'decimal',
+          className: 'ew-input ew-number',
+          value: plain(this[name][k]),
+          'aria-label': `${name}, place ${k + 1}`,
+        });
+        input.addEventListener('input', () => {
+          const value = parseEntry(input.value);
+          const valid = Number.isFinite(value);
+          input.setAttribute('aria-invalid', valid ? 'false' : 'true');
+          if (valid) {
+            this[name][k] = value;
+            this.#compute();
+          } else {
+            this.sentence.textContent = `“${input.value}” is not a number; the sum uses ${pretty(this[name][k])} there until it is.`;
+          }
+        });
+        return el('td', {}, input);
+      });
+      return el('tr', {}, el('th', { scope: 'row', textContent: String(k + 1) }), ...cells, el('td', { className: 'ew-dot-product' }));
+    }));
+    this.add.disabled = this.a.length >= MAX_PLACES;
+    this.remove.disabled = this.a.length <= 1;
+    this.#compute();
+  }
+
+  #focusLast() {
+    const inputs = this.tableBody.querySelectorAll('input');
+    inputs[inputs.length - 2]?.focus();
+  }
+
+  #compute() {
+    // Each product is the dot product of one place, so the module does every sum.
+    const products = this.a.map((x, k) => dot([x], [this.b[k]]));
+    const sum = dot(this.a, this.b);
+    [...this.tableBody.rows].forEach((row, k) => { row.cells[3].textContent = pretty(products[k]); });
+    this.sumCell.textContent = pretty(sum);
+    this.result = { products, sum };
+    const terms = products.map((p, k) => (k && p < 0 ? `(${pretty(p)})` : pretty(p))).join(' + ');
+    this.sentence.textContent = `Multiply place by place: ${products.map(pretty).join(', ')}. Add them up: ${terms} = ${pretty(sum)}.`;
+    this.code.textContent = `dot([${this.a.map(plain).join(', ')}], [${this.b.map(plain).join(', ')}]); // ${plain(sum)}`;
+    this.dispatchEvent(new CustomEvent('ew-change', { bubbles: true, detail: this.result }));
+  }
+}
+
+customElements.get('dot-product') ?? customElements.define('dot-product', DotProduct);

@@ -1,0 +1,117 @@
+// <embedding-table>: the whole token table (vocab × width) as a heat map.
+// Find a token to highlight its row; tap, click or arrow to a cell for its
+// number.
+//
+//   <embedding-table src="model/" token="Lily"></embedding-table>
+import { ModelWidget, el, shape } from './base.js';
+import { HeatGrid } from './heat-grid.js';
+import { TokenPicker, tokenLabel } from './token-picker.js';
+import { legend, robustLimit, tableImage } from './color.js';
+import { int, num } from './format.js';
+
+const limits = new WeakMap();
+/** The colour limit of a model's token table, computed once. */
+export function tableLimit(model) {
+  let limit = limits.get(model);
+  if (limit === undefined) {
+    limit = robustLimit(model.wte.data);
+    limits.set(model, limit);
+  }
+  return limit;
+}
+
+export class EmbeddingTable extends ModelWidget {
+  static get observedAttributes() {
+    return [...super.observedAttributes, 'token'];
+  }
+
+  build() {
+    this.picker = new TokenPicker({
+      label: 'Find a token',
+      placeholder: 'e.g. Lily, ·girl or 665',
+      onPick: (id) => this.pick(id),
+      onText: (text) => this.#notFound(text),
+    });
+    this.note = el('p', { className: 'ew-note', role: 'status' });
+    this.summary = el('p', { className: 'ew-summary' });
+    this.rowText = el('p', { className: 'ew-row-numbers' });
+    this.gridHost = el('div', { className: 'ew-grid-host' });
+    this.legendHost = el('div');
+    this.append(this.summary, this.picker.element, this.note, this.rowText, this.gridHost, this.legendHost);
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (name === 'token') {
+      if (this.model && after) this.#pickText(after);
+      return;
+    }
+    super.attributeChangedCallback(name, before, after);
+  }
+
+  show(model) {
+    const table = model.wte;
+    const { rows, cols } = table;
+    const limit = tableLimit(model);
+    this.picker.setModel(model);
+    this.summary.textContent = `${shape(rows, cols)}: one row for each of the ${int(rows)} tokens, ${int(cols)} numbers in each row, ${int(rows * cols)} numbers in all.`;
+    const image = tableImage(table.data, rows, cols, limit);
+    const describe = (r, c, v) => `${tokenLabel(model, r)} (row ${r}), column ${c}: ${num(v)}`;
+    this.grid = new HeatGrid({
+      rows,
+      cols,
+      image,
+      value: (r, c) => model.wte.data[r * cols + c],
+      describe,
+      rowLabel: (r, short) => (short ? String(r) : `${r} ${tokenLabel(model, r)}`),
+      colLabel: (c) => String(c),
+      rowHeight: 4,
+      label: `The token table: ${shape(rows, cols)} numbers, one row per token`,
+      prompt: 'Tap or click a cell, or focus the table and use the arrow keys, to read one number.',
+      onSelect: (r) => this.#showRow(r),
+    });
+    this.gridHost.replaceChildren(this.grid.element);
+    this.legendHost.replaceChildren(legend(limit, { label: 'Colours of the token table' }));
+    this.grid.layout();
+    const start = this.getAttribute('token');
+    if (start) this.#pickText(start);
+  }
+
+  /** Highlights a token's row and scrolls to it. */
+  pick(id) {
+    if (!this.grid) return;
+    this.note.textContent = '';
+    this.picker.show(id);
+    this.grid.highlightRow(id);
+    this.dispatchEvent(new CustomEvent('ew-token', { bubbles: true, detail: { id } }));
+  }
+
+  #pickText(text) {
+    try {
+      this.pick(this.model.tokenId(text));
+    } catch (error) {
+      this.#notFound(text, error);
+    }
+  }
+
+  #notFound(text, error) {
+    let message = error?.message;
+    if (!message) {
+      try {
+        this.pick(this.model.tokenId(text));
+        return;
+      } catch (caught) {
+        message = caught.message;
+      }
+    }
+    this.note.textContent = message.replace(/^tokenId: /, '');
+  }
+
+  #showRow(r) {
+    const model = this.model;
+    const row = model.wte.data.subarray(r * model.width, (r + 1) * model.width);
+    const first = Array.from(row.subarray(0, 5), (x) => num(x)).join(', ');
+    this.rowText.textContent = `Row ${r}, ${tokenLabel(model, r)}, starts ${first}${model.width > 5 ? ', …' : ''}`;
+  }
+}
+
+customElements.get('embedding-table') ?? customElements.define('embedding-table', EmbeddingTable);

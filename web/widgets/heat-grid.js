@@ -1,0 +1,356 @@
+// A heat map on a canvas that mouse, touch and keyboard can all read: the
+// drawing part of <embedding-table> and <position-map>.
+//
+// The whole table is painted once into an image of one pixel per number
+// (color.js tableImage); each frame draws only the visible rows of it,
+// scaled up with smoothing off. A tall table scrolls inside its box (a
+// sticky canvas over a spacer as tall as the table), so wheel, touch and
+// scroll bar all work natively; a square map shows whole.
+import { el, uniqueId } from './base.js';
+
+const ZOOMS = [1, 2, 3, 4, 6, 8, 12, 16, 24];
+
+export class HeatGrid {
+  /**
+   * @param {{
+   *   rows: number, cols: number, image: CanvasImageSource,
+   *   value: (r: number, c: number) => number,
+   *   describe: (r: number, c: number, value: number) => string,
+   *   rowLabel?: (r: number, short: boolean) => string,
+   *   colLabel?: (c: number) => string,
+   *   square?: boolean, rowHeight?: number, label: string, help?: string,
+   *   onSelect?: (r: number, c: number) => void,
+   * }} options
+   */
+  constructor(options) {
+    this.options = options;
+    this.rows = options.rows;
+    this.cols = options.cols;
+    this.image = options.image;
+    this.square = Boolean(options.square);
+    this.rowHeight = options.rowHeight ?? 4;
+    this.cursor = null;
+    this.hover = null;
+    this.highlighted = null;
+    this.frame = 0;
+
+    const helpId = uniqueId('ew-grid-help');
+    this.canvas = el('canvas', { className: 'ew-grid-canvas', 'aria-hidden': 'true' });
+    this.spacer = el('div', { className: 'ew-grid-spacer' });
+    this.viewport = el('div', {
+      className: `ew-grid-viewport${this.square ? ' ew-grid-square' : ''}`,
+      tabIndex: 0,
+      role: 'application',
+      'aria-roledescription': 'heat map',
+      'aria-label': options.label,
+      'aria-describedby': helpId,
+    }, this.canvas, this.spacer);
+    this.tip = el('div', { className: 'ew-grid-tip', 'aria-hidden': 'true', hidden: true });
+    this.readout = el('p', { className: 'ew-grid-readout', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    this.readout.textContent = options.prompt ?? 'Tap or click a cell, or focus the map and use the arrow keys, to read its number.';
+    const help = el('p', { className: 'ew-grid-help', id: helpId, textContent: options.help ??
+      (this.square
+        ? 'Arrow keys move between cells; Home and End go to the ends of a row.'
+        : 'Arrow keys move between cells; Page Up and Page Down move a screenful; Home and End go to the ends of a row, with Ctrl to the first and last rows; + and − zoom.') });
+    this.element = el('div', { className: 'ew-grid' });
+    if (!this.square) {
+      this.zoomOut = el('button', { type: 'button', className: 'ew-button', textContent: '−', 'aria-label': 'Zoom out: thinner rows' });
+      this.zoomIn = el('button', { type: 'button', className: 'ew-button', textContent: '+', 'aria-label': 'Zoom in: taller rows' });
+      this.zoomLabel = el('span', { className: 'ew-grid-zoom' });
+      this.zoomOut.addEventListener('click', () => this.zoom(-1));
+      this.zoomIn.addEventListener('click', () => this.zoom(1));
+      this.element.append(el('div', { className: 'ew-grid-toolbar' }, this.zoomOut, this.zoomIn, this.zoomLabel));
+    }
+    this.element.append(this.viewport, this.tip, this.readout, help);
+
+    this.viewport.addEventListener('scroll', () => this.draw(), { passive: true });
+    this.viewport.addEventListener('pointermove', (event) => this.#pointerMove(event));
+    this.viewport.addEventListener('pointerleave', () => this.#setHover(null));
+    this.viewport.addEventListener('click', (event) => {
+      const cell = this.#cellAt(event);
+      if (cell) this.select(cell.r, cell.c);
+    });
+    this.viewport.addEventListener('keydown', (event) => this.#key(event));
+    this.viewport.addEventListener('focus', () => this.draw());
+    this.viewport.addEventListener('blur', () => this.draw());
+    this.resizeObserver = new ResizeObserver(() => this.layout());
+    this.resizeObserver.observe(this.viewport);
+    this.#updateZoomLabel();
+  }
+
+  /** Sizes of the drawing in CSS pixels. */
+  #metrics() {
+    const width = this.viewport.clientWidth || 300;
+    const narrow = width < 480;
+    const left = this.options.rowLabel ? (this.square ? 30 : narrow ? 56 : 104) : 0;
+    const top = 18;
+    const cellWidth = Math.max(0.5, (width - left) / Math.max(1, this.cols));
+    const rowHeight = this.square ? cellWidth : this.rowHeight;
+    const height = this.square ? Math.ceil(top + rowHeight * this.rows + 7) : (this.viewport.clientHeight || 300);
+    return { width, height, left, top, cellWidth, rowHeight, narrow };
+  }
+
+  /** Recomputes sizes after a resize or zoom and redraws. */
+  layout() {
+    const m = this.#metrics();
+    if (this.square) {
+      this.viewport.style.height = `${m.height}px`;
+      this.spacer.style.height = '0px';
+    } else {
+      this.spacer.style.height = `${Math.max(0, m.top + this.rows * m.rowHeight - m.height)}px`;
+    }
+    this.canvas.style.height = `${m.height}px`;
+    const ratio = window.devicePixelRatio || 1;
+    this.canvas.width = Math.round(m.width * ratio);
+    this.canvas.height = Math.round(m.height * ratio);
+    this.draw();
+  }
+
+  /** Replaces the picture (same shape), e.g. for another training step. */
+  setImage(image, value) {
+    this.image = image;
+    if (value) this.options.value = value;
+    if (this.cursor) this.#announce(this.cursor.r, this.cursor.c);
+    this.draw();
+  }
+
+  zoom(direction) {
+    const at = ZOOMS.indexOf(this.rowHeight);
+    const next = ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, (at < 0 ? 3 : at) + direction))];
+    if (next === this.rowHeight) return;
+    const m = this.#metrics();
+    const centreRow = this.cursor?.r ?? this.highlighted ?? (this.viewport.scrollTop + (m.height - m.top) / 2) / m.rowHeight;
+    this.rowHeight = next;
+    this.layout();
+    this.#scrollTo(centreRow, true);
+    this.#updateZoomLabel();
+  }
+
+  #updateZoomLabel() {
+    if (!this.zoomLabel) return;
+    this.zoomLabel.textContent = `${this.rowHeight} px a row`;
+    this.zoomOut.disabled = this.rowHeight === ZOOMS[0];
+    this.zoomIn.disabled = this.rowHeight === ZOOMS[ZOOMS.length - 1];
+  }
+
+  /** Marks a row (a picked token) and scrolls it to the middle. */
+  highlightRow(r) {
+    this.highlighted = r;
+    if (r !== null && r !== undefined) {
+      this.#scrollTo(r, true);
+      this.select(r, this.cursor?.c ?? 0, { scroll: false });
+    }
+    this.draw();
+  }
+
+  /** Puts the cursor on a cell, says its number and tells the owner. */
+  select(r, c, { scroll = true } = {}) {
+    r = Math.max(0, Math.min(this.rows - 1, r));
+    c = Math.max(0, Math.min(this.cols - 1, c));
+    this.cursor = { r, c };
+    if (scroll) this.#scrollTo(r, false);
+    this.#announce(r, c);
+    this.options.onSelect?.(r, c);
+    this.draw();
+  }
+
+  #announce(r, c) {
+    this.readout.textContent = this.options.describe(r, c, this.options.value(r, c));
+  }
+
+  #scrollTo(row, centre) {
+    if (this.square) return;
+    const m = this.#metrics();
+    const visible = m.height - m.top;
+    const y = row * m.rowHeight;
+    const top = this.viewport.scrollTop;
+    if (centre) this.viewport.scrollTop = y - visible / 2 + m.rowHeight / 2;
+    else if (y < top) this.viewport.scrollTop = y;
+    else if (y + m.rowHeight > top + visible) this.viewport.scrollTop = y + m.rowHeight - visible;
+  }
+
+  #cellAt(event) {
+    const m = this.#metrics();
+    const box = this.viewport.getBoundingClientRect();
+    const x = event.clientX - box.left, y = event.clientY - box.top;
+    if (x < m.left || y < m.top || x >= m.width) return null;
+    const c = Math.floor((x - m.left) / m.cellWidth);
+    const r = Math.floor((y - m.top + (this.square ? 0 : this.viewport.scrollTop)) / m.rowHeight);
+    if (r < 0 || r >= this.rows || c < 0 || c >= this.cols) return null;
+    return { r, c, x, y };
+  }
+
+  #pointerMove(event) {
+    if (event.pointerType === 'touch') return;
+    this.#setHover(this.#cellAt(event));
+  }
+
+  #setHover(cell) {
+    const before = this.hover;
+    this.hover = cell;
+    if (!cell) {
+      this.tip.hidden = true;
+    } else {
+      this.tip.textContent = this.options.describe(cell.r, cell.c, this.options.value(cell.r, cell.c));
+      this.tip.hidden = false;
+      const width = this.viewport.clientWidth;
+      const tipWidth = this.tip.offsetWidth;
+      const left = cell.x + 14 + tipWidth > width ? Math.max(0, cell.x - 14 - tipWidth) : cell.x + 14;
+      this.tip.style.left = `${left}px`;
+      this.tip.style.top = `${this.viewport.offsetTop + cell.y + 16}px`;
+    }
+    if (before?.r !== cell?.r || before?.c !== cell?.c) this.draw();
+  }
+
+  #key(event) {
+    const m = this.#metrics();
+    const page = Math.max(1, Math.floor((m.height - m.top) / m.rowHeight) - 1);
+    let { r, c } = this.cursor ?? { r: this.highlighted ?? Math.floor(this.viewport.scrollTop / m.rowHeight), c: 0 };
+    const had = Boolean(this.cursor);
+    switch (event.key) {
+      case 'ArrowLeft': if (had) c -= 1; break;
+      case 'ArrowRight': if (had) c += 1; break;
+      case 'ArrowUp': if (had) r -= 1; break;
+      case 'ArrowDown': if (had) r += 1; break;
+      case 'PageUp': r -= page; break;
+      case 'PageDown': r += page; break;
+      case 'Home': if (event.ctrlKey || event.metaKey) r = 0; c = 0; break;
+      case 'End': if (event.ctrlKey || event.metaKey) r = this.rows - 1; c = this.cols - 1; break;
+      case 'Enter': case ' ': break;
+      case '+': case '=': if (this.square) return; this.zoom(1); event.preventDefault(); return;
+      case '-': case '_': if (this.square) return; this.zoom(-1); event.preventDefault(); return;
+      default: return;
+    }
+    event.preventDefault();
+    this.select(r, c);
+  }
+
+  /** Redraws on the next animation frame (many calls, one drawing). */
+  draw() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.#paint();
+    });
+  }
+
+  #paint() {
+    const m = this.#metrics();
+    const ratio = window.devicePixelRatio || 1;
+    if (this.canvas.width !== Math.round(m.width * ratio) || this.canvas.height !== Math.round(m.height * ratio)) {
+      this.layout();
+      return;
+    }
+    const context = this.canvas.getContext('2d');
+    const style = getComputedStyle(this.viewport);
+    const ink = style.color || '#222';
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    context.clearRect(0, 0, m.width, m.height);
+    const scrollTop = this.square ? 0 : this.viewport.scrollTop;
+    const gridHeight = m.height - m.top;
+    const first = Math.max(0, Math.floor(scrollTop / m.rowHeight));
+    const offset = scrollTop - first * m.rowHeight;
+    const count = Math.max(0, Math.min(this.rows - first, Math.ceil((gridHeight + offset) / m.rowHeight) + 1));
+    const yOf = (r) => m.top + r * m.rowHeight - scrollTop;
+    const gridWidth = m.cellWidth * this.cols;
+
+    context.save();
+    context.beginPath();
+    context.rect(m.left, m.top, m.width - m.left, gridHeight);
+    context.clip();
+    context.imageSmoothingEnabled = false;
+    if (count > 0) {
+      context.drawImage(this.image, 0, first, this.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
+    }
+    // The picked row: a dark frame with a light one inside, visible on any colour.
+    if (this.highlighted !== null && this.highlighted !== undefined) {
+      const y = yOf(this.highlighted);
+      const h = Math.max(m.rowHeight, 2);
+      context.lineWidth = 2;
+      context.strokeStyle = '#000';
+      context.strokeRect(m.left + 1, y - 1, gridWidth - 2, h + 2);
+      context.lineWidth = 1;
+      context.strokeStyle = '#fff';
+      context.strokeRect(m.left + 2.5, y + 0.5, gridWidth - 5, h - 1);
+    }
+    for (const [cell, strong] of [[this.hover, false], [this.cursor, true]]) {
+      if (!cell) continue;
+      const x = m.left + cell.c * m.cellWidth, y = yOf(cell.r);
+      const w = Math.max(m.cellWidth, 3), h = Math.max(m.rowHeight, 3);
+      context.lineWidth = strong ? 3 : 2;
+      context.strokeStyle = '#000';
+      context.strokeRect(x - 1.5, y - 1.5, w + 3, h + 3);
+      context.lineWidth = strong ? 1.5 : 1;
+      context.strokeStyle = '#fff';
+      context.strokeRect(x - 0.25, y - 0.25, w + 0.5, h + 0.5);
+    }
+    context.restore();
+
+    // Labels: row names on the left, column numbers on top.
+    context.fillStyle = ink;
+    context.textBaseline = 'middle';
+    const font = style.fontFamily || 'system-ui, sans-serif';
+    context.font = `11px ${font}`;
+    const label = this.options.rowLabel;
+    if (label && m.left > 0) {
+      context.save();
+      if (!this.square) {
+        context.beginPath();
+        context.rect(0, m.top, m.left, gridHeight);
+        context.clip();
+      }
+      context.textAlign = 'right';
+      const full = m.rowHeight >= 11;
+      const every = full ? 1 : niceStep(Math.ceil(14 / m.rowHeight));
+      const start = Math.floor(first / every) * every;
+      const ticks = this.options.rowTicks ?? range(start, first + count, every);
+      for (const r of ticks) {
+        if (r < first || r >= first + count) continue;
+        const text = label(r, !full || m.narrow);
+        context.fillText(fitText(context, text, m.left - 6), m.left - 4, yOf(r) + (full || this.square ? m.rowHeight / 2 : 0));
+      }
+      const h = this.highlighted;
+      if (h !== null && h !== undefined && h >= first && h < first + count) {
+        context.font = `bold 11px ${font}`;
+        const y = yOf(h) + Math.max(m.rowHeight, 2) / 2;
+        const text = `▶ ${label(h, m.narrow)}`;
+        const w = Math.min(m.left - 2, context.measureText(text).width + 4);
+        context.fillStyle = style.backgroundColor && style.backgroundColor !== 'rgba(0, 0, 0, 0)' ? style.backgroundColor : '#fff';
+        context.fillRect(m.left - 2 - w, y - 7, w, 14);
+        context.fillStyle = ink;
+        context.fillText(fitText(context, text, m.left - 6), m.left - 4, y);
+        context.font = `11px ${font}`;
+      }
+      context.restore();
+    }
+    if (this.options.colLabel) {
+      context.textAlign = 'center';
+      context.textBaseline = 'alphabetic';
+      const every = niceStep(Math.ceil(30 / m.cellWidth));
+      for (const c of this.options.colTicks ?? range(0, this.cols, every)) {
+        const text = this.options.colLabel(c);
+        const half = context.measureText(text).width / 2;
+        const x = m.left + (c + 0.5) * m.cellWidth;
+        context.fillText(text, Math.min(m.width - 1 - half, Math.max(m.left + half, x)), m.top - 5);
+      }
+    }
+  }
+}
+
+function range(start, end, step) {
+  const out = [];
+  for (let i = start; i < end; i += step) out.push(i);
+  return out;
+}
+
+function niceStep(n) {
+  for (const step of [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]) if (step >= n) return step;
+  return 8192;
+}
+
+function fitText(context, text, width) {
+  if (context.measureText(text).width <= width) return text;
+  let cut = text;
+  while (cut.length > 1 && context.measureText(`${cut}…`).width > width) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}

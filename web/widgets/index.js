@@ -1,0 +1,17 @@
+// Every widget of the chapter "Embeddings and position". Importing this
+// module defines the custom elements:
+//
+//   <embedding-table> <nearest-words> <word-pairs> <dot-product>
+//   <position-map> <trace-table> <training-slider> <chapter-code>
+//
+// Each widget loads its model from its attributes (src, or weights, config
+// and tokenizer), or takes one through its `model` property; widgets naming
+// the same files share one load. See docs/embedding.md.
+export { EmbeddingTable } from './embedding-table.js';
+export { NearestWords, WordPairs } from './nearest-words.js';
+export { DotProduct } from './dot-product.js';
+export { PositionMap } from './position-map.js';
+export { TraceTable } from './trace-table.js';
+export { TrainingSlider } from './training-slider.js';
+export { ChapterCode } from './chapter-code.js';
+export { sharedModel, modelFilesOf } from './model-source.js';

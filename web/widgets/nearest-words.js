@@ -1,0 +1,187 @@
+// <nearest-words>: pick a word, see its closest tokens by cosine similarity
+// (model.nearest), with bars and numbers. Click a neighbour to follow it.
+//
+//   <nearest-words src="model/" word="·girl" k="10"></nearest-words>
+//
+// <word-pairs>: the cosine of given pairs of tokens, with the book's figure
+// beside ours when given.
+//
+//   <word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76"></word-pairs>
+import { rowView, cosine } from '../index.js';
+import { ModelWidget, el } from './base.js';
+import { TokenPicker } from './token-picker.js';
+import { neighbourList } from './neighbours.js';
+import { num } from './format.js';
+
+/**
+ * Why a text is not one token, in words, with its pieces:
+ * { message, pieces: [{ id, text }] }.
+ */
+export function notOneToken(model, text, error) {
+  let pieces = [];
+  try {
+    pieces = model.tokenize(text.replace(/^·/, ' ').replace(/·/g, ' '));
+  } catch {
+    // The message of the error says enough.
+  }
+  const shown = text.replace(/^ /, '·');
+  const message = pieces.length > 1
+    ? `“${shown}” is not a single token in this model: it is ${pieces.length} tokens, ${pieces.map((p) => p.text).join(' + ')}.`
+    : `“${shown}” is not a token in this model. (${error?.message ?? 'no such token'})`;
+  return { message, pieces };
+}
+
+export class NearestWords extends ModelWidget {
+  static get observedAttributes() {
+    return [...super.observedAttributes, 'word', 'k'];
+  }
+
+  build() {
+    this.picker = new TokenPicker({
+      label: 'Word',
+      placeholder: 'e.g. ·girl, red, ran',
+      onPick: (id) => this.pick(id),
+      onText: (text) => this.pickText(text),
+    });
+    this.note = el('div', { className: 'ew-note', role: 'status' });
+    this.heading = el('p', { className: 'ew-summary', 'aria-live': 'polite' });
+    this.results = el('div', { className: 'ew-results' });
+    this.append(this.picker.element, this.note, this.heading, this.results);
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (name === 'word') {
+      if (this.model && after) this.pickText(after);
+      return;
+    }
+    if (name === 'k') {
+      if (this.model && this.id_ !== undefined) this.pick(this.id_);
+      return;
+    }
+    super.attributeChangedCallback(name, before, after);
+  }
+
+  get k() {
+    const k = Number(this.getAttribute('k') ?? 10);
+    return Number.isInteger(k) && k > 0 ? k : 10;
+  }
+
+  /** The token shown now, or undefined. */
+  get tokenId() {
+    return this.id_;
+  }
+
+  show(model) {
+    this.picker.setModel(model);
+    if (this.id_ !== undefined && this.id_ < model.vocabSize) return this.pick(this.id_);
+    this.pickText(this.getAttribute('word') ?? '·girl');
+  }
+
+  /** Shows the closest tokens to a token id. */
+  pick(id) {
+    const model = this.model;
+    if (!model) {
+      this.id_ = id;
+      return;
+    }
+    this.id_ = id;
+    this.note.replaceChildren();
+    this.picker.show(id);
+    const k = Math.min(this.k, model.vocabSize - 1);
+    const neighbours = model.nearest(id, k);
+    const word = model.tokenText(id);
+    this.heading.textContent = `The ${neighbours.length} tokens closest to ${word} (id ${id}), by cosine similarity:`;
+    this.results.replaceChildren(neighbourList(neighbours, {
+      onPick: (next) => this.pick(next),
+      label: `Closest tokens to ${word}`,
+    }));
+    this.dispatchEvent(new CustomEvent('ew-token', { bubbles: true, detail: { id } }));
+  }
+
+  /** Shows the closest tokens to a word given as text, or says why it is not one token. */
+  pickText(text) {
+    const model = this.model;
+    if (!model) return;
+    let id;
+    try {
+      id = model.tokenId(text);
+    } catch (error) {
+      const { message, pieces } = notOneToken(model, text, error);
+      const buttons = pieces.map((piece) => {
+        const button = el('button', { type: 'button', className: 'ew-button ew-token', textContent: piece.text });
+        button.addEventListener('click', () => this.pick(piece.id));
+        return button;
+      });
+      this.note.replaceChildren(el('p', { textContent: message }),
+        ...(buttons.length > 1 ? [el('p', { className: 'ew-pieces' }, 'Pick a piece: ', ...buttons)] : []));
+      return;
+    }
+    this.pick(id);
+  }
+}
+
+export class WordPairs extends ModelWidget {
+  static get observedAttributes() {
+    return [...super.observedAttributes, 'pairs'];
+  }
+
+  build() {
+    this.list = el('ul', { className: 'ew-pairs' });
+    this.append(this.list);
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (name === 'pairs') {
+      if (this.model) this.show(this.model);
+      return;
+    }
+    super.attributeChangedCallback(name, before, after);
+  }
+
+  /** The pairs: [{ a, b, book }] from the pairs attribute ("a b [book]; …"). */
+  get pairs() {
+    return (this.getAttribute('pairs') ?? '·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76')
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter((words) => words.length >= 2)
+      .map(([a, b, book]) => ({ a, b, book: book === undefined ? undefined : Number(book) }));
+  }
+
+  show(model) {
+    /** Live results, for the page and its tests: [{ a, b, ids, score, missing }]. */
+    this.results = [];
+    this.list.replaceChildren(...this.pairs.map(({ a, b, book }) => {
+      const ids = [], missing = [];
+      for (const word of [a, b]) {
+        try {
+          ids.push(model.tokenId(word));
+        } catch (error) {
+          missing.push(notOneToken(model, word, error).message);
+        }
+      }
+      const item = el('li', { className: 'ew-pair' });
+      const names = el('span', { className: 'ew-pair-words' },
+        el('span', { className: 'ew-token', textContent: a }), ' and ', el('span', { className: 'ew-token', textContent: b }));
+      if (missing.length) {
+        this.results.push({ a, b, ids, score: null, missing });
+        item.append(names, el('span', { className: 'ew-pair-missing', textContent: ` ${missing.join(' ')} So this pair has no score here.` }));
+        return item;
+      }
+      const score = cosine(rowView(model.wte, ids[0]), rowView(model.wte, ids[1]));
+      this.results.push({ a, b, ids, score, missing });
+      const bar = el('span', { className: 'ew-bar-fill' });
+      bar.style.width = `${Math.max(0, Math.min(1, score)) * 100}%`;
+      item.append(
+        names,
+        el('span', { className: 'ew-muted', textContent: ` (ids ${ids[0]} and ${ids[1]})` }),
+        el('span', { className: 'ew-pair-score' },
+          el('span', { className: 'ew-bar', 'aria-hidden': 'true' }, bar),
+          el('span', { className: 'ew-score', textContent: num(score, 2) })),
+        book === undefined ? '' : el('span', { className: 'ew-book', textContent: `the book’s model: ${num(book, 2)}` }));
+      return item;
+    }));
+  }
+}
+
+customElements.get('nearest-words') ?? customElements.define('nearest-words', NearestWords);
+customElements.get('word-pairs') ?? customElements.define('word-pairs', WordPairs);

@@ -1,0 +1,344 @@
+// <trace-table>: type a text and see what the first layer reads, row by row:
+// each token, its row of the token table, its place's row of the position
+// table, and their sum (model.trace). Hover, tap or arrow along a row to read
+// the three numbers of one column and how they add up.
+//
+//   <trace-table src="model/" text="Lily saw Max" compare="Max saw Lily"></trace-table>
+//
+// With `compare`, a second box traces another text and a table compares the
+// two: the same word keeps its token row wherever it stands, but its sum
+// changes with its place.
+import { rowView, cosine } from '../index.js';
+import { ModelWidget, el, uniqueId } from './base.js';
+import { tableImage, legend } from './color.js';
+import { tableLimit } from './embedding-table.js';
+import { int, num } from './format.js';
+
+const PARTS = [
+  ['tokenEmbeddings', 'Token list', 'row of the token table'],
+  ['positionEmbeddings', 'Position list', 'row of the position table'],
+  ['embeddings', 'Sum', 'token + position'],
+];
+
+/** One text's trace as rows of colour strips that read out their numbers. */
+class TraceView {
+  constructor({ label }) {
+    this.label = label;
+    this.cursor = null;
+    const helpId = uniqueId('ew-trace-help');
+    this.body = el('div', { role: 'rowgroup', className: 'ew-trace-body' });
+    this.table = el('div', {
+      className: 'ew-trace',
+      role: 'table',
+      tabIndex: 0,
+      'aria-label': label,
+      'aria-describedby': helpId,
+    },
+    el('div', { role: 'rowgroup', className: 'ew-trace-head' }, el('div', { role: 'row', className: 'ew-trace-row' },
+      el('span', { role: 'columnheader', className: 'ew-trace-place', textContent: 'Place' }),
+      el('span', { role: 'columnheader', className: 'ew-trace-token', textContent: 'Token' }),
+      ...PARTS.map(([, name, what]) => el('span', { role: 'columnheader', className: 'ew-trace-part' },
+        name, el('span', { className: 'ew-muted', textContent: ` (${what})` }))))),
+    this.body);
+    this.tip = el('div', { className: 'ew-grid-tip', 'aria-hidden': 'true', hidden: true });
+    this.readout = el('p', { className: 'ew-grid-readout', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    this.element = el('div', { className: 'ew-trace-view' }, this.table, this.tip, this.readout,
+      el('p', { className: 'ew-grid-help', id: helpId, textContent: 'Focus the rows and use the arrow keys: up and down move between tokens, left and right along the numbers.' }));
+    this.table.addEventListener('keydown', (event) => this.#key(event));
+    this.table.addEventListener('pointermove', (event) => this.#pointer(event, false));
+    this.table.addEventListener('click', (event) => this.#pointer(event, true));
+    this.table.addEventListener('pointerleave', () => { this.tip.hidden = true; });
+  }
+
+  /** Shows a trace. */
+  set(model, trace, limit) {
+    this.model = model;
+    this.trace = trace;
+    this.width = model.width;
+    const rows = trace.tokens.map((token, i) => {
+      const strips = PARTS.map(([part, name]) => {
+        const canvas = tableImage(rowView(trace[part], i), 1, this.width, limit);
+        canvas.className = 'ew-strip';
+        canvas.setAttribute('aria-hidden', 'true');
+        canvas.dataset.row = String(i);
+        const marker = el('span', { className: 'ew-strip-marker', hidden: true });
+        return el('span', { role: 'cell', className: 'ew-trace-part', 'data-part': name },
+          el('span', { className: 'ew-trace-part-name', textContent: name }),
+          el('span', { className: 'ew-strip-box' }, canvas, marker));
+      });
+      return el('div', { role: 'row', className: 'ew-trace-row', 'data-row': String(i) },
+        el('span', { role: 'rowheader', className: 'ew-trace-place', textContent: String(i + 1) }),
+        el('span', { role: 'cell', className: 'ew-trace-token' },
+          el('span', { className: 'ew-token', textContent: token.text }), el('span', { className: 'ew-muted', textContent: ` id ${token.id}` })),
+        ...strips);
+    });
+    this.body.replaceChildren(...rows);
+    if (!trace.tokens.length) {
+      this.body.append(el('div', { role: 'row', className: 'ew-trace-empty' },
+        el('span', { role: 'cell', textContent: 'No tokens yet: type some text.' })));
+    }
+    if (this.cursor && this.cursor.r < trace.tokens.length) this.select(this.cursor.r, this.cursor.c);
+    else this.cursor = null;
+    if (!this.cursor) this.readout.textContent = trace.tokens.length ? 'Point at a strip, or focus the rows and use the arrow keys, to read its numbers.' : '';
+  }
+
+  describe(r, c) {
+    const t = this.trace.tokenEmbeddings.at(r, c);
+    const p = this.trace.positionEmbeddings.at(r, c);
+    const s = this.trace.embeddings.at(r, c);
+    const token = this.trace.tokens[r];
+    return `Place ${r + 1}, ${token.text} (id ${token.id}), column ${c}: token ${num(t)} + position ${num(p)} = sum ${num(s)}`;
+  }
+
+  select(r, c) {
+    const n = this.trace.tokens.length;
+    if (!n) return;
+    r = Math.max(0, Math.min(n - 1, r));
+    c = Math.max(0, Math.min(this.width - 1, c));
+    this.cursor = { r, c };
+    for (const marker of this.body.querySelectorAll('.ew-strip-marker')) marker.hidden = true;
+    const row = this.body.children[r];
+    for (const marker of row.querySelectorAll('.ew-strip-marker')) {
+      marker.hidden = false;
+      marker.style.left = `${(c / this.width) * 100}%`;
+      marker.style.width = `${100 / this.width}%`;
+    }
+    this.readout.textContent = this.describe(r, c);
+  }
+
+  #pointer(event, click) {
+    const canvas = event.target.closest?.('canvas.ew-strip');
+    if (!canvas || !this.trace) {
+      if (!click) this.tip.hidden = true;
+      return;
+    }
+    const box = canvas.getBoundingClientRect();
+    const c = Math.max(0, Math.min(this.width - 1, Math.floor(((event.clientX - box.left) / box.width) * this.width)));
+    const r = Number(canvas.dataset.row);
+    if (click || event.pointerType === 'touch') {
+      this.select(r, c);
+      return;
+    }
+    const host = this.element.getBoundingClientRect();
+    this.tip.textContent = this.describe(r, c);
+    this.tip.hidden = false;
+    const x = event.clientX - host.left, y = event.clientY - host.top;
+    const width = this.tip.offsetWidth;
+    this.tip.style.left = `${x + 14 + width > host.width ? Math.max(0, x - 14 - width) : x + 14}px`;
+    this.tip.style.top = `${y + 16}px`;
+  }
+
+  #key(event) {
+    if (!this.trace?.tokens.length) return;
+    let { r, c } = this.cursor ?? { r: 0, c: 0 };
+    const had = Boolean(this.cursor);
+    switch (event.key) {
+      case 'ArrowUp': if (had) r -= 1; break;
+      case 'ArrowDown': if (had) r += 1; break;
+      case 'ArrowLeft': if (had) c -= 1; break;
+      case 'ArrowRight': if (had) c += 1; break;
+      case 'Home': c = 0; if (event.ctrlKey) r = 0; break;
+      case 'End': c = this.width - 1; if (event.ctrlKey) r = this.trace.tokens.length - 1; break;
+      case 'PageUp': c -= 16; break;
+      case 'PageDown': c += 16; break;
+      default: return;
+    }
+    event.preventDefault();
+    this.select(r, c);
+    this.body.children[this.cursor.r]?.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+/** One text box with its token count against the context. */
+class TextBox {
+  constructor({ label, value, onInput }) {
+    const id = uniqueId('ew-text');
+    this.input = el('textarea', { id, className: 'ew-input ew-textarea', rows: 2, value, spellcheck: false });
+    this.meter = el('meter', { min: 0, max: 128, value: 0 });
+    this.count = el('span', { className: 'ew-count' });
+    const countId = uniqueId('ew-count');
+    this.count.id = countId;
+    this.meter.setAttribute('aria-labelledby', countId);
+    this.input.setAttribute('aria-describedby', countId);
+    this.message = el('p', { className: 'ew-note ew-warning', role: 'alert' });
+    this.element = el('div', { className: 'ew-textbox' },
+      el('label', { className: 'ew-label', for: id, textContent: label }),
+      this.input,
+      el('div', { className: 'ew-count-line' }, this.meter, this.count),
+      this.message);
+    this.input.addEventListener('input', onInput);
+  }
+
+  /** Traces the box's text; too long a text shows the API's message and keeps the first tokens. */
+  trace(model) {
+    const text = this.input.value;
+    let trace;
+    this.message.textContent = '';
+    try {
+      trace = model.trace(text);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      this.message.textContent = `${error.message.replace(/^trace: /, '')} Below are the first ${int(model.context)} tokens.`;
+      trace = model.trace(text, { truncate: true });
+    }
+    const n = trace.tokens.length + trace.truncated;
+    this.meter.max = model.context;
+    this.meter.value = Math.min(n, model.context);
+    this.count.textContent = `${int(n)} ${n === 1 ? 'token' : 'tokens'} of at most ${int(model.context)}` +
+      (trace.truncated ? `: ${int(trace.truncated)} too many` : '');
+    this.count.classList.toggle('ew-over', trace.truncated > 0);
+    return trace;
+  }
+}
+
+function looseWord(text) {
+  return text.replace(/^·/, '');
+}
+
+/** Compares two traces word by word: [{ word, a, b, sameToken, tokenCosine, sameSum, sumCosine }]. */
+export function compareTraces(first, second) {
+  const used = new Set();
+  const rows = [];
+  first.tokens.forEach((token, i) => {
+    let j = second.tokens.findIndex((other, k) => !used.has(k) && other.id === token.id);
+    if (j < 0) j = second.tokens.findIndex((other, k) => !used.has(k) && looseWord(other.text) === looseWord(token.text));
+    if (j < 0) {
+      rows.push({ word: looseWord(token.text), a: i, b: -1 });
+      return;
+    }
+    used.add(j);
+    const sumA = rowView(first.embeddings, i), sumB = rowView(second.embeddings, j);
+    rows.push({
+      word: looseWord(token.text),
+      a: i,
+      b: j,
+      sameToken: token.id === second.tokens[j].id,
+      tokenCosine: cosine(rowView(first.tokenEmbeddings, i), rowView(second.tokenEmbeddings, j)),
+      sameSum: sumA.every((x, k) => x === sumB[k]),
+      sumCosine: cosine(sumA, sumB),
+    });
+  });
+  second.tokens.forEach((token, j) => {
+    if (!used.has(j)) rows.push({ word: looseWord(token.text), a: -1, b: j });
+  });
+  return rows;
+}
+
+export class TraceTable extends ModelWidget {
+  static get observedAttributes() {
+    return [...super.observedAttributes, 'text', 'compare'];
+  }
+
+  build() {
+    const update = () => this.#schedule();
+    this.boxA = new TextBox({ label: this.hasAttribute('compare') ? 'Text 1' : 'Text', value: this.getAttribute('text') ?? 'Lily saw Max', onInput: update });
+    this.viewA = new TraceView({ label: 'Trace of text 1: one row per token' });
+    this.legendHost = el('div');
+    this.append(this.boxA.element, this.viewA.element);
+    if (this.hasAttribute('compare')) {
+      this.boxB = new TextBox({ label: 'Text 2', value: this.getAttribute('compare') || 'Max saw Lily', onInput: update });
+      this.viewB = new TraceView({ label: 'Trace of text 2: one row per token' });
+      this.comparison = el('div', { className: 'ew-compare', 'aria-live': 'polite' });
+      this.append(this.boxB.element, this.viewB.element, this.comparison);
+    }
+    this.append(this.legendHost);
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (name === 'text' || name === 'compare') {
+      const box = name === 'text' ? this.boxA : this.boxB;
+      if (box && after !== null && box.input.value !== after) {
+        box.input.value = after;
+        this.#schedule();
+      }
+      return;
+    }
+    super.attributeChangedCallback(name, before, after);
+  }
+
+  /** The text in the first box. Setting it traces the new text. */
+  get text() {
+    return this.boxA.input.value;
+  }
+
+  set text(value) {
+    this.boxA.input.value = value;
+    this.#update();
+  }
+
+  get compareText() {
+    return this.boxB?.input.value;
+  }
+
+  set compareText(value) {
+    if (!this.boxB) return;
+    this.boxB.input.value = value;
+    this.#update();
+  }
+
+  show(model) {
+    this.limit = tableLimit(model);
+    this.legendHost.replaceChildren(legend(this.limit, { label: 'Colours of the token, position and sum lists' }));
+    this.#update();
+  }
+
+  #schedule() {
+    if (this.pending) return;
+    this.pending = requestAnimationFrame(() => {
+      this.pending = 0;
+      this.#update();
+    });
+  }
+
+  #update() {
+    const model = this.model;
+    if (!model) return;
+    /** The trace of the first box (cut to the context when the text is longer). */
+    this.trace = this.boxA.trace(model);
+    this.viewA.set(model, this.trace, this.limit);
+    if (this.boxB) {
+      this.compareTrace = this.boxB.trace(model);
+      this.viewB.set(model, this.compareTrace, this.limit);
+      this.#compare();
+    }
+    this.dispatchEvent(new CustomEvent('ew-trace', { bubbles: true, detail: { trace: this.trace } }));
+  }
+
+  #compare() {
+    const rows = compareTraces(this.trace, this.compareTrace);
+    this.comparisonRows = rows;
+    const matched = rows.filter((row) => row.a >= 0 && row.b >= 0);
+    const tokenOf = (trace, i) => trace.tokens[i].text;
+    const table = el('table', { className: 'ew-compare-table' },
+      el('caption', { textContent: 'The same words in the two texts' }),
+      el('thead', {}, el('tr', {}, ...['Word', 'Text 1', 'Text 2', 'Token lists', 'Sums'].map((h) => el('th', { scope: 'col', textContent: h })))),
+      el('tbody', {}, ...rows.map((row) => {
+        const where = (trace, i) => (i < 0 ? '—' : `place ${i + 1}, ${tokenOf(trace, i)}`);
+        let tokens = 'only in one text', sums = '—';
+        if (row.a >= 0 && row.b >= 0) {
+          tokens = row.sameToken ? 'the same list' : `two tokens, cosine ${num(row.tokenCosine, 2)}`;
+          sums = row.sameSum ? 'the same (same place)' : `differ, cosine ${num(row.sumCosine, 2)}`;
+        }
+        return el('tr', {},
+          el('th', { scope: 'row', className: 'ew-token', textContent: row.word }),
+          el('td', { textContent: where(this.trace, row.a) }),
+          el('td', { textContent: where(this.compareTrace, row.b) }),
+          el('td', { textContent: tokens }),
+          el('td', { textContent: sums }));
+      })));
+    const moved = matched.filter((row) => row.a !== row.b);
+    const sameTokens = matched.filter((row) => row.sameToken);
+    const split = matched.filter((row) => !row.sameToken);
+    const sentences = [];
+    if (matched.length) {
+      sentences.push(`${sameTokens.length} of ${matched.length} shared words are the same token in both texts, so they get the same token list.`);
+      if (moved.length) sentences.push(`${moved.length} ${moved.length === 1 ? 'word stands' : 'words stand'} at another place, so ${moved.length === 1 ? 'its sum differs' : 'their sums differ'}: that is how the model tells the two texts apart.`);
+    }
+    if (split.length) {
+      sentences.push(`${split.map((row) => `“${row.word}” is ${tokenOf(this.trace, row.a)} in text 1 and ${tokenOf(this.compareTrace, row.b)} in text 2`).join('; ')}: a word at the start has no space before it, so it is another token (the Tokens chapter).`);
+    }
+    this.comparison.replaceChildren(el('p', { textContent: sentences.join(' ') }), el('div', { className: 'ew-table-scroll' }, table));
+  }
+}
+
+customElements.get('trace-table') ?? customElements.define('trace-table', TraceTable);

@@ -1,0 +1,177 @@
+// <training-slider>: from random numbers (step 0) to the trained model. Move
+// the slider and watch a word's closest tokens and the position map change.
+// Uses the F16 snapshots of the token and position tables that training
+// wrote next to the model (snapshots/index.json).
+//
+//   <training-slider src="model/" word="·girl"></training-slider>
+//
+// Snapshots load lazily: the index when the widget first comes near the
+// screen, each snapshot (about 1 MB for 4,096 × 128 plus 128 × 128 numbers
+// in F16) when the slider first reaches it. The last `keep` snapshots used
+// (default 4) stay loaded so moving back is instant; older ones are disposed.
+import { loadModel } from '../index.js';
+import { ModelWidget, el, uniqueId, whenVisible } from './base.js';
+import { snapshotIndexOf } from './model-source.js';
+import { int } from './format.js';
+import './nearest-words.js';
+import './position-map.js';
+
+export class TrainingSlider extends ModelWidget {
+  static get observedAttributes() {
+    return [...super.observedAttributes, 'snapshots', 'word'];
+  }
+
+  build() {
+    const id = uniqueId('ew-step');
+    this.range = el('input', { type: 'range', id, className: 'ew-range', min: 0, max: 0, step: 1, value: 0, disabled: true });
+    this.play = el('button', { type: 'button', className: 'ew-button', textContent: 'Play', disabled: true, 'aria-pressed': 'false' });
+    this.stepText = el('p', { className: 'ew-summary', 'aria-live': 'polite' });
+    this.loading = el('p', { className: 'ew-note', role: 'status' });
+    this.nearest = el('nearest-words', { className: 'ew-nested' });
+    this.map = el('position-map', { className: 'ew-nested' });
+    this.nearest.setAttribute('word', this.getAttribute('word') ?? '·girl');
+    this.map.setAttribute('place', '2');
+    this.map.setAttribute('other', '3');
+    // The nested widgets show snapshots this widget hands them, never files.
+    let firstSnapshot;
+    this.firstSnapshot = new Promise((resolve, reject) => { firstSnapshot = { resolve, reject }; });
+    this.firstSnapshot.catch(() => {});
+    this.resolveFirst = firstSnapshot;
+    this.nearest.model = this.firstSnapshot;
+    this.map.model = this.firstSnapshot;
+    this.loaded = new Map();   // index → Promise<Model>
+    this.used = [];            // indices, least recently shown first
+    this.append(
+      el('div', { className: 'ew-slider-line' },
+        el('label', { className: 'ew-label', for: id, textContent: 'Training step' }),
+        this.range, this.play),
+      this.stepText, this.loading,
+      el('div', { className: 'ew-two' },
+        el('section', { 'aria-label': 'Closest tokens at this step' }, el('h4', { textContent: 'Closest tokens' }), this.nearest),
+        el('section', { 'aria-label': 'Position map at this step' }, el('h4', { textContent: 'Position map' }), this.map)));
+    this.range.addEventListener('input', () => this.#go(Number(this.range.value)));
+    this.play.addEventListener('click', () => this.#toggle());
+    this.nearest.addEventListener('ew-token', (event) => { this.word = event.detail.id; });
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (name === 'word') {
+      if (after && this.nearest) this.nearest.setAttribute('word', after);
+      return;
+    }
+    if (name === 'snapshots') return;
+    super.attributeChangedCallback(name, before, after);
+  }
+
+  /** How many snapshots stay loaded. */
+  get keep() {
+    const keep = Number(this.getAttribute('keep') ?? 4);
+    return Number.isInteger(keep) && keep >= 1 ? keep : 4;
+  }
+
+  async show(model) {
+    // The snapshots load only when the widget is near the screen.
+    await whenVisible(this);
+    const files = this.files;
+    const indexUrl = this.getAttribute('snapshots') ? new URL(this.getAttribute('snapshots'), document.baseURI) : snapshotIndexOf(files);
+    this.loading.textContent = 'Loading the list of training snapshots…';
+    const [index, config, tokenizer] = await Promise.all([
+      fetchOk(indexUrl).then((response) => response.json()),
+      // The snapshots share the model's config and tokenizer: fetch them once.
+      files.config ? fetchOk(files.config).then((response) => response.json()) : undefined,
+      files.tokenizer ? fetchOk(files.tokenizer).then((response) => response.arrayBuffer()) : undefined,
+    ]).catch((error) => {
+      const reason = new Error(`No training snapshots could be loaded from ${indexUrl.pathname}: ${error.message}`);
+      reason.heading = 'The training snapshots could not be loaded.';
+      this.resolveFirst.reject(reason);
+      throw reason;
+    });
+    if (!Array.isArray(index.snapshots) || !index.snapshots.length) throw new Error(`${indexUrl.pathname} lists no snapshots`);
+    this.snapshots = index.snapshots.map((entry) => ({ ...entry, url: new URL(entry.file, indexUrl) }));
+    this.config = config;
+    this.tokenizerBytes = tokenizer;
+    this.range.max = String(this.snapshots.length - 1);
+    this.range.disabled = false;
+    this.play.disabled = false;
+    await this.#go(this.snapshots.length - 1);
+  }
+
+  /** Loads snapshot i (or finds it loaded). */
+  snapshot(i) {
+    let promise = this.loaded.get(i);
+    if (!promise) {
+      promise = loadModel({ weights: this.snapshots[i].url, config: this.config, tokenizer: this.tokenizerBytes });
+      this.loaded.set(i, promise);
+      promise.catch(() => this.loaded.delete(i));
+    }
+    return promise;
+  }
+
+  async #go(i) {
+    this.index = i;
+    this.range.value = String(i);
+    const entry = this.snapshots[i];
+    const last = this.snapshots[this.snapshots.length - 1];
+    const words = `step ${int(entry.step)} of ${int(last.step)}` +
+      (entry.step === 0 ? ', random numbers before any training' : '') +
+      (entry.tokens_seen ? `, ${int(entry.tokens_seen)} tokens read` : '') +
+      (entry.val_loss !== null && entry.val_loss !== undefined ? `, validation loss ${Number(entry.val_loss).toFixed(2)}` : '');
+    this.range.setAttribute('aria-valuetext', words);
+    this.stepText.textContent = `Snapshot ${i + 1} of ${this.snapshots.length}: ${words}.`;
+    this.loading.textContent = this.loaded.has(i) ? '' : `Loading step ${int(entry.step)}…`;
+    let model;
+    try {
+      model = await this.snapshot(i);
+    } catch (error) {
+      if (this.index === i) this.loading.textContent = `Step ${int(entry.step)} could not be loaded: ${error.message}`;
+      this.resolveFirst.reject(error);
+      throw error;
+    }
+    if (this.index !== i) return;
+    this.loading.textContent = '';
+    this.current = model;
+    this.used = [...this.used.filter((k) => k !== i), i];
+    this.resolveFirst.resolve(model);
+    if (this.nearest.model !== model) this.nearest.model = model;
+    if (this.map.model !== model) this.map.model = model;
+    this.#evict();
+    this.dispatchEvent(new CustomEvent('ew-step', { bubbles: true, detail: { index: i, step: entry.step, model } }));
+  }
+
+  #evict() {
+    while (this.used.length > this.keep) {
+      const old = this.used.shift();
+      const promise = this.loaded.get(old);
+      this.loaded.delete(old);
+      promise?.then((model) => { if (model !== this.current) model.dispose(); });
+    }
+  }
+
+  #toggle() {
+    if (this.timer) return this.#stop();
+    this.play.textContent = 'Pause';
+    this.play.setAttribute('aria-pressed', 'true');
+    if (this.index >= this.snapshots.length - 1) this.#go(0);
+    const tick = async () => {
+      if (this.index >= this.snapshots.length - 1) return this.#stop();
+      await this.#go(this.index + 1).catch(() => this.#stop());
+      if (this.timer) this.timer = setTimeout(tick, 1200);
+    };
+    this.timer = setTimeout(tick, 1200);
+  }
+
+  #stop() {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.play.textContent = 'Play';
+    this.play.setAttribute('aria-pressed', 'false');
+  }
+}
+
+async function fetchOk(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${new URL(url, document.baseURI).pathname}: HTTP ${response.status}`);
+  return response;
+}
+
+customElements.get('training-slider') ?? customElements.define('training-slider', TrainingSlider);
