@@ -9,6 +9,7 @@ and the thresholds the shipped default model must meet:
 
   cos(·girl, ·boy) >= 0.5, and each among the other's 10 nearest tokens
   cos(place 2, place 3) >= 0.8, and at least 0.5 above cos(place 2, place 51)
+  mean cos of places 1 apart > mean cos of places >= 32 apart + 0.3
 
 Places count from 1 and table rows from 0, so place i is wpe row i-1.
 "·" stands for a leading space, as in the chapter. With --strict the exit
@@ -146,7 +147,8 @@ def measure(tensors, vocab):
         "place2_place3_at_least_0.8": pos["cos_place2_place3"] >= 0.8,
         "place2_place3_minus_place2_place51_at_least_0.5": pos["cos_place2_place3"] - pos["cos_place2_place51"]
         >= 0.5,
-        "nearby_places_more_similar_than_far": pos["mean_cos_distance_1"] > pos["mean_cos_distance_at_least_32"],
+        "mean_cos_distance_1_above_distance_32_plus_by_0.3": pos["mean_cos_distance_1"]
+        > pos["mean_cos_distance_at_least_32"] + 0.3,
     }
     claims["all_thresholds_hold"] = all(claims["thresholds"].values())
     return claims

@@ -15,7 +15,7 @@
 #   --smoke      a check that the tools still work, in seconds: the first
 #                ~200 KB of the first corpus file, a 512-token vocabulary, 20
 #                small steps. Its model is meaningless.
-#   --build DIR  the CMake build folder (default: build)
+#   --build DIR  the CMake build folder (default: build/native, as tools/build.sh)
 #
 # Training uses the fast environment of docs/training-cpu.md (tcmalloc, one
 # OpenBLAS thread, OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE unset for the training
@@ -25,7 +25,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=
 work=
-build=build
+build=build/native
 smoke=0
 corpus=()
 
@@ -122,7 +122,7 @@ else
 fi
 
 echo "== training the tokenizer (vocabulary $vocab)"
-"$build/train_tokenizer" --vocab-size "$vocab" --out "$work/tokenizer.json" "${corpus[@]}" | tail -1
+"$build/train_tokenizer" --vocab-size "$vocab" --out "$work/tokenizer.json" "${corpus[@]}" 2>&1 | tail -1
 echo "== encoding the corpus (every 20th story held out for validation)"
 "$build/encode_corpus" --tokenizer "$work/tokenizer.json" --validation-every 20 \
   --train-out "$work/train.bin" --validation-out "$work/val.bin" "${corpus[@]}"

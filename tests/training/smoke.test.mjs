@@ -1,0 +1,109 @@
+// The training tools must not rot: tools/train-default-model.sh --smoke runs
+// the whole pipeline (C++ tokenizer and encoder, PyTorch training, export) on
+// ~200 KB of TinyStories in seconds, and its output must have the layout the
+// shipped model/ has. Also runs the Python unit tests of the trainer.
+//
+// The corpus: $TINYSTORIES_CORPUS, else ../shared/data/tinystories/tinystories.txt
+// beside the repository. Needs python3-torch (tools/setup.sh test).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const corpus = process.env.TINYSTORIES_CORPUS ?? resolve(root, '..', 'shared', 'data', 'tinystories', 'tinystories.txt');
+
+// A strict safetensors header reader: names, dtypes, shapes, offsets, metadata.
+function readHeader(path) {
+  const bytes = readFileSync(path);
+  assert.ok(bytes.length >= 8, `${path}: too small`);
+  const n = Number(bytes.readBigUInt64LE(0));
+  assert.equal((8 + n) % 8, 0, `${path}: data does not start 8-byte aligned`);
+  const header = JSON.parse(bytes.subarray(8, 8 + n).toString('utf8'));
+  const { __metadata__: metadata, ...tensors } = header;
+  const names = Object.keys(tensors);
+  assert.deepEqual(names, [...names].sort(), `${path}: tensors not sorted by name`);
+  let offset = 0;
+  for (const name of names) {
+    const { dtype, shape, data_offsets: [begin, end] } = tensors[name];
+    const size = { F32: 4, F16: 2 }[dtype];
+    assert.ok(size, `${path}: ${name} has dtype ${dtype}`);
+    assert.equal(begin, offset, `${path}: ${name} is not contiguous`);
+    assert.equal(end - begin, size * shape.reduce((a, b) => a * b, 1), `${path}: ${name} size`);
+    offset = end;
+  }
+  assert.equal(bytes.length, 8 + n + offset, `${path}: file size`);
+  return { tensors, metadata };
+}
+
+test('trainer unit tests (python3 -m unittest)', () => {
+  execFileSync('/usr/bin/python3', ['-m', 'unittest', 'discover', '-s', 'tests/training', '-p', 'test_*.py'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+});
+
+test('tools/train-default-model.sh --smoke builds a complete model folder', { skip: !existsSync(corpus) && `no corpus at ${corpus} (set TINYSTORIES_CORPUS)`, timeout: 600_000 }, () => {
+  const out = mkdtempSync(join(tmpdir(), 'smoke-model-'));
+  try {
+    execFileSync(join(root, 'tools', 'train-default-model.sh'), ['--smoke', '--out', out, corpus], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const json = (name) => JSON.parse(readFileSync(join(out, name), 'utf8'));
+
+    const config = json('config.json');
+    assert.equal(config.model_type, 'gpt2');
+    assert.deepEqual(config.architectures, ['GPT2LMHeadModel']);
+    assert.equal(config.vocab_size, 512);
+    assert.equal(config.tie_word_embeddings, true);
+    assert.equal(config.eos_token_id, 511);
+
+    const tokenizer = json('tokenizer.json');
+    assert.equal(tokenizer.model.type, 'BPE');
+
+    const { tensors, metadata } = readHeader(join(out, 'model.safetensors'));
+    assert.equal(metadata.format, 'pt');
+    const { n_embd: C, n_positions: T, n_layer: L, n_inner: M } = config;
+    assert.deepEqual(tensors['transformer.wte.weight'].shape, [512, C]);
+    assert.deepEqual(tensors['transformer.wpe.weight'].shape, [T, C]);
+    assert.deepEqual(tensors[`transformer.h.${L - 1}.attn.c_attn.weight`].shape, [C, 3 * C]);
+    assert.deepEqual(tensors['transformer.h.0.mlp.c_fc.weight'].shape, [C, M]);
+    assert.deepEqual(tensors['transformer.h.0.mlp.c_proj.weight'].shape, [M, C]);
+    assert.equal(Object.keys(tensors).length, 4 + 12 * L);
+    assert.ok(Object.values(tensors).every((t) => t.dtype === 'F32'));
+
+    const index = json('snapshots/index.json');
+    const steps = index.snapshots.map((s) => s.step);
+    assert.equal(steps[0], 0);
+    assert.equal(steps.at(-1), 20);
+    for (const s of index.snapshots) {
+      const snap = readHeader(join(out, 'snapshots', s.file));
+      assert.deepEqual(Object.keys(snap.tensors), ['transformer.wpe.weight', 'transformer.wte.weight']);
+      assert.ok(Object.values(snap.tensors).every((t) => t.dtype === 'F16'));
+      assert.equal(Number(snap.metadata.step), s.step);
+      assert.equal(Number(snap.metadata.tokens_seen), s.tokens_seen);
+      assert.ok(Number.isFinite(s.val_loss));
+    }
+
+    const curve = json('training-curve.json');
+    assert.ok(curve.train.length > 0 && curve.val.length > 0);
+    assert.equal(curve.summary.steps, 20);
+    assert.ok(curve.val.every(([, , loss]) => Number.isFinite(loss)));
+
+    const claims = json('claims.json');
+    assert.equal(claims.parameters, 512 * C + T * C + L * (12 * C * C + 13 * C) + 2 * C);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('the script names what is missing', () => {
+  assert.throws(
+    () => execFileSync(join(root, 'tools', 'train-default-model.sh'), [], { cwd: root, stdio: 'pipe' }),
+    (error) => /no corpus given/.test(error.stderr.toString()),
+  );
+});
