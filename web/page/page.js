@@ -173,7 +173,7 @@ fillDotFigures();
 // ---- Formulas ----------------------------------------------------------------------
 // KaTeX builds DOM nodes and sets styles through the CSSOM, which the page's
 // Content-Security-Policy allows (renderToString + innerHTML would not be).
-// It loads after the widgets, when the browser is idle.
+// It loads after the model and the widgets, when the browser is idle.
 async function typeset() {
   const { default: katex } = await import('../../node_modules/katex/dist/katex.mjs');
   for (const element of document.querySelectorAll('.tex[data-tex]')) {
@@ -186,11 +186,13 @@ async function typeset() {
   }
   document.documentElement.dataset.formulas = 'ready';
 }
-const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
-idle(() => typeset().catch((error) => {
-  console.warn(`The formulas stay as plain text: ${error.message}`);
-  document.documentElement.dataset.formulas = 'plain';
-}), { timeout: 1500 });
+function typesetWhenIdle() {
+  const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 100));
+  idle(() => typeset().catch((error) => {
+    console.warn(`The formulas stay as plain text: ${error.message}`);
+    document.documentElement.dataset.formulas = 'plain';
+  }), { timeout: 1000 });
+}
 
 // ---- The model -----------------------------------------------------------------------
 const progressBar = $('#model-progress');
@@ -213,6 +215,7 @@ async function main() {
     $('#model-line').classList.add('failed');
     progressText.textContent = `The model could not be loaded: ${error.message}`;
     document.documentElement.dataset.page = 'error';
+    typesetWhenIdle();
     return;
   }
   window.model = model;
@@ -233,6 +236,7 @@ async function main() {
   }
   document.documentElement.dataset.page = 'ready';
   performance.mark('embeddings:figures');
+  typesetWhenIdle();
 }
 
 main();

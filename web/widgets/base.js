@@ -64,7 +64,8 @@ export function whenVisible(element, margin = '300px') {
  *
  * The model comes from, in order: the `model` property (a Model or a
  * Promise of one), or the files its attributes name (src, weights, config,
- * tokenizer), or the default model. Widgets naming the same files share one
+ * tokenizer), or the default model. With the `external-model` attribute it
+ * loads nothing and waits for the property. Widgets naming the same files share one
  * load. `data-state` is "loading", "ready" or "error"; an "ew-ready" event
  * fires when the widget answers input.
  */
@@ -76,6 +77,7 @@ export class ModelWidget extends HTMLElement {
   #given;
   #model;
   #loadCount = 0;
+  #updated;
   #built = false;
   #connected = false;
 
@@ -116,10 +118,22 @@ export class ModelWidget extends HTMLElement {
     return modelFilesOf(this);
   }
 
-  async #load() {
+  /** Resolves when the current model is shown (or failed to load). */
+  get updated() {
+    return this.#updated ?? Promise.resolve();
+  }
+
+  #load() {
+    this.#updated = this.#loadAndShow();
+    return this.#updated;
+  }
+
+  async #loadAndShow() {
     const count = ++this.#loadCount;
     this.dataset.state = 'loading';
     this.#showProgress(undefined);
+    // external-model: the page hands the model over by script; load no files meanwhile.
+    if (this.#given === undefined && this.hasAttribute('external-model')) return;
     let model;
     try {
       model = await (this.#given ?? sharedModel(this.files, (progress) => {
@@ -131,6 +145,7 @@ export class ModelWidget extends HTMLElement {
     }
     if (count !== this.#loadCount) return;
     this.#model = model;
+    this.classList.remove('ew-failed');
     this.statusElement.replaceChildren();
     this.statusElement.hidden = true;
     try {
@@ -174,6 +189,7 @@ export class ModelWidget extends HTMLElement {
 
   #showError(error) {
     this.dataset.state = 'error';
+    this.classList.add('ew-failed');
     const status = this.statusElement;
     status.hidden = false;
     status.classList.add('ew-error');

@@ -169,10 +169,23 @@ export class HeatGrid {
     else if (y + m.rowHeight > top + visible) this.viewport.scrollTop = y + m.rowHeight - visible;
   }
 
+  /** The centre of a cell in client (viewport) coordinates, scrolling it into view first. */
+  cellPoint(r, c) {
+    this.#scrollTo(r, false);
+    this.viewport.scrollIntoView({ block: 'nearest' });
+    const m = this.#metrics();
+    const box = this.viewport.getBoundingClientRect();
+    const scrollTop = this.square ? 0 : this.viewport.scrollTop;
+    return {
+      x: box.left + this.viewport.clientLeft + m.left + (c + 0.5) * m.cellWidth,
+      y: box.top + this.viewport.clientTop + m.top + (r + 0.5) * m.rowHeight - scrollTop,
+    };
+  }
+
   #cellAt(event) {
     const m = this.#metrics();
     const box = this.viewport.getBoundingClientRect();
-    const x = event.clientX - box.left, y = event.clientY - box.top;
+    const x = event.clientX - box.left - this.viewport.clientLeft, y = event.clientY - box.top - this.viewport.clientTop;
     if (x < m.left || y < m.top || x >= m.width) return null;
     const c = Math.floor((x - m.left) / m.cellWidth);
     const r = Math.floor((y - m.top + (this.square ? 0 : this.viewport.scrollTop)) / m.rowHeight);

@@ -135,6 +135,10 @@ export class TrainingSlider extends ModelWidget {
     if (this.nearest.model !== model) this.nearest.model = model;
     if (this.map.model !== model) this.map.model = model;
     this.#evict();
+    await Promise.all([this.nearest.updated, this.map.updated]);
+    if (this.index !== i) return;
+    /** The step shown by the nested widgets, as data-shown (the snapshot's index). */
+    this.dataset.shown = String(i);
     this.dispatchEvent(new CustomEvent('ew-step', { bubbles: true, detail: { index: i, step: entry.step, model } }));
   }
 

@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createChapterServer } from '../../../tools/serve.mjs';
+import { createServer } from 'node:http';
+import { createChapterServer, contentSecurityPolicy } from '../../../tools/serve.mjs';
 import { loadModel } from '../../../web/index.js';
 import { makeDevModel } from './dev-model.js';
 
@@ -19,15 +20,27 @@ export const resultsDir = `${root}test-results`;
 export const modelMode = process.env.EMBEDDINGS_PAGE_MODEL === 'dev' ? 'dev' : 'default';
 const devFiles = modelMode === 'dev' ? makeDevModel() : undefined;
 
-/** Starts the chapter server on a free port; counts the bytes it sends. */
+/**
+ * Starts the chapter server on a free port; counts the bytes it sends. With
+ * the dev model, /model/ is answered from memory (with range requests, as
+ * the chapter server answers files) and everything else by the chapter server.
+ */
 export async function startServer() {
   const requests = [];
-  const server = createChapterServer({
+  const chapter = createChapterServer({
     log(line) {
       const [method, path, status, length] = line.split(' ');
       requests.push({ method, path, status: Number(status), bytes: Number(length) || 0 });
     },
   });
+  let server = chapter;
+  if (modelMode === 'dev') {
+    const [handler] = chapter.listeners('request');
+    server = createServer((request, response) => {
+      if (!request.url.startsWith('/model/')) return handler(request, response);
+      serveDevFile(request, response, requests);
+    });
+  }
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   return {
@@ -35,6 +48,33 @@ export async function startServer() {
     requests,
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }),
   };
+}
+
+function serveDevFile(request, response, requests) {
+  const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname.slice('/model/'.length));
+  const bytes = devFiles.get(path);
+  response.setHeader('Content-Security-Policy', contentSecurityPolicy);
+  if (!bytes) {
+    response.writeHead(404, { 'Content-Type': 'text/plain' });
+    return response.end('Not found');
+  }
+  const headers = { 'Accept-Ranges': 'bytes', 'Content-Type': path.endsWith('.json') ? 'application/json' : 'application/octet-stream' };
+  let start = 0, end = bytes.length - 1, status = 200;
+  const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
+  if (range) {
+    start = Number(range[1]);
+    if (range[2] !== '') end = Math.min(end, Number(range[2]));
+    if (start >= bytes.length || start > end) {
+      response.writeHead(416, { 'Content-Range': `bytes */${bytes.length}` });
+      return response.end();
+    }
+    status = 206;
+    headers['Content-Range'] = `bytes ${start}-${end}/${bytes.length}`;
+  }
+  headers['Content-Length'] = String(end - start + 1);
+  requests.push({ method: request.method, path: `/model/${path}`, status, bytes: end - start + 1 });
+  response.writeHead(status, headers);
+  response.end(Buffer.from(bytes.subarray(start, end + 1)));
 }
 
 /** Debian's Chromium, headless. */
@@ -83,35 +123,12 @@ export async function snapshotIndex() {
   return JSON.parse(await readFile(`${root}model/snapshots/index.json`, 'utf8'));
 }
 
-// Serves the dev model under /model/ from memory, with range requests as the
-// chapter server does.
-async function routeDevModel(context, requests) {
-  await context.route(/\/model\//, async (route) => {
-    const url = new URL(route.request().url());
-    const path = decodeURIComponent(url.pathname.replace(/^.*?\/model\//, ''));
-    const bytes = devFiles.get(path);
-    if (!bytes) return route.fulfill({ status: 404, body: 'Not found' });
-    const range = /^bytes=(\d+)-(\d*)$/.exec(route.request().headers().range ?? '');
-    const headers = { 'Accept-Ranges': 'bytes', 'Content-Type': path.endsWith('.json') ? 'application/json' : 'application/octet-stream' };
-    if (range) {
-      const start = Number(range[1]);
-      const end = Math.min(bytes.length - 1, range[2] === '' ? bytes.length - 1 : Number(range[2]));
-      if (start >= bytes.length) return route.fulfill({ status: 416, headers: { 'Content-Range': `bytes */${bytes.length}` }, body: '' });
-      requests.push({ method: 'GET', path: url.pathname, status: 206, bytes: end - start + 1 });
-      return route.fulfill({ status: 206, headers: { ...headers, 'Content-Range': `bytes ${start}-${end}/${bytes.length}` }, body: Buffer.from(bytes.subarray(start, end + 1)) });
-    }
-    requests.push({ method: 'GET', path: url.pathname, status: 200, bytes: bytes.length });
-    return route.fulfill({ status: 200, headers, body: Buffer.from(bytes) });
-  });
-}
-
 /**
  * A new page at `width` × `height` that records console errors, uncaught
  * errors and CSP violations in `problems`.
  */
-export async function openPage(browser, server, { width = 1280, height = 900 } = {}) {
+export async function openPage(browser, { width = 1280, height = 900 } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
-  if (modelMode === 'dev') await routeDevModel(context, server.requests);
   await context.addInitScript(() => {
     window.__violations = [];
     document.addEventListener('securitypolicyviolation', (event) => {
