@@ -1,0 +1,180 @@
+// The chapter's computations, native: each fast kernel next to the scalar
+// double-precision reference it is tested against, on the default model's
+// tables (or a random model of the same shape while model/ is empty).
+//
+//   build/native/embeddings_bench                       everything
+//   build/native/embeddings_bench --benchmark_filter=Nearest
+//
+// Rates: bytes/s counts the float32 numbers each call reads from its inputs
+// (a table scan reads the whole table once); items/s counts rows scored,
+// map cells, or tokens.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "bench_data.h"
+#include "embeddings/kernels.h"
+
+namespace {
+
+namespace k = embeddings::kernels;
+using bench::data;
+
+constexpr std::size_t kTopK = 10;
+
+// Two rows of wte, as the chapter's cosine(rowView(model.wte, 477), rowView(model.wte, 497)).
+struct Pair {
+  const float* a;
+  const float* b;
+  std::size_t n;
+};
+Pair row_pair() {
+  const auto wte = data().tables.wte();
+  return {wte.row(477), wte.row(497), wte.cols};
+}
+
+void Dot128_Reference(benchmark::State& state) {
+  const Pair p = row_pair();
+  for (auto _ : state) benchmark::DoNotOptimize(k::dot_reference(p.a, p.b, p.n));
+  state.SetBytesProcessed(state.iterations() * 2 * p.n * sizeof(float));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(Dot128_Reference);
+
+void Dot128(benchmark::State& state) {
+  const Pair p = row_pair();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p.a);
+    benchmark::DoNotOptimize(k::dot(p.a, p.b, p.n));
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * p.n * sizeof(float));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(Dot128);
+
+void Cosine128_Reference(benchmark::State& state) {
+  const Pair p = row_pair();
+  for (auto _ : state) benchmark::DoNotOptimize(k::cosine_reference(p.a, p.b, p.n));
+  state.SetBytesProcessed(state.iterations() * 2 * p.n * sizeof(float));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(Cosine128_Reference);
+
+void Cosine128(benchmark::State& state) {
+  const Pair p = row_pair();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p.a);
+    benchmark::DoNotOptimize(k::cosine(p.a, p.b, p.n));
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * p.n * sizeof(float));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(Cosine128);
+
+// ---- Nearest over the whole vocabulary, top 10 --------------------------------
+
+// Reference: every cosine in double, then a full sort (score desc, id asc).
+void Nearest4096_Reference(benchmark::State& state) {
+  const auto wte = data().tables.wte();
+  const std::int64_t query = 477;
+  std::vector<double> scores(wte.rows);
+  std::vector<std::int32_t> order(wte.rows);
+  for (auto _ : state) {
+    k::cosine_scores_reference(wte.row(query), wte.data, wte.rows, wte.cols, scores.data());
+    std::iota(order.begin(), order.end(), 0);
+    order.erase(order.begin() + query);
+    std::partial_sort(order.begin(), order.begin() + kTopK, order.end(), [&](std::int32_t x, std::int32_t y) {
+      return scores[x] != scores[y] ? scores[x] > scores[y] : x < y;
+    });
+    order.resize(wte.rows);
+    benchmark::DoNotOptimize(order.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK(Nearest4096_Reference)->Unit(benchmark::kMicrosecond);
+
+// What ModelTables::nearest does: scores with the precomputed row norms, then top_k.
+void Nearest4096(benchmark::State& state) {
+  const auto& tables = data().tables;
+  const auto wte = tables.wte();
+  const std::int64_t query = 477;
+  std::vector<float> scores(wte.rows), top_scores(kTopK);
+  std::vector<std::int32_t> top_ids(kTopK);
+  for (auto _ : state) {
+    const float* q = wte.row(query);
+    k::cosine_scores(q, k::inverse_norm(q, wte.cols), wte.data, tables.wte_inverse_norms(), wte.rows, wte.cols,
+                     scores.data());
+    benchmark::DoNotOptimize(
+        k::top_k(scores.data(), wte.rows, kTopK, query, top_ids.data(), top_scores.data()));
+  }
+  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK(Nearest4096)->Unit(benchmark::kMicrosecond);
+
+// The two halves of Nearest4096 on their own.
+void Nearest4096_ScoresOnly(benchmark::State& state) {
+  const auto& tables = data().tables;
+  const auto wte = tables.wte();
+  std::vector<float> scores(wte.rows);
+  for (auto _ : state) {
+    const float* q = wte.row(477);
+    k::cosine_scores(q, k::inverse_norm(q, wte.cols), wte.data, tables.wte_inverse_norms(), wte.rows, wte.cols,
+                     scores.data());
+    benchmark::DoNotOptimize(scores.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK(Nearest4096_ScoresOnly)->Unit(benchmark::kMicrosecond);
+
+void Nearest4096_TopKOnly(benchmark::State& state) {
+  const auto& tables = data().tables;
+  const auto wte = tables.wte();
+  std::vector<float> scores(wte.rows), top_scores(kTopK);
+  std::vector<std::int32_t> top_ids(kTopK);
+  const float* q = wte.row(477);
+  k::cosine_scores(q, k::inverse_norm(q, wte.cols), wte.data, tables.wte_inverse_norms(), wte.rows, wte.cols,
+                   scores.data());
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(k::top_k(scores.data(), wte.rows, kTopK, 477, top_ids.data(), top_scores.data()));
+  }
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK(Nearest4096_TopKOnly)->Unit(benchmark::kMicrosecond);
+
+// ---- The 128 × 128 position cosine map ----------------------------------------
+
+void PositionMap_Reference(benchmark::State& state) {
+  const auto wpe = data().tables.wpe();
+  std::vector<double> map(wpe.rows * wpe.rows);
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < wpe.rows; ++i)
+      for (std::size_t j = 0; j < wpe.rows; ++j)
+        map[i * wpe.rows + j] = k::cosine_reference(wpe.row(i), wpe.row(j), wpe.cols);
+    benchmark::DoNotOptimize(map.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wpe.rows * wpe.rows);
+}
+BENCHMARK(PositionMap_Reference)->Unit(benchmark::kMicrosecond);
+
+// Row by row: one cosine_scores per row (cosine_map_rows over every row).
+void PositionMap_Rows(benchmark::State& state) {
+  const auto& tables = data().tables;
+  const auto wpe = tables.wpe();
+  std::vector<float> map(wpe.rows * wpe.rows);
+  for (auto _ : state) {
+    k::cosine_map_rows(wpe.data, tables.wpe_inverse_norms(), wpe.rows, wpe.cols, 0, wpe.rows, map.data());
+    benchmark::DoNotOptimize(map.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wpe.rows * wpe.rows);
+}
+BENCHMARK(PositionMap_Rows)->Unit(benchmark::kMicrosecond);
+
+}  // namespace

@@ -1,0 +1,401 @@
+#!/usr/bin/env node
+// npm run bench: the chapter's computations timed side by side, in one
+// process and one run, on the same inputs:
+//   (a) the chapter's JavaScript exactly as written (Array.reduce dot and cosine),
+//   (b) the fastest plain JavaScript typed-array loops we could write,
+//   (c) the WebAssembly module through its public API,
+// and, from the same command, the native C++ suite (build/native/embeddings_bench)
+// for the same cases. Then the page figures (tools/bench-page.mjs) unless
+// --no-page. Timings are medians over rounds that alternate a, b and c, each
+// after a warm-up (V8 optimises WebAssembly and JavaScript only after some
+// calls). Ratios are of medians from this one run.
+//
+//   node tools/bench.mjs [--quick] [--no-native] [--no-page] [--json FILE] [--markdown]
+import { readFile, writeFile, access } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+
+import { loadModel, rowView, dot, cosine, backend, defaultModelFiles } from '../web/index.js';
+import { makeModel, makeTokenizerJson } from '../tests/js/helpers/fixtures.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const quick = flag('--quick');
+const ROUNDS = quick ? 5 : 15;
+const BATCH_MS = quick ? 5 : 10;
+const WARMUP_MS = quick ? 150 : 400;
+
+// ---- The chapter's JavaScript, exactly as written -------------------------------
+const chapterDot = (a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0);
+const chapterCosine = (a, b) => chapterDot(a, b) / Math.sqrt(chapterDot(a, a) * chapterDot(b, b));
+
+// ---- The fastest plain JavaScript we could write ----------------------------------
+// Several independent accumulators (the loop-carried add is the bottleneck),
+// typed arrays, no allocation; norms precomputed where the module has them too.
+
+function fastDot(a, b, n = a.length, ia = 0, ib = 0) {
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, k = 0;
+  for (; k + 3 < n; k += 4) {
+    s0 += a[ia + k] * b[ib + k];
+    s1 += a[ia + k + 1] * b[ib + k + 1];
+    s2 += a[ia + k + 2] * b[ib + k + 2];
+    s3 += a[ia + k + 3] * b[ib + k + 3];
+  }
+  for (; k < n; k++) s0 += a[ia + k] * b[ib + k];
+  return (s0 + s1) + (s2 + s3);
+}
+
+function fastCosine(a, b) {
+  const n = a.length;
+  let ab0 = 0, ab1 = 0, aa0 = 0, aa1 = 0, bb0 = 0, bb1 = 0, k = 0;
+  for (; k + 1 < n; k += 2) {
+    const x0 = a[k], y0 = b[k], x1 = a[k + 1], y1 = b[k + 1];
+    ab0 += x0 * y0; aa0 += x0 * x0; bb0 += y0 * y0;
+    ab1 += x1 * y1; aa1 += x1 * x1; bb1 += y1 * y1;
+  }
+  if (k < n) { const x = a[k], y = b[k]; ab0 += x * y; aa0 += x * x; bb0 += y * y; }
+  const aa = aa0 + aa1, bb = bb0 + bb1;
+  if (aa === 0 || bb === 0) return 0;
+  return Math.max(-1, Math.min(1, (ab0 + ab1) / Math.sqrt(aa * bb)));
+}
+
+function inverseNorms(flat, rows, cols) {
+  const out = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const s = fastDot(flat, flat, cols, r * cols, r * cols);
+    out[r] = s > 0 ? 1 / Math.sqrt(s) : 0;
+  }
+  return out;
+}
+
+/** Top k by cosine over a flat table with precomputed inverse norms, into preallocated arrays. */
+function fastNearest(flat, inverse, rows, cols, query, k, outIds, outScores) {
+  const qi = inverse[query] , q = query * cols;
+  let count = 0, worst = -Infinity;
+  for (let r = 0; r < rows; r++) {
+    if (r === query) continue;
+    const score = fastDot(flat, flat, cols, q, r * cols) * inverse[r] * qi;
+    if (count === k && !(score > worst)) continue;
+    // Insertion into the sorted top list (best first; equal scores keep the smaller id first).
+    let i = count < k ? count++ : k - 1;
+    while (i > 0 && outScores[i - 1] < score) {
+      outScores[i] = outScores[i - 1];
+      outIds[i] = outIds[i - 1];
+      i--;
+    }
+    outScores[i] = score;
+    outIds[i] = r;
+    worst = outScores[count - 1];
+  }
+  return count;
+}
+
+/** The n × n cosine map with precomputed inverse norms, using symmetry. */
+function fastCosineMap(flat, inverse, n, cols, out) {
+  for (let i = 0; i < n; i++) {
+    out[i * n + i] = inverse[i] > 0 ? 1 : 0;
+    for (let j = i + 1; j < n; j++) {
+      let c = fastDot(flat, flat, cols, i * cols, j * cols) * inverse[i] * inverse[j];
+      c = c > 1 ? 1 : c < -1 ? -1 : c;
+      out[i * n + j] = c;
+      out[j * n + i] = c;
+    }
+  }
+  return out;
+}
+
+// ---- Inputs -------------------------------------------------------------------
+
+async function exists(url) {
+  try {
+    await access(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function openModel() {
+  if (await exists(defaultModelFiles.weights) && await exists(defaultModelFiles.tokenizer)) {
+    return { model: await loadModel(), label: 'default model (model/)' };
+  }
+  // Same shapes as the default model while model/ is empty.
+  const words = [' girl', ' boy', 'Lily', ' Lily', ' saw', ' Max', 'Max', ' three', ' 3', ' the', ' park', ' and'];
+  const base = Object.keys(JSON.parse(makeTokenizerJson(words)).model.vocab).length;
+  const m = makeModel({ words, width: 128, context: 128, extraRows: 4096 - base, seed: 7 });
+  const model = await loadModel({ weights: m.weights, config: m.config, tokenizer: m.tokenizer });
+  return { model, label: 'random model of the default shape (model/ is empty)' };
+}
+
+/** cpp/bench/trace_text.txt repeated until it has `tokens` tokens, cut after them (as cpp/bench does). */
+async function traceText(model, tokens) {
+  const base = (await readFile(new URL('../cpp/bench/trace_text.txt', import.meta.url), 'utf8')).replace(/[\n ]+$/, '');
+  let text = base;
+  let ids = model.encode(text);
+  while (ids.length < tokens) {
+    text += ` ${base}`;
+    ids = model.encode(text);
+  }
+  return model.decode(ids.slice(0, tokens));
+}
+
+function pickPair(model) {
+  try {
+    return [model.tokenId('·girl'), model.tokenId('·boy')];
+  } catch {
+    return [477, 497];
+  }
+}
+
+// ---- Timing -------------------------------------------------------------------
+
+let sink = 0;
+const now = () => performance.now();
+
+function warm(fn) {
+  const start = now();
+  let calls = 0;
+  while ((now() - start < WARMUP_MS || calls < 10) && now() - start < 5 * WARMUP_MS) {
+    sink += fn();
+    calls++;
+  }
+  return (now() - start) / calls;
+}
+
+function batch(fn, n) {
+  const start = now();
+  for (let i = 0; i < n; i++) sink += fn();
+  return (now() - start) / n;
+}
+
+const median = (xs) => {
+  const s = xs.slice().sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Times the variants of one case, alternating them round by round; medians in ms per call. */
+function compare(variants) {
+  const names = Object.keys(variants).filter((k) => variants[k]);
+  const sizes = {};
+  for (const name of names) {
+    const perCall = warm(variants[name]);
+    sizes[name] = Math.max(1, Math.round(BATCH_MS / Math.max(perCall, 1e-6)));
+  }
+  const samples = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = names.slice(round % names.length).concat(names.slice(0, round % names.length));
+    for (const name of order) samples[name].push(batch(variants[name], sizes[name]));
+  }
+  return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
+}
+
+// ---- Native ---------------------------------------------------------------------
+
+const nativeBinary = `${root}build/native/embeddings_bench`;
+const nativeNames = {
+  dot: 'Dot128',
+  cosine: 'Cosine128',
+  cosineViews: 'Cosine128',
+  nearest: 'Nearest4096',
+  map: 'PositionMap_Rows',
+  trace: 'Trace128',
+};
+
+async function runNative() {
+  if (flag('--no-native') || !(await exists(nativeBinary))) return undefined;
+  const filter = `^(${[...new Set(Object.values(nativeNames))].join('|')})$`;
+  const { stdout } = await promisify(execFile)(nativeBinary, [
+    `--benchmark_filter=${filter}`, '--benchmark_format=json', '--benchmark_repetitions=5',
+    '--benchmark_report_aggregates_only=true', `--benchmark_min_time=${quick ? 0.05 : 0.2}`,
+  ], { maxBuffer: 1 << 24 });
+  const report = JSON.parse(stdout);
+  const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
+  const out = { context: report.context };
+  for (const b of report.benchmarks) {
+    if (b.aggregate_name !== 'median') continue;
+    out[b.run_name] = b.real_time * toMs[b.time_unit];
+  }
+  return out;
+}
+
+// ---- Output -------------------------------------------------------------------
+
+function formatTime(ms) {
+  if (ms === undefined) return '–';
+  if (ms >= 1) return `${ms.toFixed(2)} ms`;
+  if (ms >= 1e-3) return `${(ms * 1e3).toFixed(ms >= 0.1 ? 0 : ms >= 0.01 ? 1 : 2)} µs`;
+  return `${(ms * 1e6).toFixed(0)} ns`;
+}
+const ratio = (x, y) => (x === undefined || y === undefined ? '–' : `${(x / y).toFixed(x / y >= 100 ? 0 : x / y >= 10 ? 1 : 2)}×`);
+function formatRate(ms, items, unit) {
+  if (ms === undefined) return '';
+  const perSecond = items / (ms / 1e3);
+  const scaled = perSecond >= 1e9 ? `${(perSecond / 1e9).toFixed(2)} G` : perSecond >= 1e6 ? `${(perSecond / 1e6).toFixed(1)} M` : `${(perSecond / 1e3).toFixed(1)} k`;
+  return `${scaled}${unit}/s`;
+}
+
+function table(rows, markdown) {
+  const header = ['case', '(a) chapter JS', '(b) fast JS', '(c) wasm API', 'native C++', 'a/c', 'b/c', 'c/native', 'rate (c)'];
+  const body = rows.map((r) => [r.label, formatTime(r.a), formatTime(r.b), formatTime(r.c), formatTime(r.native),
+    ratio(r.a, r.c), ratio(r.b, r.c), ratio(r.c, r.native), formatRate(r.c, r.items, r.unit)]);
+  if (markdown) {
+    const line = (cells) => `| ${cells.join(' | ')} |`;
+    return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...body.map(line)].join('\n');
+  }
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+  const pad = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [pad(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(pad)].join('\n');
+}
+
+// ---- Main -----------------------------------------------------------------------
+
+async function main() {
+  const { model, label } = await openModel();
+  const { vocabSize, width, context } = model;
+  const [idA, idB] = pickPair(model);
+  const text = await traceText(model, context);
+  const tokens = model.encode(text).length;
+
+  // Inputs, built once: row views of the model's tables (a, c), plain copies
+  // of the tables with their inverse norms (b), preallocated outputs (b).
+  const wteRows = Array.from({ length: vocabSize }, (_, i) => rowView(model.wte, i));
+  const wpeRows = Array.from({ length: context }, (_, i) => rowView(model.wpe, i));
+  const wteFlat = Float32Array.from(model.wte.data);
+  const wpeFlat = Float32Array.from(model.wpe.data);
+  const wteInverse = inverseNorms(wteFlat, vocabSize, width);
+  const wpeInverse = inverseNorms(wpeFlat, context, width);
+  const va = wteRows[idA], vb = wteRows[idB];
+  const fa = wteFlat.subarray(idA * width, (idA + 1) * width), fb = wteFlat.subarray(idB * width, (idB + 1) * width);
+  const topIds = new Int32Array(10), topScores = new Float64Array(10);
+  const mapOut = new Float32Array(context * context);
+  const traceToken = new Float32Array(context * width), tracePosition = new Float32Array(context * width);
+  const traceSum = new Float32Array(context * width);
+
+  // The three ways agree before anything is timed.
+  const check = (what, x, y, tol) => {
+    if (!(Math.abs(x - y) <= tol)) throw new Error(`bench: ${what} disagree: ${x} vs ${y}`);
+  };
+  check('cosines', chapterCosine(va, vb), cosine(va, vb), 1e-5);
+  check('cosines', fastCosine(fa, fb), cosine(va, vb), 1e-5);
+  const apiTop = model.nearest(idA, 10);
+  fastNearest(wteFlat, wteInverse, vocabSize, width, idA, 10, topIds, topScores);
+  for (let i = 0; i < 10; i++) check('nearest scores', topScores[i], apiTop[i].score, 1e-5);
+  const apiMap = model.cosineMatrix(model.wpe).data;
+  fastCosineMap(wpeFlat, wpeInverse, context, width, mapOut);
+  for (let i = 0; i < apiMap.length; i += 97) check('map cells', mapOut[i], apiMap[i], 1e-5);
+
+  const cases = [
+    {
+      key: 'dot', label: 'dot of two rowViews (128)', items: 1, unit: ' dots',
+      a: () => chapterDot(va, vb),
+      b: () => fastDot(fa, fb),
+      c: () => dot(va, vb),
+    },
+    {
+      key: 'cosine', label: 'cosine of two rowViews (128)', items: 1, unit: ' cosines',
+      a: () => chapterCosine(va, vb),
+      b: () => fastCosine(fa, fb),
+      c: () => cosine(va, vb),
+    },
+    {
+      key: 'cosineViews', label: '  the same, rowView() in the call', items: 1, unit: ' cosines',
+      a: () => chapterCosine(rowView(model.wte, idA), rowView(model.wte, idB)),
+      b: () => fastCosine(rowView(model.wte, idA), rowView(model.wte, idB)),
+      c: () => cosine(rowView(model.wte, idA), rowView(model.wte, idB)),
+    },
+    {
+      key: 'nearest', label: `nearest, ${vocabSize} × ${width}, top 10`, items: vocabSize, unit: ' rows',
+      a: () => {
+        const q = wteRows[idA];
+        const scored = wteRows.map((row, id) => ({ id, score: chapterCosine(q, row) })).filter((s) => s.id !== idA);
+        scored.sort((x, y) => y.score - x.score || x.id - y.id);
+        return scored.slice(0, 10)[0].score;
+      },
+      b: () => (fastNearest(wteFlat, wteInverse, vocabSize, width, idA, 10, topIds, topScores), topScores[0]),
+      c: () => model.nearest(idA, 10)[0].score,
+    },
+    {
+      key: 'map', label: `position map, ${context} × ${context}`, items: context * context, unit: ' cells',
+      a: () => wpeRows.map((p) => wpeRows.map((q) => chapterCosine(p, q)))[1][2],
+      b: () => fastCosineMap(wpeFlat, wpeInverse, context, width, mapOut)[130],
+      c: () => model.cosineMatrix(model.wpe).data[130],
+    },
+    {
+      key: 'trace', label: `trace of ${tokens} tokens`, items: tokens, unit: ' tokens',
+      a: () => {
+        const ids = model.encode(text);
+        const tokenEmbeddings = ids.map((id) => Array.from(rowView(model.wte, id)));
+        const positionEmbeddings = ids.map((_, i) => Array.from(rowView(model.wpe, i)));
+        const embeddings = tokenEmbeddings.map((t, i) => t.map((x, k) => x + positionEmbeddings[i][k]));
+        return embeddings[0][0];
+      },
+      b: () => {
+        const ids = model.encode(text), n = ids.length;
+        for (let i = 0; i < n; i++) {
+          const t = ids[i] * width, o = i * width;
+          for (let k = 0; k < width; k++) {
+            const x = wteFlat[t + k], y = wpeFlat[o + k];
+            traceToken[o + k] = x;
+            tracePosition[o + k] = y;
+            traceSum[o + k] = x + y;
+          }
+        }
+        return traceSum[0];
+      },
+      c: () => model.trace(text).embeddings.data[0],
+    },
+    {
+      key: 'tokenize', label: '  of which tokenizing (model.encode)', items: tokens, unit: ' tokens',
+      c: () => model.encode(text).length,
+    },
+  ];
+
+  const results = [];
+  for (const c of cases) {
+    const times = compare({ a: c.a, b: c.b, c: c.c });
+    results.push({ ...c, ...times });
+    process.stderr.write(`  ${c.label}: done\n`);
+  }
+
+  const native = await runNative();
+  for (const r of results) r.native = native?.[nativeNames[r.key]];
+
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const markdown = flag('--markdown');
+  console.log(`\nModel: ${label}; backend ${backend}; Node ${process.version}; ${cpu} (${os.cpus().length} threads)`);
+  console.log(`Medians of ${ROUNDS} rounds; (a) chapter JS, (b) fast JS, (c) WebAssembly through the public API.` +
+    (native ? ` Native: ${nativeBinary.slice(root.length)} (${native.context?.model ?? ''}), median of 5.` : ' Native: not run.'));
+  console.log();
+  console.log(table(results, markdown));
+
+  const targets = [
+    ['nearest: (c) ≥ 200× faster than (a)', results.find((r) => r.key === 'nearest'), (r) => r.a / r.c >= 200, (r) => `${(r.a / r.c).toFixed(0)}×`],
+    ['nearest: (c) ≥ 10× faster than (b)', results.find((r) => r.key === 'nearest'), (r) => r.b / r.c >= 10, (r) => `${(r.b / r.c).toFixed(1)}×`],
+    ['nearest: (c) within 2× of native', results.find((r) => r.key === 'nearest'), (r) => r.native !== undefined && r.c / r.native <= 2, (r) => (r.native === undefined ? 'no native figure' : `${(r.c / r.native).toFixed(2)}×`)],
+    ['cosine: (c) no slower than 1.5× (b)', results.find((r) => r.key === 'cosine'), (r) => r.c / r.b <= 1.5, (r) => `c/b = ${(r.c / r.b).toFixed(2)}`],
+    ['map: (c) ≥ 10× faster than (b)', results.find((r) => r.key === 'map'), (r) => r.b / r.c >= 10, (r) => `${(r.b / r.c).toFixed(1)}×`],
+  ];
+  console.log('\nTargets:');
+  for (const [name, r, ok, show] of targets) console.log(`  ${ok(r) ? 'met    ' : 'NOT met'}  ${name}: ${show(r)}`);
+
+  const jsonPath = option('--json');
+  if (jsonPath) {
+    await writeFile(jsonPath, JSON.stringify({ label, backend, node: process.version, cpu, rounds: ROUNDS, native, results: results.map(({ a, b, c, ...r }) => ({ ...r, a, b, c, native: r.native })) }, (k, v) => (typeof v === 'function' ? undefined : v), 2));
+  }
+  model.dispose();
+  if (sink === 0.123456789) console.log(sink);  // keeps every result alive
+
+  if (!flag('--no-page')) {
+    const { runPageBench } = await import('./bench-page.mjs').catch(() => ({}));
+    if (runPageBench) await runPageBench({ markdown });
+  }
+}
+
+await main();
