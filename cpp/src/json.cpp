@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
+#include <unordered_set>
 
 #include "embeddings/utf8.h"
 
@@ -123,12 +124,15 @@ class Parser {
     ++pos_;  // '{'
     skip_whitespace();
     if (!at_end() && peek() == '}') { ++pos_; return true; }
+    // A hash set, not a scan of the members: a tokenizer.json vocabulary has
+    // 50,000+ keys, and a scan per key made loading GPT-2's take seconds.
+    std::unordered_set<std::string> keys;
     for (;;) {
       skip_whitespace();
       if (at_end() || peek() != '"') return fail("expected a string key");
       std::string key;
       if (!parse_string(key)) return false;
-      if (out.find(key) != nullptr) return fail("duplicate key \"" + key + "\"");
+      if (!keys.insert(key).second) return fail("duplicate key \"" + key + "\"");
       skip_whitespace();
       if (at_end() || peek() != ':') return fail("expected ':'");
       ++pos_;

@@ -68,6 +68,20 @@ TEST(Json, RejectsMalformedInputWithAPosition) {
   }
 }
 
+// A GPT-2-sized vocabulary: duplicate keys are still found, wherever they
+// are, without comparing every key with every other (which took seconds).
+TEST(Json, FindsDuplicateKeysInLargeObjects) {
+  std::string text = "{";
+  for (int i = 0; i < 60000; ++i) text += "\"token" + std::to_string(i) + "\": " + std::to_string(i) + ",";
+  const Value v = parse_ok(text + "\"last\": 0}");
+  ASSERT_EQ(v.members.size(), 60001u);
+  EXPECT_EQ(v.members[59999].first, "token59999");
+  EXPECT_NE(parse_error(text + "\"token0\": 1}").find("duplicate key \"token0\""), std::string::npos);
+  EXPECT_NE(parse_error(text + "\"token59999\": 1}").find("duplicate key \"token59999\""), std::string::npos);
+  // Keys are compared after unescaping: "\u0041" is "A".
+  EXPECT_NE(parse_error(R"({"A": 1, "b": 2, "\u0041": 3})").find("duplicate key \"A\""), std::string::npos);
+}
+
 TEST(Json, LimitsNestingDepth) {
   std::string deep(100, '[');
   deep += std::string(100, ']');
