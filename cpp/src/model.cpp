@@ -112,15 +112,9 @@ std::uint64_t count_layers(const safetensors::Header& header) {
   return layers;
 }
 
-bool allocate(std::vector<float>& out, std::size_t count, const std::string& what, std::string& error) {
-  // Sizes were bounded by kMaxTableBytes before we get here; the allocation
-  // itself can only fail if the host is out of memory.
-  out.assign(count, 0.0f);
-  if (out.size() != count) {
-    error = "out of memory for " + what;
-    return false;
-  }
-  return true;
+std::string mebibytes(std::uint64_t bytes) {
+  const std::uint64_t tenths = (bytes * 10 + (1 << 20) / 2) >> 20;
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
 }
 
 }  // namespace
@@ -184,6 +178,10 @@ bool TablesLoader::begin(const unsigned char* first_bytes, std::size_t available
 }
 
 bool TablesLoader::read_header(std::string_view header_bytes, std::string& error) {
+  return parse_header(header_bytes, error) && allocate(error);
+}
+
+bool TablesLoader::parse_header(std::string_view header_bytes, std::string& error) {
   if (stage_ != Stage::HaveLength) {
     error = "read_header() needs begin() first, once";
     return false;
@@ -206,13 +204,40 @@ bool TablesLoader::read_header(std::string_view header_bytes, std::string& error
             " is " + std::to_string(position->shape[1]) + "; they must have the same width to be added";
     return false;
   }
-  for (auto [table, info] : {std::pair{Table::Token, token}, std::pair{Table::Position, position}}) {
-    Pending& p = pending(table);
-    p.info = info;
-    if (!allocate(p.values, info->element_count, info->name, error)) return false;
-    if (info->dtype != safetensors::DType::F32) p.staged.assign(info->byte_length, 0);
-  }
+  pending(Table::Token).info = token;
+  pending(Table::Position).info = position;
   stage_ = Stage::HaveHeader;
+  return true;
+}
+
+std::uint64_t TablesLoader::allocation_bytes() const {
+  std::uint64_t total = 0;
+  for (const Pending& p : tables_) {
+    if (p.info == nullptr) continue;
+    // Each term is bounded by kMaxTableBytes, so the sum cannot overflow.
+    total += p.info->element_count * sizeof(float) + p.info->shape[0] * sizeof(float);
+    if (p.info->dtype != safetensors::DType::F32) total += p.info->byte_length;
+  }
+  return total;
+}
+
+bool TablesLoader::allocate(std::string& error) {
+  if (stage_ != Stage::HaveHeader) {
+    error = "allocate() needs parse_header() first, once";
+    return false;
+  }
+  for (Pending& p : tables_) {
+    const bool staged = p.info->dtype != safetensors::DType::F32;
+    if (!p.values.allocate(p.info->element_count) || !p.inverse_norms.allocate(p.info->shape[0]) ||
+        (staged && !p.staged.allocate(p.info->byte_length))) {
+      error = "out of memory: the tables need " + mebibytes(allocation_bytes()) +
+              " and no more memory could be had for " + p.info->name;
+      for (Pending& q : tables_) q = Pending{};
+      stage_ = Stage::Failed;
+      return false;
+    }
+  }
+  stage_ = Stage::Allocated;
   return true;
 }
 
@@ -228,7 +253,7 @@ std::uint64_t TablesLoader::table_bytes(Table table) const {
 
 unsigned char* TablesLoader::table_buffer(Table table) {
   Pending& p = pending(table);
-  if (p.info == nullptr) return nullptr;
+  if (p.info == nullptr || stage_ != Stage::Allocated) return nullptr;
   if (p.info->dtype == safetensors::DType::F32) return reinterpret_cast<unsigned char*>(p.values.data());
   return p.staged.data();
 }
@@ -242,7 +267,7 @@ bool TablesLoader::read_config(std::string_view json_text, std::string& error) {
 }
 
 bool TablesLoader::finish(EmbeddingTables& out, std::string& error) {
-  if (stage_ != Stage::HaveHeader) {
+  if (stage_ != Stage::Allocated) {
     error = "finish() needs read_header() first";
     return false;
   }
@@ -268,7 +293,7 @@ bool TablesLoader::finish(EmbeddingTables& out, std::string& error) {
     Pending& p = pending(table);
     if (p.info->dtype != safetensors::DType::F32) {
       safetensors::convert_to_f32(p.info->dtype, p.staged.data(), p.values.size(), p.values.data());
-      std::vector<unsigned char>().swap(p.staged);
+      p.staged.reset();
     }
   }
   EmbeddingTables tables;
@@ -285,11 +310,10 @@ bool TablesLoader::finish(EmbeddingTables& out, std::string& error) {
     if (tied && tensor.name == "lm_head.weight") continue;  // The same numbers as wte.
     tables.parameter_count_ += tensor.element_count;
   }
-  if (!allocate(tables.wte_inverse_norms_, vocab, "the token table's norms", error) ||
-      !allocate(tables.wpe_inverse_norms_, context, "the position table's norms", error))
-    return false;
   tables.wte_ = std::move(pending(Table::Token).values);
   tables.wpe_ = std::move(pending(Table::Position).values);
+  tables.wte_inverse_norms_ = std::move(pending(Table::Token).inverse_norms);
+  tables.wpe_inverse_norms_ = std::move(pending(Table::Position).inverse_norms);
   kernels::inverse_row_norms(tables.wte_.data(), vocab, width, tables.wte_inverse_norms_.data());
   kernels::inverse_row_norms(tables.wpe_.data(), context, width, tables.wpe_inverse_norms_.data());
   out = std::move(tables);
@@ -332,6 +356,7 @@ bool load_tables_from_file(const std::string& path, const std::string* config_js
   if (!loader.read_header(std::string_view(bytes).substr(8, loader.header_length()), why)) return failed(path);
   for (Table table : {Table::Token, Table::Position})
     std::memcpy(loader.table_buffer(table), data + loader.table_offset(table), loader.table_bytes(table));
+  // (read_header() checked that every table lies inside the file.)
   if (config_json != nullptr && !loader.read_config(*config_json, error)) return false;
   if (!loader.finish(out, why)) {
     // Config errors already name config.json; others concern the weights.

@@ -8,11 +8,16 @@
 //   TablesLoader loader;
 //   loader.begin(first 8 bytes, file size)       -> header_length()
 //   loader.read_header(header bytes)             -> which byte ranges to read
+//     (= parse_header(), then allocate(): a caller that must budget memory
+//      calls the two itself and checks allocation_bytes() in between)
 //   for each table: copy bytes [table_offset, + table_bytes) into table_buffer()
 //   loader.read_config(config.json text)         (optional)
 //   loader.finish(tables)                        -> checked, converted tables
 //
-// Nothing reaches `tables` unless every step succeeded.
+// Nothing reaches `tables` unless every step succeeded. Every buffer whose
+// size comes from the file is allocated in allocate(), before any table byte
+// is read, with malloc (buffer.h): running out of memory is an error
+// message, never an abort.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "embeddings/buffer.h"
 #include "embeddings/safetensors.h"
 
 namespace embeddings {
@@ -69,7 +75,7 @@ class EmbeddingTables {
 
  private:
   friend class TablesLoader;
-  std::vector<float> wte_, wpe_, wte_inverse_norms_, wpe_inverse_norms_;
+  Buffer<float> wte_, wpe_, wte_inverse_norms_, wpe_inverse_norms_;
   std::size_t vocab_size_ = 0, width_ = 0, context_ = 0;
   std::uint64_t parameter_count_ = 0;
   std::string wte_name_, wpe_name_;
@@ -88,7 +94,18 @@ class TablesLoader {
 
   // Step 2: the header, bytes [8, 8 + header_length()). Finds the two tables
   // and checks their names, shapes and dtypes; allocates their buffers.
+  // Same as parse_header() followed by allocate().
   bool read_header(std::string_view header_bytes, std::string& error);
+  // Step 2a: parses and checks the header; allocates nothing.
+  bool parse_header(std::string_view header_bytes, std::string& error);
+  // Bytes that allocate() will ask for: both tables as float32, their row
+  // norms, and the raw bytes of an F16/BF16 table until finish().
+  std::uint64_t allocation_bytes() const;
+  // Step 2b: allocates those buffers. False, with a message that says how
+  // much was asked for, when memory is short; the loader is spent then.
+  bool allocate(std::string& error);
+  // The header's entry for a table, after parse_header(); nullptr before.
+  const safetensors::TensorInfo* table_info(Table table) const { return pending(table).info; }
   std::uint64_t table_offset(Table table) const;  // Absolute byte offset in the file.
   std::uint64_t table_bytes(Table table) const;
   // Where the caller writes the table's raw bytes (table_bytes() of them).
@@ -105,13 +122,14 @@ class TablesLoader {
  private:
   struct Pending {
     const safetensors::TensorInfo* info = nullptr;
-    std::vector<float> values;          // Final float32 table.
-    std::vector<unsigned char> staged;  // Raw F16/BF16 bytes until finish().
+    Buffer<float> values;           // Final float32 table.
+    Buffer<float> inverse_norms;    // One per row, filled in finish().
+    Buffer<unsigned char> staged;   // Raw F16/BF16 bytes until finish().
   };
   Pending& pending(Table table) { return tables_[static_cast<int>(table)]; }
   const Pending& pending(Table table) const { return tables_[static_cast<int>(table)]; }
 
-  enum class Stage { Start, HaveLength, HaveHeader, Done };
+  enum class Stage { Start, HaveLength, HaveHeader, Allocated, Done, Failed };
   Stage stage_ = Stage::Start;
   std::uint64_t file_size_ = 0;
   std::uint64_t header_length_ = 0;
