@@ -142,6 +142,10 @@ describe(`the chapter page (${modelMode} model)`, () => {
     const jsCosine = (x, y) => jsDot(x, y) / Math.sqrt(jsDot(x, x) * jsDot(y, y));
     const similar = await page.evaluate(() => document.querySelector('#code-similar').results[2]);
     assert.equal(similar, jsCosine(rowView(model.wte, a), rowView(model.wte, b)));
+    // Declarations print the function as its source, exactly as the line reads.
+    const output = await page.locator('#code-similar output').textContent();
+    assert.ok(output.includes('< dot = (a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0)'), output);
+    assert.ok(output.includes('< cosine = (a, b) => dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b))'), output);
     const lines = await page.locator('#code-similar pre').textContent();
     assert.ok(lines.includes(`rowView(model.wte, ${a})`), lines);
     const embeddings = await page.locator('#code-embeddings output').textContent();

@@ -95,9 +95,13 @@ function fillDotFigures() {
 }
 
 // ---- Code parts ----------------------------------------------------------------
-// The chapter's own definitions, as written in its Code parts.
-const jsDot = (a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0);
-const jsCosine = (a, b) => jsDot(a, b) / Math.sqrt(jsDot(a, a) * jsDot(b, b));
+// The chapter's own definitions, as written in its Code parts (a console
+// prints a function as its source, so these are spelled exactly so).
+const { jsDot, jsCosine } = (() => {
+  const dot = (a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0);
+  const cosine = (a, b) => dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b));
+  return { jsDot: dot, jsCosine: cosine };
+})();
 const dotLine = {
   code: 'const dot = (a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0);',
   name: 'dot',

@@ -46,7 +46,7 @@ export class HeatGrid {
       'aria-describedby': helpId,
     }, this.canvas, this.spacer);
     this.tip = el('div', { className: 'ew-grid-tip', 'aria-hidden': 'true', hidden: true });
-    this.readout = el('p', { className: 'ew-grid-readout', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    this.readout = el('p', { className: 'ew-grid-readout ew-prompt', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.readout.textContent = options.prompt ?? 'Tap or click a cell, or focus the map and use the arrow keys, to read its number.';
     const help = el('p', { className: 'ew-grid-help', id: helpId, textContent: options.help ??
       (this.square
@@ -155,6 +155,7 @@ export class HeatGrid {
   }
 
   #announce(r, c) {
+    this.readout.classList.remove('ew-prompt');
     this.readout.textContent = this.options.describe(r, c, this.options.value(r, c));
   }
 
@@ -276,15 +277,16 @@ export class HeatGrid {
       context.drawImage(this.image, 0, first, this.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
     }
     // The picked row: a dark frame with a light one inside, visible on any colour.
+    // Drawn around the row, not over it, so its colours stay visible.
     if (this.highlighted !== null && this.highlighted !== undefined) {
       const y = yOf(this.highlighted);
-      const h = Math.max(m.rowHeight, 2);
-      context.lineWidth = 2;
-      context.strokeStyle = '#000';
-      context.strokeRect(m.left + 1, y - 1, gridWidth - 2, h + 2);
-      context.lineWidth = 1;
-      context.strokeStyle = '#fff';
-      context.strokeRect(m.left + 2.5, y + 0.5, gridWidth - 5, h - 1);
+      const h = m.rowHeight;
+      context.fillStyle = '#fff';
+      context.fillRect(m.left, y - 2, gridWidth, 2);
+      context.fillRect(m.left, y + h, gridWidth, 2);
+      context.fillStyle = '#000';
+      context.fillRect(m.left, y - 4, gridWidth, 2);
+      context.fillRect(m.left, y + h + 2, gridWidth, 2);
     }
     for (const [cell, strong] of [[this.hover, false], [this.cursor, true]]) {
       if (!cell) continue;

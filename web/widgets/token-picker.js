@@ -66,7 +66,8 @@ export class TokenPicker {
 
     this.input.addEventListener('input', () => this.#search());
     this.input.addEventListener('keydown', (event) => this.#key(event));
-    this.input.addEventListener('blur', () => setTimeout(() => this.#close(), 120));
+    // Options take no focus (pointerdown below), so leaving the box closes the list at once.
+    this.input.addEventListener('blur', () => this.#close());
     this.input.addEventListener('focus', () => { if (this.input.value) this.#search(); });
     this.list.addEventListener('pointerdown', (event) => event.preventDefault());
     this.list.addEventListener('click', (event) => {

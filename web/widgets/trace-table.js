@@ -79,7 +79,10 @@ class TraceView {
     }
     if (this.cursor && this.cursor.r < trace.tokens.length) this.select(this.cursor.r, this.cursor.c);
     else this.cursor = null;
-    if (!this.cursor) this.readout.textContent = trace.tokens.length ? 'Point at a strip, or focus the rows and use the arrow keys, to read its numbers.' : '';
+    if (!this.cursor) {
+      this.readout.classList.add('ew-prompt');
+      this.readout.textContent = trace.tokens.length ? 'Point at a strip, or focus the rows and use the arrow keys, to read its numbers.' : '';
+    }
   }
 
   describe(r, c) {
@@ -103,6 +106,7 @@ class TraceView {
       marker.style.left = `${(c / this.width) * 100}%`;
       marker.style.width = `${100 / this.width}%`;
     }
+    this.readout.classList.remove('ew-prompt');
     this.readout.textContent = this.describe(r, c);
   }
 

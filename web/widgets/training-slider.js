@@ -25,6 +25,7 @@ export class TrainingSlider extends ModelWidget {
     const id = uniqueId('ew-step');
     this.range = el('input', { type: 'range', id, className: 'ew-range', min: 0, max: 0, step: 1, value: 0, disabled: true });
     this.play = el('button', { type: 'button', className: 'ew-button', textContent: 'Play', disabled: true, 'aria-pressed': 'false' });
+    this.ticks = el('ol', { className: 'ew-ticks', 'aria-hidden': 'true' });
     this.stepText = el('p', { className: 'ew-summary', 'aria-live': 'polite' });
     this.loading = el('p', { className: 'ew-note', role: 'status' });
     this.nearest = el('nearest-words', { className: 'ew-nested' });
@@ -42,9 +43,9 @@ export class TrainingSlider extends ModelWidget {
     this.loaded = new Map();   // index → Promise<Model>
     this.used = [];            // indices, least recently shown first
     this.append(
+      el('label', { className: 'ew-label', for: id, textContent: 'Training step' }),
       el('div', { className: 'ew-slider-line' },
-        el('label', { className: 'ew-label', for: id, textContent: 'Training step' }),
-        this.range, this.play),
+        el('div', { className: 'ew-range-box' }, this.range, this.ticks), this.play),
       this.stepText, this.loading,
       el('div', { className: 'ew-two' },
         el('section', { 'aria-label': 'Closest tokens at this step' }, el('h4', { textContent: 'Closest tokens' }), this.nearest),
@@ -91,6 +92,8 @@ export class TrainingSlider extends ModelWidget {
     this.config = config;
     this.tokenizerBytes = tokenizer;
     this.range.max = String(this.snapshots.length - 1);
+    // The steps are far from evenly spaced (training changes most early on): say which is where.
+    this.ticks.replaceChildren(...this.snapshots.map((entry) => el('li', { textContent: int(entry.step) })));
     this.range.disabled = false;
     this.play.disabled = false;
     await this.#go(this.snapshots.length - 1);

@@ -5,8 +5,10 @@
 //
 // The page loads the default model (model/). Set EMBEDDINGS_PAGE_MODEL=dev to
 // serve a small generated model in its place (helpers/dev-model.js), e.g.
-// before the default model has been trained.
-import { existsSync } from 'node:fs';
+// before the default model has been trained, or to a folder to serve that
+// folder's model.safetensors, config.json, tokenizer.json and snapshots/.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -17,8 +19,23 @@ import { makeDevModel } from './dev-model.js';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
 export const resultsDir = `${root}test-results`;
-export const modelMode = process.env.EMBEDDINGS_PAGE_MODEL === 'dev' ? 'dev' : 'default';
-const devFiles = modelMode === 'dev' ? makeDevModel() : undefined;
+const wanted = process.env.EMBEDDINGS_PAGE_MODEL ?? '';
+export const modelMode = wanted === 'dev' ? 'dev' : wanted && wanted !== 'default' ? 'folder' : 'default';
+const devFiles = modelMode === 'dev' ? makeDevModel() : modelMode === 'folder' ? folderFiles(wanted) : undefined;
+
+/** A folder's model files, read when asked for, behind the same Map-like get() as the dev model. */
+function folderFiles(folder) {
+  return {
+    get(path) {
+      if (path.split('/').includes('..')) return undefined;
+      try {
+        return new Uint8Array(readFileSync(join(folder, path)));
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
 
 /**
  * Starts the chapter server on a free port; counts the bytes it sends. With
@@ -34,7 +51,7 @@ export async function startServer() {
     },
   });
   let server = chapter;
-  if (modelMode === 'dev') {
+  if (devFiles) {
     const [handler] = chapter.listeners('request');
     server = createServer((request, response) => {
       if (!request.url.startsWith('/model/')) return handler(request, response);
@@ -98,7 +115,7 @@ export function checkModel() {
 
 /** The model the page shows, loaded through the Node API from the same files. */
 export async function nodeModel() {
-  if (modelMode === 'dev') {
+  if (devFiles) {
     return loadModel({ weights: devFiles.get('model.safetensors'), config: devFiles.get('config.json'), tokenizer: devFiles.get('tokenizer.json') });
   }
   return loadModel({
@@ -110,7 +127,7 @@ export async function nodeModel() {
 
 /** A snapshot's tables through the Node API. */
 export async function nodeSnapshot(file) {
-  if (modelMode === 'dev') {
+  if (devFiles) {
     return loadModel({ weights: devFiles.get(`snapshots/${file}`), config: devFiles.get('config.json') });
   }
   return loadModel({ weights: `${root}model/snapshots/${file}`, config: `${root}model/config.json` });
@@ -118,7 +135,7 @@ export async function nodeSnapshot(file) {
 
 /** The snapshots' index the page reads. */
 export async function snapshotIndex() {
-  if (modelMode === 'dev') return JSON.parse(new TextDecoder().decode(devFiles.get('snapshots/index.json')));
+  if (devFiles) return JSON.parse(new TextDecoder().decode(devFiles.get('snapshots/index.json')));
   const { readFile } = await import('node:fs/promises');
   return JSON.parse(await readFile(`${root}model/snapshots/index.json`, 'utf8'));
 }
