@@ -204,7 +204,7 @@ const nativeNames = {
   cosine: 'Cosine128',
   cosineViews: 'Cosine128',
   nearest: 'Nearest4096',
-  map: 'PositionMap_Rows',
+  map: 'PositionMap',
   trace: 'Trace128',
 };
 

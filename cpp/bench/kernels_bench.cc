@@ -177,4 +177,18 @@ void PositionMap_Rows(benchmark::State& state) {
 }
 BENCHMARK(PositionMap_Rows)->Unit(benchmark::kMicrosecond);
 
+// Each pair once, mirrored (cosine_map): what the module computes for model.wpe.
+void PositionMap(benchmark::State& state) {
+  const auto& tables = data().tables;
+  const auto wpe = tables.wpe();
+  std::vector<float> map(wpe.rows * wpe.rows);
+  for (auto _ : state) {
+    k::cosine_map(wpe.data, tables.wpe_inverse_norms(), wpe.rows, wpe.cols, map.data());
+    benchmark::DoNotOptimize(map.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wpe.rows * wpe.rows);
+}
+BENCHMARK(PositionMap)->Unit(benchmark::kMicrosecond);
+
 }  // namespace

@@ -55,6 +55,16 @@ struct Backend {
     return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
            (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
   }
+  // The sums of four vectors at once, as {sum(a), sum(b), sum(c), sum(d)}.
+  static void sum4(V a, V b, V c, V d, float out[4]) {
+    const V ab = wasm_f32x4_add(wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), wasm_i32x4_shuffle(a, b, 2, 6, 3, 7));
+    const V cd = wasm_f32x4_add(wasm_i32x4_shuffle(c, d, 0, 4, 1, 5), wasm_i32x4_shuffle(c, d, 2, 6, 3, 7));
+    wasm_v128_store(out, wasm_f32x4_add(wasm_i32x4_shuffle(ab, cd, 0, 1, 4, 5), wasm_i32x4_shuffle(ab, cd, 2, 3, 6, 7)));
+  }
+  // True when every one of the kLanes numbers at p is less than t (false for NaN).
+  static bool all_less(const float* p, float t) {
+    return wasm_i32x4_all_true(wasm_f32x4_lt(wasm_v128_load(p), wasm_f32x4_splat(t)));
+  }
 };
 #elif defined(__AVX2__) && defined(__FMA__)
 struct Backend {
@@ -70,6 +80,18 @@ struct Backend {
     const __m128 half = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     const __m128 quarter = _mm_add_ps(half, _mm_movehl_ps(half, half));
     return _mm_cvtss_f32(_mm_add_ss(quarter, _mm_movehdup_ps(quarter)));
+  }
+  static void sum4(V a, V b, V c, V d, float out[4]) {
+    const __m128 a4 = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
+    const __m128 b4 = _mm_add_ps(_mm256_castps256_ps128(b), _mm256_extractf128_ps(b, 1));
+    const __m128 c4 = _mm_add_ps(_mm256_castps256_ps128(c), _mm256_extractf128_ps(c, 1));
+    const __m128 d4 = _mm_add_ps(_mm256_castps256_ps128(d), _mm256_extractf128_ps(d, 1));
+    const __m128 ab = _mm_add_ps(_mm_unpacklo_ps(a4, b4), _mm_unpackhi_ps(a4, b4));
+    const __m128 cd = _mm_add_ps(_mm_unpacklo_ps(c4, d4), _mm_unpackhi_ps(c4, d4));
+    _mm_storeu_ps(out, _mm_add_ps(_mm_movelh_ps(ab, cd), _mm_movehl_ps(cd, ab)));
+  }
+  static bool all_less(const float* p, float t) {
+    return _mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(p), _mm256_set1_ps(t), _CMP_LT_OQ)) == 0xFF;
   }
 };
 #else
@@ -93,6 +115,13 @@ struct Backend {
               acc.x[3] + a.x[3] * b.x[3]}};
   }
   static float sum(V v) { return (v.x[0] + v.x[1]) + (v.x[2] + v.x[3]); }
+  static void sum4(V a, V b, V c, V d, float out[4]) {
+    out[0] = sum(a);
+    out[1] = sum(b);
+    out[2] = sum(c);
+    out[3] = sum(d);
+  }
+  static bool all_less(const float* p, float t) { return p[0] < t && p[1] < t && p[2] < t && p[3] < t; }
 };
 #endif
 
@@ -154,17 +183,13 @@ inline void dot_four_rows(const float* q, const float* r0, const float* r1, cons
     s2 = B::mul_add(s2, x, B::load(r2 + k));
     s3 = B::mul_add(s3, x, B::load(r3 + k));
   }
-  float t0 = B::sum(s0), t1 = B::sum(s1), t2 = B::sum(s2), t3 = B::sum(s3);
+  B::sum4(s0, s1, s2, s3, out);
   for (; k < n; ++k) {
-    t0 += q[k] * r0[k];
-    t1 += q[k] * r1[k];
-    t2 += q[k] * r2[k];
-    t3 += q[k] * r3[k];
+    out[0] += q[k] * r0[k];
+    out[1] += q[k] * r1[k];
+    out[2] += q[k] * r2[k];
+    out[3] += q[k] * r3[k];
   }
-  out[0] = t0;
-  out[1] = t1;
-  out[2] = t2;
-  out[3] = t3;
 }
 
 // Ranking order for top_k: larger score first, then smaller index; NaN last.
@@ -229,25 +254,38 @@ void cosine_scores(const float* query, float query_inverse_norm, const float* ta
 std::size_t top_k(const float* scores, std::size_t count, std::size_t k, std::int64_t exclude,
                   std::int32_t* out_indices, float* out_scores) {
   // A heap of the best candidates seen so far, worst on top, built in the
-  // caller's output: a candidate that does not beat the top costs one compare.
+  // caller's output.
   const auto worse_on_top = [scores](std::int32_t a, std::int32_t b) {
     return ranks_before(scores[a], a, scores[b], b);
   };
-  std::size_t size = 0;
-  for (std::size_t i = 0; i < count; ++i) {
+  if (k == 0) return 0;
+  std::size_t size = 0, i = 0;
+  for (; i < count && size < k; ++i) {
     if (static_cast<std::int64_t>(i) == exclude) continue;
-    const auto index = static_cast<std::int32_t>(i);
-    if (size < k) {
-      out_indices[size++] = index;
-      std::push_heap(out_indices, out_indices + size, worse_on_top);
-    } else if (k > 0 && ranks_before(scores[i], index, scores[out_indices[0]], out_indices[0])) {
-      std::pop_heap(out_indices, out_indices + size, worse_on_top);
-      out_indices[size - 1] = index;
-      std::push_heap(out_indices, out_indices + size, worse_on_top);
+    out_indices[size++] = static_cast<std::int32_t>(i);
+    std::push_heap(out_indices, out_indices + size, worse_on_top);
+  }
+  // Once the heap is full, a candidate must beat its top. Most do not: a
+  // block of scores all below the top's score (a comparison that is false
+  // for NaN, which then takes the exact path) is passed over in one step.
+  const auto consider = [&](std::size_t index) {
+    if (static_cast<std::int64_t>(index) == exclude) return;
+    const auto candidate = static_cast<std::int32_t>(index);
+    if (!ranks_before(scores[index], candidate, scores[out_indices[0]], out_indices[0])) return;
+    std::pop_heap(out_indices, out_indices + size, worse_on_top);
+    out_indices[size - 1] = candidate;
+    std::push_heap(out_indices, out_indices + size, worse_on_top);
+  };
+  if (size == k) {
+    for (; i < count && i % L != 0; ++i) consider(i);
+    for (; i + L <= count; i += L) {
+      if (B::all_less(scores + i, scores[out_indices[0]])) continue;
+      for (std::size_t j = i; j < i + L; ++j) consider(j);
     }
+    for (; i < count; ++i) consider(i);
   }
   std::sort_heap(out_indices, out_indices + size, worse_on_top);
-  for (std::size_t i = 0; i < size; ++i) out_scores[i] = scores[out_indices[i]];
+  for (std::size_t j = 0; j < size; ++j) out_scores[j] = scores[out_indices[j]];
   return size;
 }
 
@@ -259,6 +297,33 @@ void cosine_map_rows(const float* table, const float* row_inverse_norms, std::si
   }
 }
 
+void cosine_map(const float* table, const float* row_inverse_norms, std::size_t rows, std::size_t cols,
+                float* out) {
+  // Each pair once: row i against rows i + 1.. (four at a time), written to
+  // both (i, j) and (j, i), so the map is exactly symmetric.
+  float dots[4];
+  for (std::size_t i = 0; i < rows; ++i) {
+    const float* row_i = table + i * cols;
+    const float inverse_i = row_inverse_norms[i];
+    out[i * rows + i] = std::clamp(dot_fast(row_i, row_i, cols) * inverse_i * inverse_i, -1.0f, 1.0f);
+    std::size_t j = i + 1;
+    for (; j + 4 <= rows; j += 4) {
+      const float* row_j = table + j * cols;
+      dot_four_rows(row_i, row_j, row_j + cols, row_j + 2 * cols, row_j + 3 * cols, cols, dots);
+      for (std::size_t t = 0; t < 4; ++t) {
+        const float c = std::clamp(dots[t] * row_inverse_norms[j + t] * inverse_i, -1.0f, 1.0f);
+        out[i * rows + j + t] = c;
+        out[(j + t) * rows + i] = c;
+      }
+    }
+    for (; j < rows; ++j) {
+      const float c = std::clamp(dot_fast(row_i, table + j * cols, cols) * row_inverse_norms[j] * inverse_i, -1.0f, 1.0f);
+      out[i * rows + j] = c;
+      out[j * rows + i] = c;
+    }
+  }
+}
+
 void add(const float* a, const float* b, float* out, std::size_t n) {
   std::size_t k = 0;
   for (; k + L <= n; k += L) B::store(out + k, B::add(B::load(a + k), B::load(b + k)));
@@ -267,12 +332,27 @@ void add(const float* a, const float* b, float* out, std::size_t n) {
 
 void embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, const float* wpe, std::size_t d,
                   float* token_out, float* position_out, float* sum_out) {
+  // One pass per row: each number is read once and written three times. (No
+  // memcpy: in WebAssembly without bulk memory, a memcpy of 512 bytes or more
+  // is a call out to JavaScript.)
   for (std::size_t i = 0; i < n; ++i) {
     const float* token = wte + static_cast<std::size_t>(ids[i]) * d;
     const float* position = wpe + i * d;
-    std::memcpy(token_out + i * d, token, d * sizeof(float));
-    std::memcpy(position_out + i * d, position, d * sizeof(float));
-    add(token, position, sum_out + i * d, d);
+    float* t_out = token_out + i * d;
+    float* p_out = position_out + i * d;
+    float* s_out = sum_out + i * d;
+    std::size_t k = 0;
+    for (; k + L <= d; k += L) {
+      const B::V t = B::load(token + k), p = B::load(position + k);
+      B::store(t_out + k, t);
+      B::store(p_out + k, p);
+      B::store(s_out + k, B::add(t, p));
+    }
+    for (; k < d; ++k) {
+      t_out[k] = token[k];
+      p_out[k] = position[k];
+      s_out[k] = token[k] + position[k];
+    }
   }
 }
 

@@ -162,9 +162,58 @@ TEST(Kernels, CosineMapRowsMatchPairwiseCosine) {
       EXPECT_NEAR(map[i * rows + j], k::cosine_reference(&table[i * cols], &table[j * cols], cols), 1e-5);
 }
 
+TEST(Kernels, CosineMapIsSymmetricAndMatchesReference) {
+  std::mt19937 rng(7);
+  for (std::size_t cols : {1, 3, 7, 128, 129}) {
+    for (std::size_t rows : {0, 1, 2, 3, 4, 5, 8, 9, 13, 130}) {
+      auto storage = random_floats(rows * cols + 1, rng);
+      const float* table = storage.data() + 1;  // misaligned rows
+      if (rows > 2) std::fill(storage.begin() + 1 + 2 * cols, storage.begin() + 1 + 3 * cols, 0.0f);  // a zero row
+      std::vector<float> inverse(rows), map(rows * rows, 7.0f), by_rows(rows * rows);
+      k::inverse_row_norms(table, rows, cols, inverse.data());
+      k::cosine_map(table, inverse.data(), rows, cols, map.data());
+      k::cosine_map_rows(table, inverse.data(), rows, cols, 0, rows, by_rows.data());
+      for (std::size_t i = 0; i < rows; ++i) {
+        for (std::size_t j = 0; j < rows; ++j) {
+          const double expected = k::cosine_reference(table + i * cols, table + j * cols, cols);
+          ASSERT_EQ(map[i * rows + j], map[j * rows + i]) << rows << "x" << cols << " at " << i << "," << j;
+          EXPECT_NEAR(map[i * rows + j], expected, 2e-5) << rows << "x" << cols << " at " << i << "," << j;
+          EXPECT_NEAR(map[i * rows + j], by_rows[i * rows + j], 2e-6);
+          EXPECT_LE(std::fabs(map[i * rows + j]), 1.0f);
+        }
+      }
+    }
+  }
+}
+
+TEST(Kernels, TopKWithManyNaNsInfinitiesAndAwkwardCounts) {
+  std::mt19937 rng(8);
+  std::uniform_int_distribution<int> pick(0, 9);
+  const float inf = std::numeric_limits<float>::infinity();
+  for (std::size_t count : {3, 7, 9, 17, 33, 127, 129, 1000}) {
+    for (int trial = 0; trial < 4; ++trial) {
+      std::vector<float> scores(count);
+      for (auto& s : scores) {
+        const int p = pick(rng);
+        s = p == 0 ? std::nanf("") : p == 1 ? inf : p == 2 ? -inf : p == 3 ? 0.5f : (p - 6) / 4.0f;
+      }
+      for (std::size_t k : {1, 2, 5, 10, 64}) {
+        for (std::int64_t exclude : {std::int64_t{-1}, std::int64_t{1}, static_cast<std::int64_t>(count) - 1}) {
+          std::vector<std::int32_t> ids(k);
+          std::vector<float> out_scores(k);
+          const std::size_t got = k::top_k(scores.data(), count, k, exclude, ids.data(), out_scores.data());
+          const auto expected = brute_force_top_k(scores, k, exclude);
+          ASSERT_EQ(got, expected.size());
+          for (std::size_t i = 0; i < got; ++i) EXPECT_EQ(ids[i], expected[i]) << count << " k=" << k << " i=" << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(Kernels, EmbedTokensGathersAndAdds) {
   std::mt19937 rng(6);
-  for (std::size_t d : {1, 3, 128, 129}) {
+  for (std::size_t d : {1, 3, 4, 5, 127, 128, 129}) {
     const std::size_t vocab = 11, context = 6;
     const auto wte = random_floats(vocab * d, rng), wpe = random_floats(context * d, rng);
     const std::int32_t ids[] = {3, 3, 10, 0, 7};

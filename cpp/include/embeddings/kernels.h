@@ -73,6 +73,14 @@ std::size_t top_k(const float* scores, std::size_t count, std::size_t k, std::in
 void cosine_map_rows(const float* table, const float* row_inverse_norms, std::size_t rows, std::size_t cols,
                      std::size_t row_begin, std::size_t row_end, float* out);
 
+// The whole (rows, rows) cosine map of a table: out[i][j] = cosine(row i,
+// row j), the same numbers as cosine_map_rows(.., 0, rows, out) up to the
+// last bit (sums are grouped differently), computed once per pair and
+// written to both (i, j) and (j, i), so out is exactly symmetric. Half the
+// work of cosine_map_rows; the chapter's position map uses it.
+void cosine_map(const float* table, const float* row_inverse_norms, std::size_t rows, std::size_t cols,
+                float* out);
+
 // The embedding step of GPT-2 (llm.c's encoder_forward), keeping its parts:
 //   ids is (n), wte is (vocab, d), wpe is (context, d), n <= context,
 //   every id < vocab (the caller checks);
