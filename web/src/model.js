@@ -7,6 +7,10 @@ import { checkMapSize, cosineMatrixOf, registerHost } from './vectors.js';
 
 const TOKEN = 0;
 const POSITION = 1;
+/** The longest text encode() and trace() take at once, in bytes of UTF-8 (and the most ids decode() takes). */
+export const MAX_TEXT_BYTES = 8 * 1024 * 1024;
+// How many tokens trace() counts exactly before it says "more than".
+const COUNT_LIMIT = 4096;
 const utf8 = new TextEncoder();
 const inspect = Symbol.for('nodejs.util.inspect.custom');
 const tableOwners = new WeakMap();
@@ -76,7 +80,7 @@ async function loadTables(weightsInput, configInput, progress) {
     openSource(weightsInput, 'weights'),
     configInput === undefined ? undefined : readText(configInput, 'config'),
   ]);
-  const module = await instantiate();
+  const module = await instantiate('tables');
   const tables = new module.ModelTables();
   const fail = (name) => {
     const message = `${name}: ${tables.error()}`;
@@ -88,20 +92,27 @@ async function loadTables(weightsInput, configInput, progress) {
     module.HEAPU8.set(prefix, tables.prefixBuffer());
     if (!tables.begin(prefix.length, size)) fail(source.name);
     const header = await source.read(8, tables.headerLength());
-    module.HEAPU8.set(header, tables.headerBuffer());
+    // Ask for the pointer before touching HEAPU8: allocating may grow
+    // memory, which replaces the buffer behind HEAPU8.
+    const headerPointer = tables.headerBuffer();
+    if (!headerPointer) fail(source.name);
+    module.HEAPU8.set(header, headerPointer);
     if (!tables.readHeader()) fail(source.name);
     const total = tables.tableBytes(TOKEN) + tables.tableBytes(POSITION);
     let loaded = 0;
     progress({ loaded, total, stage: 'weights' });
     for (const table of [POSITION, TOKEN]) {
       const bytes = await source.read(tables.tableOffset(table), tables.tableBytes(table));
-      // Read HEAPU8 afresh: the header and table buffers may have grown memory.
       module.HEAPU8.set(bytes, tables.tableBuffer(table));
       loaded += bytes.length;
       progress({ loaded, total, stage: 'weights' });
     }
-    if (config !== undefined && !tables.readConfig(config.text)) {
-      throw new Error(tables.error().replace(/^config\.json:/, `${config.name}:`));
+    if (config !== undefined) {
+      const bytes = utf8.encode(config.text);
+      const pointer = tables.configBuffer(bytes.length);
+      if (!pointer || (module.HEAPU8.set(bytes, pointer), !tables.readConfig())) {
+        throw new Error(`${config.name}: ${tables.error().replace(/^config\.json:\s*/, '')}`);
+      }
     }
     if (!tables.finish()) {
       const error = tables.error();
@@ -130,6 +141,10 @@ class TablesHost {
     this.context = tables.context();
     this.tokenTableName = tables.tokenTableName();
     this.positionTableName = tables.positionTableName();
+    this.metadata = JSON.parse(tables.metadataJson());
+    this.layers = tables.configLayers() || undefined;
+    this.heads = tables.configHeads() || undefined;
+    this.parameterCount = tables.parameterCount();
     // Scratch for vectors from outside this instance (see vectors.js).
     this.vectorA = tables.vectorA();
     this.vectorB = tables.vectorB();
@@ -172,11 +187,12 @@ class TablesHost {
 
 async function loadTokenizer(input) {
   const { name, text } = await readText(input, 'tokenizer');
-  const module = await instantiate();
+  const module = await instantiate('tokenizer');
   const tokenizer = new module.TextTokenizer();
   const bytes = utf8.encode(text);
-  module.HEAPU8.set(bytes, tokenizer.inputBuffer(bytes.length));
-  if (!tokenizer.load()) {
+  // The pointer first: allocating it may grow memory and replace HEAPU8's buffer.
+  const pointer = tokenizer.inputBuffer(bytes.length);
+  if (!pointer || (module.HEAPU8.set(bytes, pointer), !tokenizer.load())) {
     const message = tokenizer.error().replace(/^tokenizer\.json:\s*/, '');
     tokenizer.delete();
     throw new Error(`${name}: ${message}`);
@@ -194,20 +210,36 @@ class TokenizerHost {
     this.texts = new Array(this.vocabSize);
   }
 
-  encode(text) {
+  /**
+   * Token ids of a text, or null when `maxTokens` is given and the text has
+   * more tokens than that (found without encoding all of it).
+   */
+  encode(text, caller, maxTokens = -1) {
+    // UTF-8 has at least one byte per UTF-16 unit: a cheap first check.
+    if (text.length > MAX_TEXT_BYTES) throw tooLong(caller, text.length, 'characters');
     // TextEncoder turns lone surrogates into U+FFFD, as the Hugging Face
     // tokenizers do when they receive such a string.
     const bytes = utf8.encode(text);
+    if (bytes.length > MAX_TEXT_BYTES) throw tooLong(caller, bytes.length, 'bytes of UTF-8');
     const pointer = this.tokenizer.inputBuffer(bytes.length);
+    if (!pointer) throw new RangeError(`${caller}: ${this.tokenizer.error()}`);
     this.module.HEAPU8.set(bytes, pointer);
-    const count = this.tokenizer.encode();
-    const ids = Array.from(new Int32Array(this.module.HEAP32.buffer, this.tokenizer.ids(), count));
+    const count = this.tokenizer.encode(maxTokens);
+    if (count === -2) throw new RangeError(`${caller}: ${this.tokenizer.error()}`);
+    if (count < 0) return null;
+    const view = new Int32Array(this.module.HEAP32.buffer, this.tokenizer.ids(), count);
+    const ids = [];
+    for (let i = 0; i < count; i++) ids.push(view[i]);
     this.tokenizer.release();
     return ids;
   }
 
   decode(ids) {
+    if (ids.length > MAX_TEXT_BYTES) {
+      throw new RangeError(`decode: ${ids.length} ids are more than the ${MAX_TEXT_BYTES} that can be decoded at once`);
+    }
     const pointer = this.tokenizer.idsInput(ids.length);
+    if (!pointer) throw new RangeError(`decode: ${this.tokenizer.error()}`);
     this.module.HEAP32.set(ids, pointer >> 2);
     if (!this.tokenizer.decode()) throw new RangeError(`decode: ${this.tokenizer.error()}`);
     return this.tokenizer.decoded();
@@ -276,19 +308,12 @@ export class Model {
     this.#wpe = new Matrix(() => this.#live().floats(pointers.wpe, context * width), context, width, { name: 'wpe' });
     tableOwners.set(this.#wte, this);
     tableOwners.set(this.#wpe, this);
-    const metadata = JSON.parse(tables.tables.metadataJson());
     /** Sizes read from the files. */
-    this.config = Object.freeze({
-      vocabSize,
-      width,
-      context,
-      layers: tables.tables.configLayers() || undefined,
-      heads: tables.tables.configHeads() || undefined,
-    });
+    this.config = Object.freeze({ vocabSize, width, context, layers: tables.layers, heads: tables.heads });
     /** Learned numbers in the whole weights file, not only the two tables. */
-    this.parameterCount = tables.tables.parameterCount();
+    this.parameterCount = tables.parameterCount;
     /** The safetensors file's __metadata__ (strings). */
-    this.metadata = Object.freeze(metadata);
+    this.metadata = Object.freeze(tables.metadata);
     /** Where the weights came from. */
     this.source = tables.name;
   }
@@ -320,7 +345,7 @@ export class Model {
   /** Token ids of a text. */
   encode(text) {
     checkText(text, 'encode');
-    return this.#text().encode(text);
+    return this.#text().encode(text, 'encode');
   }
 
   /** The text of a list of token ids. */
@@ -333,7 +358,8 @@ export class Model {
 
   /** A text's tokens as { id, text }, text in the chapter's display form ("·" for a space). */
   tokenize(text) {
-    return this.encode(text).map((id) => ({ id, text: this.#tokenizer.text(id) }));
+    checkText(text, 'tokenize');
+    return this.#text().encode(text, 'tokenize').map((id) => ({ id, text: this.#tokenizer.text(id) }));
   }
 
   /** A token's text as the chapter shows it: "·Lily" for " Lily". */
@@ -350,10 +376,15 @@ export class Model {
   tokenId(text) {
     checkText(text, 'tokenId');
     const tokenizer = this.#text();
-    const id = tokenizer.id(text);
+    // A display form spells a byte in at most 6 characters ("<0xNN>"); longer text is never one token.
+    const id = text.length <= 6 * tokenizer.maxTokenBytes + 16 ? tokenizer.id(text) : -1;
     if (id >= 0) return id;
+    if (text.length > 1000) {
+      throw new RangeError(`tokenId: a text of ${text.length} characters is not a single token ` +
+        `(the longest token has ${tokenizer.maxTokenBytes} bytes)`);
+    }
     const raw = text.replace(/·/g, ' ');
-    const pieces = raw === '' ? [] : tokenizer.encode(raw).map((i) => tokenizer.text(i));
+    const pieces = raw === '' ? [] : tokenizer.encode(raw, 'tokenId').map((i) => tokenizer.text(i));
     throw new RangeError(`tokenId: ${JSON.stringify(text)} is not a single token` +
       (pieces.length ? `; it is ${pieces.length} tokens: ${pieces.join(' ')}` : ''));
   }
@@ -372,15 +403,26 @@ export class Model {
    * rows, and the sums the first layer reads. Text longer than the context
    * is an error unless { truncate: true }, which keeps the first tokens.
    */
-  trace(text, { truncate = false } = {}) {
+  trace(text, options = {}) {
     checkText(text, 'trace');
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`trace: options must be an object such as { truncate: true }, got ${describe(options)}`);
+    }
+    const truncate = options.truncate ?? false;
+    if (typeof truncate !== 'boolean') {
+      throw new TypeError(`trace: options.truncate must be true or false, got ${describe(truncate)}`);
+    }
     const tables = this.#live();
     const tokenizer = this.#text();
-    let ids = tokenizer.encode(text);
+    // Counting stops early: a megabyte of text is refused in about the
+    // time it takes to encode COUNT_LIMIT tokens.
+    const limit = Math.max(tables.context, COUNT_LIMIT);
+    let ids = tokenizer.encode(text, 'trace', truncate ? -1 : limit);
     let truncated = 0;
-    if (ids.length > tables.context) {
+    if (ids === null || ids.length > tables.context) {
       if (!truncate) {
-        throw new RangeError(`trace: the text is ${ids.length} tokens long, but the model reads at most ` +
+        const length = ids === null ? `more than ${limit}` : `${ids.length}`;
+        throw new RangeError(`trace: the text is ${length} tokens long, but the model reads at most ` +
           `${tables.context}. Shorten it, or pass { truncate: true } to keep the first ${tables.context}.`);
       }
       truncated = ids.length - tables.context;
@@ -423,14 +465,15 @@ export class Model {
       if (query.length !== width) {
         throw new RangeError(`nearest: a query vector needs ${width} numbers, got ${query.length}`);
       }
+      for (let i = 0; i < width; i++) {
+        const x = query[i];
+        if (typeof x !== 'number') throw new TypeError(`nearest: query[${i}] is ${describe(x)}, not a number`);
+        if (!Number.isFinite(x)) throw new RangeError(`nearest: query[${i}] is ${x}; a query vector must hold finite numbers`);
+      }
       if (query instanceof Float32Array && query.buffer === module.HEAPF32.buffer) {
         pointer = query.byteOffset;
       } else {
-        const target = tables.floats(pointers.query, width);
-        for (let i = 0; i < width; i++) {
-          if (typeof query[i] !== 'number') throw new TypeError(`nearest: query[${i}] is ${describe(query[i])}, not a number`);
-          target[i] = query[i];
-        }
+        tables.floats(pointers.query, width).set(query);
         pointer = pointers.query;
       }
     } else {
@@ -504,6 +547,11 @@ export class Model {
 
 function checkText(text, caller) {
   if (typeof text !== 'string') throw new TypeError(`${caller}: expected a string, got ${describe(text)}`);
+}
+
+function tooLong(caller, size, unit) {
+  return new RangeError(`${caller}: the text is ${size} ${unit} long; at most ${MAX_TEXT_BYTES} bytes of UTF-8 ` +
+    '(8 MiB) can be encoded at once');
 }
 
 export { rowView };

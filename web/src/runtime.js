@@ -8,6 +8,16 @@ const wasmUrl = new URL('../dist/embeddings.wasm', import.meta.url);
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
 let compiled;
+let observer;
+
+/**
+ * For the tests only (web/index.js does not export it): `callback(module,
+ * role)` sees every new instance, role being "tables", "tokenizer" or
+ * "kernels", so a test can read an instance's C++ heap.
+ */
+export function observeInstances(callback) {
+  observer = callback;
+}
 
 async function compileModule() {
   if (wasmUrl.protocol === 'file:') {
@@ -24,10 +34,10 @@ async function compileModule() {
 }
 
 /** A fresh instance of the module: its own memory, its own C++ objects. */
-export async function instantiate() {
+export async function instantiate(role = 'kernels') {
   compiled ??= compileModule();
   const wasmModule = await compiled;
-  return createEmbeddingsModule({
+  const module = await createEmbeddingsModule({
     instantiateWasm(imports, done) {
       WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule));
       return {};
@@ -35,6 +45,8 @@ export async function instantiate() {
     // Failures inside the runtime would otherwise print and continue silently.
     printErr: (text) => console.error(`[embeddings] ${text}`),
   });
+  observer?.(module, role);
+  return module;
 }
 
 export { isNode };

@@ -13,12 +13,25 @@ import { Matrix, describe } from './matrix.js';
  *   sums: number, checkAlive: () => void }} Host
  */
 
+// buffer of an instance's memory -> { host, dot, cosine }: the host and its
+// two exported kernels, looked up once so a call on two views costs a few
+// property reads and one direct WebAssembly call.
 const hostsByBuffer = new WeakMap();
 let defaultHost;
+// The entry of the instance the last call on views went to.
+let hotBuffer, hotEntry;
 
 /** Registers an instance whose memory holds vectors the kernels may read in place. */
 export function registerHost(host) {
-  hostsByBuffer.set(host.module.HEAPU8.buffer, host);
+  const { module } = host;
+  hostsByBuffer.set(module.HEAPU8.buffer, { host, dot: module._embeddings_dot, cosine: module._embeddings_cosine });
+}
+
+/** Forgets a disposed instance (and lets its memory go). */
+export function unregisterHost(host) {
+  const buffer = host.module.HEAPU8.buffer;
+  hostsByBuffer.delete(buffer);
+  if (hotBuffer === buffer) hotBuffer = hotEntry = undefined;
 }
 
 export function setDefaultHost(host) {
@@ -27,7 +40,21 @@ export function setDefaultHost(host) {
 }
 
 function hostOf(vector) {
-  return vector instanceof Float32Array ? hostsByBuffer.get(vector.buffer) : undefined;
+  return vector instanceof Float32Array ? hostsByBuffer.get(vector.buffer)?.host : undefined;
+}
+
+/** The entry for two views of one instance's memory, or undefined. */
+function viewsEntry(a, b) {
+  if (!(a instanceof Float32Array) || !(b instanceof Float32Array) || a.length !== b.length) return undefined;
+  const buffer = a.buffer;
+  if (buffer !== b.buffer) return undefined;
+  if (buffer === hotBuffer) return hotEntry;
+  const entry = hostsByBuffer.get(buffer);
+  if (entry !== undefined) {
+    hotBuffer = buffer;
+    hotEntry = entry;
+  }
+  return entry;
 }
 
 function checkVector(v, name, caller) {
@@ -91,13 +118,14 @@ function copyInto(heap, index, v, start, count) {
  * @returns {number}
  */
 export function dot(a, b) {
-  const host = hostOf(a);
-  // The common case, two rows of one model: straight to the kernel.
-  if (host !== undefined && b instanceof Float32Array && b.buffer === a.buffer && a.length === b.length) {
-    host.checkAlive();
-    return host.module._embeddings_dot(a.byteOffset, b.byteOffset, a.length);
+  // The common case, two rows of one model: straight to the kernel, no copy.
+  const entry = viewsEntry(a, b);
+  if (entry !== undefined) {
+    entry.host.checkAlive();
+    return entry.dot(a.byteOffset, b.byteOffset, a.length);
   }
   checkPair(a, b, 'dot', arguments.length);
+  const host = hostOf(a);
   const target = host ?? hostOf(b) ?? defaultHost;
   let sum = 0;
   forEachChunk(target, a, b, (pa, pb, count) => {
@@ -112,12 +140,13 @@ export function dot(a, b) {
  * @returns {number}
  */
 export function cosine(a, b) {
-  const host = hostOf(a);
-  if (host !== undefined && b instanceof Float32Array && b.buffer === a.buffer && a.length === b.length) {
-    host.checkAlive();
-    return host.module._embeddings_cosine(a.byteOffset, b.byteOffset, a.length);
+  const entry = viewsEntry(a, b);
+  if (entry !== undefined) {
+    entry.host.checkAlive();
+    return entry.cosine(a.byteOffset, b.byteOffset, a.length);
   }
   checkPair(a, b, 'cosine', arguments.length);
+  const host = hostOf(a);
   const target = host ?? hostOf(b) ?? defaultHost;
   const sums = target.sums;
   target.module.HEAPF64.fill(0, sums >> 3, (sums >> 3) + 3);
@@ -149,7 +178,8 @@ export function cosineMatrixOf(table) {
     if (!tablePointer || !normsPointer || !outPointer) throw new RangeError('cosineMatrix: out of memory');
     module.HEAPF32.set(table.data, tablePointer >> 2);
     module._embeddings_cosine_map(tablePointer, rows, cols, normsPointer, outPointer);
-    const out = module.HEAPF32.slice(outPointer >> 2, (outPointer >> 2) + rows * rows);
+    const out = new Float32Array(rows * rows);
+    out.set(module.HEAPF32.subarray(outPointer >> 2, (outPointer >> 2) + rows * rows));
     return new Matrix(out, rows, rows, { name: `cosine map of ${table.name || 'a table'}` });
   } finally {
     module._free(tablePointer);
