@@ -27,11 +27,13 @@ export function registerHost(host) {
   hostsByBuffer.set(module.HEAPU8.buffer, { host, dot: module._embeddings_dot, cosine: module._embeddings_cosine });
 }
 
-/** Forgets a disposed instance (and lets its memory go). */
-export function unregisterHost(host) {
-  const buffer = host.module.HEAPU8.buffer;
-  hostsByBuffer.delete(buffer);
-  if (hotBuffer === buffer) hotBuffer = hotEntry = undefined;
+/**
+ * Called when a host is disposed: drops the strong reference the fast path
+ * keeps, so the instance's memory can go once no view holds it. (The weak
+ * entry stays, so calls on old views still say the model was disposed.)
+ */
+export function releaseHost(host) {
+  if (hotEntry?.host === host) hotBuffer = hotEntry = undefined;
 }
 
 export function setDefaultHost(host) {
