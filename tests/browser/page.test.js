@@ -132,10 +132,12 @@ describe(`the chapter page (${modelMode} model)`, () => {
   });
 
   test('Run shows each Code line\'s live result', async () => {
-    for (const id of ['code-embeddings', 'code-similar', 'code-dot', 'code-position']) {
+    for (const id of ['code-embeddings', 'code-similar', 'code-position']) {
       await page.locator(`#${id} button.ew-run`).click();
       await page.locator(`#${id} output`).waitFor();
     }
+    await page.locator('#code-dot button.ew-run').press('Enter');
+    await page.locator('#code-dot output').waitFor();
     assert.match(await page.locator('#code-dot output').textContent(), /< 1$/m);
     const [a, b] = pairIds();
     const jsDot = (x, y) => x.reduce((sum, v, k) => sum + v * y[k], 0);
@@ -223,6 +225,16 @@ describe(`the chapter page (${modelMode} model)`, () => {
       assert.equal(r.score, cosine(rowView(model.wte, model.tokenId(r.a)), rowView(model.wte, model.tokenId(r.b))));
     }
     assert.match(await page.locator('#pairs').textContent(), /the book’s model: 0\.74/);
+    // A word of a pair shows its neighbours in the nearest-words widget, by click and by keyboard.
+    const words = page.locator('#pairs button.ew-token');
+    if (await words.count() >= 2) {
+      const [first, second] = [await words.nth(0).textContent(), await words.nth(1).textContent()];
+      await words.nth(1).click();
+      assert.equal(await page.evaluate(() => document.querySelector('#nearest').tokenId), model.tokenId(second));
+      await words.nth(0).focus();
+      await page.keyboard.press('Enter');
+      assert.equal(await page.evaluate(() => document.querySelector('#nearest').tokenId), model.tokenId(first));
+    }
   });
 
   test('dot product: editing a number by keyboard updates products and sum', async () => {
@@ -268,6 +280,14 @@ describe(`the chapter page (${modelMode} model)`, () => {
       `Place 1, ${expected.tokens[0].text} (id ${expected.tokens[0].id}), column 1: token ${num(t)} + position ${num(p)} = sum ${num(s)}`);
     await page.keyboard.press('ArrowDown');
     assert.match(await page.locator('#trace .ew-grid-readout').first().textContent(), new RegExp(`^Place 2, .*column 1: token`));
+    // A click on a strip reads the number under the pointer.
+    const strip = page.locator('#trace .ew-trace').first().locator('canvas.ew-strip').nth(2 * 3 + 2);
+    const box = await strip.evaluate((canvas) => {
+      const r = canvas.getBoundingClientRect();
+      return { x: r.left + canvas.clientLeft, y: r.top + canvas.clientTop, width: canvas.clientWidth, height: canvas.clientHeight };
+    });
+    await page.mouse.click(box.x + box.width * (100.5 / model.width), box.y + box.height / 2);
+    assert.match(await page.locator('#trace .ew-grid-readout').first().textContent(), new RegExp(`^Place 3, .*column 100: token`));
 
     const long = ' Lily'.repeat(model.context + 5);
     const n = model.encode(long).length;
@@ -339,6 +359,14 @@ describe(`the chapter page (${modelMode} model)`, () => {
     assert.ok(snapshotRequests.length >= 2);
     await page.keyboard.press('End');
     await page.waitForFunction((i) => document.querySelector('#slider').dataset.shown === String(i), last);
+    // Play starts again from step 0; Pause stops.
+    const play = page.locator('#slider .ew-slider-line button');
+    await play.click();
+    assert.equal(await play.getAttribute('aria-pressed'), 'true');
+    await page.waitForFunction(() => document.querySelector('#slider').dataset.shown === '0');
+    await play.click();
+    assert.equal(await play.getAttribute('aria-pressed'), 'false');
+    assert.equal(await play.textContent(), 'Play');
     assert.deepEqual(page.problems, []);
     assert.deepEqual(await page.violations(), []);
   });

@@ -4,9 +4,10 @@
 //   <nearest-words src="model/" word="·girl" k="10"></nearest-words>
 //
 // <word-pairs>: the cosine of given pairs of tokens, with the book's figure
-// beside ours when given.
+// beside ours when given. With `for` naming a <nearest-words>, each word is a
+// button that shows its closest tokens there.
 //
-//   <word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76"></word-pairs>
+//   <word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76" for="nearest"></word-pairs>
 import { rowView, cosine } from '../index.js';
 import { ModelWidget, el } from './base.js';
 import { TokenPicker } from './token-picker.js';
@@ -147,6 +148,23 @@ export class WordPairs extends ModelWidget {
       .map(([a, b, book]) => ({ a, b, book: book === undefined ? undefined : Number(book) }));
   }
 
+  /**
+   * A word of a pair: a button that shows its closest tokens in the
+   * <nearest-words> named by the `for` attribute, when there is one.
+   */
+  #word(text, id, known) {
+    const target = this.getAttribute('for') && document.getElementById(this.getAttribute('for'));
+    if (!known || id === undefined || !target || typeof target.pick !== 'function') {
+      return el('span', { className: 'ew-token', textContent: text });
+    }
+    const button = el('button', { type: 'button', className: 'ew-token ew-link', textContent: text, title: `Show the closest tokens to ${text}` });
+    button.addEventListener('click', () => {
+      target.pick(id);
+      target.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    });
+    return button;
+  }
+
   show(model) {
     /** Live results, for the page and its tests: [{ a, b, ids, score, missing }]. */
     this.results = [];
@@ -161,7 +179,7 @@ export class WordPairs extends ModelWidget {
       }
       const item = el('li', { className: 'ew-pair' });
       const names = el('span', { className: 'ew-pair-words' },
-        el('span', { className: 'ew-token', textContent: a }), ' and ', el('span', { className: 'ew-token', textContent: b }));
+        this.#word(a, ids[0], missing.length === 0), ' and ', this.#word(b, ids[1], missing.length === 0));
       if (missing.length) {
         this.results.push({ a, b, ids, score: null, missing });
         item.append(names, el('span', { className: 'ew-pair-missing', textContent: ` ${missing.join(' ')} So this pair has no score here.` }));

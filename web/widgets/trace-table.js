@@ -117,7 +117,8 @@ class TraceView {
       return;
     }
     const box = canvas.getBoundingClientRect();
-    const c = Math.max(0, Math.min(this.width - 1, Math.floor(((event.clientX - box.left) / box.width) * this.width)));
+    const left = box.left + canvas.clientLeft;
+    const c = Math.max(0, Math.min(this.width - 1, Math.floor(((event.clientX - left) / canvas.clientWidth) * this.width)));
     const r = Number(canvas.dataset.row);
     if (click || event.pointerType === 'touch') {
       this.select(r, c);
