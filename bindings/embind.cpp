@@ -5,18 +5,30 @@
 //
 // Memory discipline (the reason for the workspace): the JS layer gives each
 // model's tables their own WebAssembly instance. Everything that instance
-// will ever need after loading (trace rows, query, results, scratch) is
-// allocated in finish(), so no later call allocates, memory never grows,
-// and Float32Array views of wte and wpe stay valid for the model's life.
-// Text work (tokenizer) lives in a separate instance, because text length,
-// and so its memory, is up to the reader.
+// will ever need after loading (tables, trace rows, query, results, scratch)
+// is allocated in readHeader(), before a byte of the tables is fetched, so no
+// later call allocates more than a short message, memory never grows after
+// loading, and Float32Array views of wte and wpe stay valid for the model's
+// life. Text work (tokenizer) lives in a separate instance, because text
+// length, and so its memory, is up to the reader.
+//
+// Out of memory: this build has no exceptions, so operator new aborts the
+// instance when malloc fails (and malloc does fail: -sALLOW_MEMORY_GROWTH
+// turns ABORTING_MALLOC off). Every allocation whose size comes from a file
+// or from the reader therefore goes through embeddings::Buffer (malloc,
+// checked) or is checked against heap_room() first; failures are messages.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
+#include <emscripten/heap.h>
+#include <malloc.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
 
+#include "embeddings/buffer.h"
 #include "embeddings/json.h"
 #include "embeddings/kernels.h"
 #include "embeddings/model.h"
@@ -29,7 +41,49 @@ using embeddings::Table;
 using embeddings::TablesLoader;
 namespace kernels = embeddings::kernels;
 
+using embeddings::Buffer;
+
 std::uintptr_t address(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); }
+
+// Bytes malloc can still hand out: what memory may grow by, plus what is free inside it.
+std::uint64_t heap_room() {
+  const std::uint64_t max = emscripten_get_heap_max(), size = emscripten_get_heap_size();
+  const std::uint64_t free_inside = static_cast<unsigned>(mallinfo().fordblks);
+  return (max > size ? max - size : 0) + free_inside;
+}
+
+// A size for a message: "512 bytes", "3.5 MiB".
+std::string mebibytes(std::uint64_t bytes) {
+  if (bytes < (1 << 20)) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+  const std::uint64_t tenths = (bytes * 10 + (1 << 20) / 2) >> 20;
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
+}
+
+// A rainy-day reserve. Even a refusal allocates (its message), and when
+// memory is exhausted that small allocation would abort the instance. So
+// each instance keeps this much aside; operator new's new_handler gives it
+// back when malloc fails, which lets the message be built and returned.
+// Entry points that can fail for lack of memory re-arm it first.
+constexpr std::size_t kReserveBytes = 64 << 10;
+void* reserve = nullptr;
+
+void release_reserve() {
+  std::free(reserve);
+  reserve = nullptr;
+  std::set_new_handler(nullptr);  // A second failure aborts, as it would have.
+}
+
+void ensure_reserve() {
+  if (reserve != nullptr) return;
+  reserve = std::malloc(kReserveBytes);
+  if (reserve != nullptr) std::set_new_handler(release_reserve);
+}
+
+[[maybe_unused]] const bool reserve_armed = (ensure_reserve(), true);
+
+// Heap room kept free after loading a model, for the short strings later
+// calls allocate (messages, names), so that they never grow memory.
+constexpr std::size_t kSlackBytes = 1 << 20;
 
 // Longest vector the JS layer copies into this instance at once; longer
 // vectors from outside are processed in chunks of this many numbers.
@@ -45,40 +99,82 @@ class ModelTables {
   // JS writes the file's first 8 bytes (or fewer) here before begin().
   std::uintptr_t prefixBuffer() { return address(prefix_); }
   bool begin(std::size_t available, double file_size) {
+    ensure_reserve();
     if (!(file_size >= 0) || file_size > 9007199254740992.0) return fail("invalid file size");
     return check(loader_.begin(prefix_, available > 8 ? 8 : available, static_cast<std::uint64_t>(file_size),
                                error_));
   }
   double headerLength() const { return static_cast<double>(loader_.header_length()); }
-  // A buffer of headerLength() bytes for JS to fill with the header.
+  // A buffer of headerLength() bytes for JS to fill with the header; 0 when
+  // there is no memory for it (error() says so).
   std::uintptr_t headerBuffer() {
-    header_.assign(loader_.header_length(), '\0');
+    ensure_reserve();
+    if (!header_.allocate(loader_.header_length())) {
+      fail("out of memory for the " + mebibytes(loader_.header_length()) + " header");
+      return 0;
+    }
     return address(header_.data());
   }
+  // Parses the header, then allocates everything the model will need: the
+  // tables and the workspace. Fails early, with sizes, when they cannot fit.
   bool readHeader() {
-    const bool ok = loader_.read_header(header_, error_);
-    std::string().swap(header_);
-    return check(ok);
+    ensure_reserve();
+    const std::string_view header(reinterpret_cast<const char*>(header_.data()), header_.size());
+    const bool parsed = loader_.parse_header(header, error_);
+    header_.reset();
+    if (!parsed) return false;
+    const std::uint64_t vocab = loader_.table_info(Table::Token)->shape[0];
+    const std::uint64_t context = loader_.table_info(Table::Position)->shape[0];
+    const std::uint64_t width = loader_.table_info(Table::Token)->shape[1];
+    // Sizes are bounded by the loader's per-table limit, so this cannot overflow.
+    const std::uint64_t workspace = context * 4 + 3 * context * width * 4 + width * 4 + 3 * vocab * 4 +
+                                    2 * kVectorChunk * 4 + kMapBlock * 4 + kSlackBytes;
+    const std::uint64_t tables = loader_.allocation_bytes();
+    const std::uint64_t room = heap_room();
+    if (tables + workspace > room) {
+      return fail("the model needs " + mebibytes(tables + workspace) + " of memory (tables " + mebibytes(tables) +
+                  ", workspace " + mebibytes(workspace) + ") but this WebAssembly instance can get at most " +
+                  mebibytes(room));
+    }
+    if (!loader_.allocate(error_)) return false;
+    if (!ids_.allocate_zeroed(context) || !token_rows_.allocate_zeroed(context * width) ||
+        !position_rows_.allocate_zeroed(context * width) || !sum_rows_.allocate_zeroed(context * width) ||
+        !query_.allocate_zeroed(width) || !scores_.allocate_zeroed(vocab) || !result_ids_.allocate_zeroed(vocab) ||
+        !result_scores_.allocate_zeroed(vocab) || !vector_a_.allocate_zeroed(kVectorChunk) ||
+        !vector_b_.allocate_zeroed(kVectorChunk) || !map_block_.allocate_zeroed(kMapBlock)) {
+      return fail("out of memory: the model needs " + mebibytes(tables + workspace) +
+                  " and the WebAssembly instance could not grow that far");
+    }
+    error_.clear();
+    return true;
   }
   double tableOffset(int table) const { return static_cast<double>(loader_.table_offset(as_table(table))); }
   double tableBytes(int table) const { return static_cast<double>(loader_.table_bytes(as_table(table))); }
   std::uintptr_t tableBuffer(int table) { return address(loader_.table_buffer(as_table(table))); }
-  bool readConfig(const std::string& json_text) { return check(loader_.read_config(json_text, error_)); }
+  // config.json goes through a buffer like the header: its size is the file's.
+  std::uintptr_t configBuffer(std::size_t bytes) {
+    ensure_reserve();
+    if (!config_.allocate(bytes)) {
+      fail("out of memory for " + mebibytes(bytes) + " of config.json");
+      return 0;
+    }
+    return address(config_.data());
+  }
+  bool readConfig() {
+    ensure_reserve();
+    const bool ok = loader_.read_config(std::string_view(config_.data(), config_.size()), error_);
+    config_.reset();
+    return check(ok);
+  }
   bool finish() {
-    if (!loader_.finish(tables_, error_)) return fail(error_);
-    const std::size_t vocab = tables_.vocab_size(), context = tables_.context(), width = tables_.width();
-    ids_.assign(context, 0);
-    token_rows_.assign(context * width, 0.0f);
-    position_rows_.assign(context * width, 0.0f);
-    sum_rows_.assign(context * width, 0.0f);
-    query_.assign(width, 0.0f);
-    scores_.assign(vocab, 0.0f);
-    result_ids_.assign(vocab, 0);
-    result_scores_.assign(vocab, 0.0f);
-    vector_a_.assign(kVectorChunk, 0.0f);
-    vector_b_.assign(kVectorChunk, 0.0f);
-    map_block_.assign(kMapBlock, 0.0f);
+    ensure_reserve();
+    if (!loader_.finish(tables_, error_)) return false;
+    metadata_json_ = make_metadata_json();
+    // Leave room at the top of the heap for the strings later calls allocate
+    // (the largest being metadataJson()'s copy), so memory never grows again.
+    if (void* slack = std::malloc(kSlackBytes + 2 * metadata_json_.size())) std::free(slack);
     loaded_ = true;
+    error_.clear();
     return true;
   }
 
@@ -93,7 +189,8 @@ class ModelTables {
   std::string tokenTableName() const { return tables_.wte_name(); }
   std::string positionTableName() const { return tables_.wpe_name(); }
   // The safetensors __metadata__ as a JSON object text.
-  std::string metadataJson() const {
+  const std::string& metadataJson() const { return metadata_json_; }
+  std::string make_metadata_json() const {
     std::string out = "{";
     bool first = true;
     for (const auto& [key, value] : tables_.metadata()) {
@@ -130,10 +227,11 @@ class ModelTables {
   bool embed(std::size_t n) {
     if (!loaded_) return fail("no model is loaded");
     if (n > tables_.context()) return fail("more tokens than the context holds");
+    const std::int32_t* ids = ids_.data();
     for (std::size_t i = 0; i < n; ++i)
-      if (ids_[i] < 0 || static_cast<std::size_t>(ids_[i]) >= tables_.vocab_size())
-        return fail("token id " + std::to_string(ids_[i]) + " is outside the token table");
-    kernels::embed_tokens(ids_.data(), n, tables_.wte().data, tables_.wpe().data, tables_.width(),
+      if (ids[i] < 0 || static_cast<std::size_t>(ids[i]) >= tables_.vocab_size())
+        return fail("token id " + std::to_string(ids[i]) + " is outside the token table");
+    kernels::embed_tokens(ids, n, tables_.wte().data, tables_.wpe().data, tables_.width(),
                           token_rows_.data(), position_rows_.data(), sum_rows_.data());
     return true;
   }
@@ -142,7 +240,7 @@ class ModelTables {
   // instance: a wte row or queryBuffer()), excluding token `exclude` (-1 for
   // none). Results in resultIds()/resultScores(); returns how many.
   std::size_t nearest(std::uintptr_t query, std::size_t k, int exclude) {
-    if (!loaded_) return 0;
+    if (!loaded_ || k == 0) return 0;
     const auto* q = reinterpret_cast<const float*>(query);
     const std::size_t vocab = tables_.vocab_size(), width = tables_.width();
     kernels::cosine_scores(q, kernels::inverse_norm(q, width), tables_.wte().data, tables_.wte_inverse_norms(),
@@ -190,12 +288,14 @@ class ModelTables {
   EmbeddingTables tables_;
   bool loaded_ = false;
   std::string error_;
+  std::string metadata_json_;
   unsigned char prefix_[8] = {};
   double sums_[3] = {};
-  std::string header_;
-  std::vector<std::int32_t> ids_, result_ids_;
-  std::vector<float> token_rows_, position_rows_, sum_rows_, query_, scores_, result_scores_, vector_a_,
-      vector_b_, map_block_;
+  Buffer<unsigned char> header_;
+  Buffer<char> config_;
+  Buffer<std::int32_t> ids_, result_ids_;
+  Buffer<float> token_rows_, position_rows_, sum_rows_, query_, scores_, result_scores_, vector_a_, vector_b_,
+      map_block_;
 };
 
 class TextTokenizer {
@@ -203,43 +303,87 @@ class TextTokenizer {
   const std::string& error() const { return error_; }
 
   // JS writes UTF-8 input (tokenizer.json or text to encode) into a buffer
-  // of the size it asks for, then calls load() or encode().
+  // of the size it asks for, then calls load() or encode(). 0 when there is
+  // no memory for it (error() says so).
   std::uintptr_t inputBuffer(std::size_t bytes) {
-    input_.assign(bytes, '\0');
+    ensure_reserve();
+    if (!input_.allocate(bytes)) {
+      error_ = "out of memory for " + mebibytes(bytes) + " of text";
+      return 0;
+    }
     return address(input_.data());
   }
   bool load() {
+    ensure_reserve();
     embeddings::Tokenizer tokenizer;
-    const bool ok = embeddings::Tokenizer::from_json(input_, tokenizer, error_);
-    std::string().swap(input_);
+    const bool ok = embeddings::Tokenizer::from_json(input(), tokenizer, error_);
+    input_.reset();
     if (!ok) return false;
     tokenizer_ = std::move(tokenizer);
     loaded_ = true;
     return true;
   }
-  // Encodes the input buffer; the ids are at ids(), count returned.
-  std::size_t encode() {
-    ids_ = tokenizer_.encode(input_);
-    std::string().swap(input_);
-    return ids_.size();
+  // Encodes the input buffer; the ids are at ids(). Returns their count;
+  // -1 when `max_tokens` >= 0 and the text has more tokens than that (the
+  // encoder stops early); -2 when memory is short (error() says so).
+  double encode(double max_tokens) {
+    ensure_reserve();
+    const std::string_view text = input();
+    // Encoding needs the ids (at most one per byte) and scratch for the
+    // longest piece; this bounds both generously, so a text that could not
+    // fit is refused instead of aborting the instance halfway.
+    if (static_cast<std::uint64_t>(text.size()) * kEncodeBytesPerInputByte > heap_room()) {
+      error_ = "out of memory: encoding " + mebibytes(text.size()) + " of text could need " +
+               mebibytes(static_cast<std::uint64_t>(text.size()) * kEncodeBytesPerInputByte);
+      input_.reset();
+      return -2;
+    }
+    double count;
+    if (max_tokens >= 0) {
+      const bool fits = tokenizer_.encode_at_most(text, static_cast<std::size_t>(max_tokens), ids_);
+      count = fits ? static_cast<double>(ids_.size()) : -1;
+    } else {
+      ids_ = tokenizer_.encode(text);
+      count = static_cast<double>(ids_.size());
+    }
+    input_.reset();
+    return count;
   }
   std::uintptr_t ids() { return address(ids_.data()); }
   // Frees what the last encode() kept, so a long text does not stay resident.
   void release() { std::vector<std::int32_t>().swap(ids_); }
 
-  // Decodes `count` ids that JS wrote at idsInput(count).
+  // Decodes `count` ids that JS wrote at idsInput(count); 0 when there is no memory.
   std::uintptr_t idsInput(std::size_t count) {
-    ids_in_.assign(count, 0);
+    ensure_reserve();
+    if (!ids_in_.allocate(count)) {
+      error_ = "out of memory for " + std::to_string(count) + " token ids";
+      return 0;
+    }
     return address(ids_in_.data());
   }
   bool decode() {
+    ensure_reserve();
+    // The text is at most max_token_bytes() per id, and its UTF-8 repair at
+    // most three times that; refuse rather than abort when that cannot fit.
+    const std::uint64_t bound = static_cast<std::uint64_t>(ids_in_.size()) * tokenizer_.max_token_bytes() * 5;
+    if (bound > heap_room()) {
+      error_ = "out of memory: the text of " + std::to_string(ids_in_.size()) + " tokens could need " +
+               mebibytes(bound);
+      ids_in_.reset();
+      return false;
+    }
     std::string text;
     const bool ok = tokenizer_.decode(ids_in_.data(), ids_in_.size(), text, error_);
-    std::vector<std::int32_t>().swap(ids_in_);
+    ids_in_.reset();
     if (ok) decoded_ = std::move(text);
     return ok;
   }
-  std::string decoded() const { return decoded_; }
+  std::string decoded() {
+    std::string out;
+    out.swap(decoded_);
+    return out;
+  }
 
   std::size_t vocabSize() const { return tokenizer_.vocab_size(); }
   std::size_t maxTokenBytes() const { return tokenizer_.max_token_bytes(); }
@@ -248,10 +392,19 @@ class TextTokenizer {
   bool isSpecial(int id) const { return tokenizer_.is_special(id); }
 
  private:
+  // Worst case of Tokenizer::encode per input byte: the ids (4, doubled by
+  // vector growth), a piece's symbols (16) and merge queue (up to 3 entries
+  // of 12, doubled), the prefixed copy of a gap (1), with margin.
+  static constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
+
+  std::string_view input() const { return {input_.data(), input_.size()}; }
+
   embeddings::Tokenizer tokenizer_;
   bool loaded_ = false;
-  std::string error_, input_, decoded_;
-  std::vector<std::int32_t> ids_, ids_in_;
+  std::string error_, decoded_;
+  Buffer<char> input_;
+  std::vector<std::int32_t> ids_;
+  Buffer<std::int32_t> ids_in_;
 };
 
 }  // namespace
@@ -300,6 +453,7 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("tableOffset", &ModelTables::tableOffset)
       .function("tableBytes", &ModelTables::tableBytes)
       .function("tableBuffer", &ModelTables::tableBuffer)
+      .function("configBuffer", &ModelTables::configBuffer)
       .function("readConfig", &ModelTables::readConfig)
       .function("finish", &ModelTables::finish)
       .function("wte", &ModelTables::wte)
@@ -348,4 +502,9 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("tokenId", &TextTokenizer::tokenId)
       .function("isSpecial", &TextTokenizer::isSpecial);
   function("backendName", emscripten::optional_override([]() { return std::string(kernels::backend_name()); }));
+  // For the tests only (the package does not export it): bytes malloc has
+  // handed out and not yet had back, to check that calls leave nothing behind.
+  function("heapAllocatedBytes", emscripten::optional_override([]() {
+             return static_cast<double>(static_cast<unsigned>(mallinfo().uordblks));
+           }));
 }

@@ -95,7 +95,11 @@ export class Model implements Disposable {
   readonly source: string;
   readonly disposed: boolean;
 
-  /** Token ids of a text. "<|endoftext|>" in the text is the special token, as in Hugging Face tokenizers. */
+  /**
+   * Token ids of a text. "<|endoftext|>" typed in the text is the special
+   * token, as Hugging Face tokenizers' encode() has it. Lone surrogates
+   * become U+FFFD first. Throws a RangeError for text over 8 MiB of UTF-8.
+   */
   encode(text: string): number[];
   /** The text of token ids. */
   decode(ids: readonly number[] | Int32Array): string;
@@ -109,10 +113,17 @@ export class Model implements Disposable {
   vocabulary(): string[];
   /**
    * Tokens, token rows, position rows and their sums for a text. Throws a
-   * RangeError for text longer than the context unless { truncate: true }.
+   * RangeError for text longer than the context unless { truncate: true };
+   * it stops counting past 4096 tokens (or the context, if larger), so a
+   * megabyte of text is refused in milliseconds. The rows are copies: a
+   * Trace holds no WebAssembly memory.
    */
   trace(text: string, options?: { truncate?: boolean }): Trace;
-  /** The k tokens closest by cosine (default 10), best first; a token never lists itself. */
+  /**
+   * The k tokens closest by cosine (default 10, from 1 to vocabSize), best
+   * first; a token never lists itself. A query vector must hold `width`
+   * finite numbers.
+   */
   nearest(query: number | string | Vector, k?: number): Neighbour[];
   /** The rows × rows cosine map of a table (model.wpe: the position map). */
   cosineMatrix(table: Matrix): Matrix;

@@ -112,7 +112,9 @@ std::uint64_t count_layers(const safetensors::Header& header) {
   return layers;
 }
 
+// A size for a message: "512 bytes", "3.5 MiB".
 std::string mebibytes(std::uint64_t bytes) {
+  if (bytes < (1 << 20)) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
   const std::uint64_t tenths = (bytes * 10 + (1 << 20) / 2) >> 20;
   return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
 }
