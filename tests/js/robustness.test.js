@@ -242,6 +242,24 @@ describe('text', () => {
   });
 });
 
+describe('large files that are valid', () => {
+  test('a tokenizer.json and a header larger than an instance\'s first megabyte load', async () => {
+    // JSON allows any amount of whitespace, and safetensors pads its header with spaces.
+    const tokenizer = new TextEncoder().encode(fixture.tokenizerJson + ' '.repeat(3 * 2 ** 20));
+    const header = new DataView(fixture.weights.buffer, fixture.weights.byteOffset).getBigUint64(0, true);
+    const padding = 2 * 2 ** 20;
+    const weights = new Uint8Array(fixture.weights.length + padding);
+    weights.set(fixture.weights.subarray(0, 8 + Number(header)));
+    weights.fill(0x20, 8 + Number(header), 8 + Number(header) + padding);
+    weights.set(fixture.weights.subarray(8 + Number(header)), 8 + Number(header) + padding);
+    new DataView(weights.buffer).setBigUint64(0, header + BigInt(padding), true);
+    const m = await loadModel({ weights, tokenizer });
+    assert.deepEqual(Array.from(m.wte.data), Array.from(fixture.wte));
+    assert.deepEqual(m.encode('Lily saw'), model.encode('Lily saw'));
+    m.dispose();
+  });
+});
+
 describe('out of memory', () => {
   /** Takes all of an instance's memory in 1 MiB blocks, then frees every other one. */
   function fragment(module) {
