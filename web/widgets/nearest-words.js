@@ -160,7 +160,8 @@ export class WordPairs extends ModelWidget {
     const button = el('button', { type: 'button', className: 'ew-token ew-link', textContent: text, title: `Show the closest tokens to ${text}` });
     button.addEventListener('click', () => {
       target.pick(id);
-      target.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+      const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+      target.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
     });
     return button;
   }

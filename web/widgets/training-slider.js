@@ -13,6 +13,7 @@ import { loadModel } from '../index.js';
 import { ModelWidget, el, uniqueId, whenVisible } from './base.js';
 import { snapshotIndexOf } from './model-source.js';
 import { int } from './format.js';
+import { shareVocabulary } from './token-picker.js';
 import './nearest-words.js';
 import './position-map.js';
 
@@ -103,7 +104,12 @@ export class TrainingSlider extends ModelWidget {
   snapshot(i) {
     let promise = this.loaded.get(i);
     if (!promise) {
-      promise = loadModel({ weights: this.snapshots[i].url, config: this.config, tokenizer: this.tokenizerBytes });
+      promise = loadModel({ weights: this.snapshots[i].url, config: this.config, tokenizer: this.tokenizerBytes })
+        .then((snapshot) => {
+          // Same tokenizer.json as the model, so the same token texts.
+          if (this.tokenizerBytes) shareVocabulary(this.model, snapshot);
+          return snapshot;
+        });
       this.loaded.set(i, promise);
       promise.catch(() => this.loaded.delete(i));
     }
