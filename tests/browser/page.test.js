@@ -324,6 +324,32 @@ describe(`the chapter page (${modelMode} model)`, () => {
     assert.match(text, /same token/);
   });
 
+  test('every control has an accessible name; maps are labelled; canvases are not read as images', async () => {
+    const unnamed = await page.evaluate(() => {
+      const name = (el) => (el.getAttribute('aria-label') || (el.getAttribute('aria-labelledby') ?? '').split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '').join('') || [...(el.labels ?? [])].map((l) => l.textContent).join('') ||
+        (el.localName === 'button' ? el.textContent : '')).trim();
+      return [...document.querySelectorAll('input, textarea, select, button, meter, progress, [role="application"], [role="combobox"], [tabindex="0"]')]
+        .filter((el) => !el.closest('[hidden]') && !name(el))
+        .map((el) => el.outerHTML.slice(0, 80));
+    });
+    assert.deepEqual(unnamed, []);
+    const loose = await page.evaluate(() => [...document.querySelectorAll('canvas')]
+      .filter((c) => c.getAttribute('aria-hidden') !== 'true' && !c.closest('[aria-hidden="true"], [role="img"]')).length);
+    assert.equal(loose, 0);
+  });
+
+  test('the token table zooms by keyboard', async () => {
+    const viewport = page.locator('#table .ew-grid-viewport');
+    await viewport.focus();
+    const before = await page.locator('#table .ew-grid-zoom').textContent();
+    await page.keyboard.press('+');
+    const after = await page.locator('#table .ew-grid-zoom').textContent();
+    assert.notEqual(after, before);
+    await page.keyboard.press('-');
+    assert.equal(await page.locator('#table .ew-grid-zoom').textContent(), before);
+  });
+
   test('glossary terms open by keyboard', async () => {
     const term = page.locator('button.term').first();
     await term.focus();
