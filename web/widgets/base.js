@@ -79,10 +79,8 @@ export class ModelWidget extends HTMLElement {
   #loadCount = 0;
   #updated;
   #built = false;
-  #connected = false;
 
   connectedCallback() {
-    this.#connected = true;
     ensureStylesheet();
     if (!this.#built) {
       this.#built = true;
@@ -92,10 +90,6 @@ export class ModelWidget extends HTMLElement {
       this.prepend(this.statusElement);
       this.#load();
     }
-  }
-
-  disconnectedCallback() {
-    this.#connected = false;
   }
 
   attributeChangedCallback(name, before, after) {
@@ -131,7 +125,9 @@ export class ModelWidget extends HTMLElement {
   async #loadAndShow() {
     const count = ++this.#loadCount;
     this.dataset.state = 'loading';
-    this.#showProgress(undefined);
+    // A model handed over ready (a training snapshot) shows at once: no progress bar to flash.
+    const ready = this.#given !== undefined && typeof this.#given?.then !== 'function';
+    if (!ready) this.#showProgress(undefined);
     // external-model: the page hands the model over by script; load no files meanwhile.
     if (this.#given === undefined && this.hasAttribute('external-model')) return;
     let model;
@@ -151,6 +147,7 @@ export class ModelWidget extends HTMLElement {
     try {
       await this.show(model);
     } catch (error) {
+      if (error && typeof error === 'object') error.heading ??= 'This widget could not show the model.';
       this.#showError(error);
       return;
     }
