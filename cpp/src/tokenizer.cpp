@@ -639,10 +639,35 @@ void Tokenizer::encode_gap(std::string_view gap, Scratch& scratch, std::vector<s
   }
   std::size_t pos = 0;
   while (pos < text.size() && !scratch.over) {
-    const std::size_t length = pretoken_length(text, pos);
+    const std::size_t length = bounded_pretoken_length(text, pos, scratch, ids.size());
+    if (scratch.over) return;
     encode_piece(text.substr(pos, length), scratch, ids);
     pos += length;
   }
+}
+
+// pretoken_length(), but under encode_at_most() it does not scan a piece
+// further than it needs to: a piece of `enough` bytes has more tokens than
+// are still allowed, so when the piece starting at `pos` is that long the
+// text is too long, whatever follows. The piece is found in a view cut
+// `enough + 32` bytes on. It is the same piece as in the whole text when it
+// ends 16 bytes or more before the cut: every decision pretoken_length()
+// makes looks at most one character (4 bytes) past the piece. Otherwise the
+// whole text's piece is at most 4 bytes shorter (a character the cut split),
+// so still longer than `enough`.
+std::size_t Tokenizer::bounded_pretoken_length(std::string_view text, std::size_t pos, Scratch& scratch,
+                                               std::size_t ids_so_far) const {
+  constexpr std::size_t kNoLimit = static_cast<std::size_t>(-1);
+  if (scratch.max_tokens == kNoLimit || !every_byte_has_a_token_ || max_token_bytes_ == 0)
+    return pretoken_length(text, pos);
+  const std::size_t allowed = scratch.max_tokens - ids_so_far;  // ids_so_far <= max_tokens while not over
+  if (allowed + 1 > (kNoLimit - 64) / max_token_bytes_) return pretoken_length(text, pos);
+  const std::size_t enough = (allowed + 1) * max_token_bytes_;
+  const std::size_t view = enough + 32;
+  if (text.size() - pos <= view) return pretoken_length(text, pos);
+  const std::size_t length = pretoken_length(text.substr(0, pos + view), pos);
+  if (length + 16 > view) scratch.over = true;
+  return length;
 }
 
 // Hugging Face's BPE::merge_word followed by Word::merge_all.

@@ -130,11 +130,40 @@ TEST(EncodeAtMost, AgreesWithEncode) {
   }
 }
 
+TEST(EncodeAtMost, AgreesWhereItStopsLookingAhead) {
+  // encode_at_most() finds a piece in a view of the text cut some bytes on
+  // (see bounded_pretoken_length). Runs of every kind of character, of every
+  // length around that cut, with a character of another kind (or a split
+  // multi-byte one) at the end.
+  const Tokenizer& tokenizer = embeddings::fuzz::plain_tokenizer();
+  const std::string runs[] = {" ", "\xE3\x80\x80" /* ideographic space */, "\xE6\xBC\xA2", "a", "!", "1", "\xF0\x9F\x99\x82",
+                              "\xE3\x80\x80 ", "\n"};
+  const std::string ends[] = {"", "x", " x", "\xE3\x80\x80", "\xE3\x80", "!", " 1", "\xF0\x9F"};
+  for (const std::string& run : runs) {
+    for (const std::string& end : ends) {
+      std::string text;
+      while (text.size() < 300) {
+        text += run;
+        for (const std::size_t limit : {std::size_t{0}, std::size_t{3}, std::size_t{9}, std::size_t{12}}) {
+          const std::string whole = "ab " + text + end;
+          const std::vector<std::int32_t> all = tokenizer.encode(whole);
+          std::vector<std::int32_t> ids;
+          const bool fits = tokenizer.encode_at_most(whole, limit, ids);
+          ASSERT_EQ(fits, all.size() <= limit) << text.size() << " bytes of " << run << " then " << end;
+          if (fits) ASSERT_EQ(ids, all);
+        }
+      }
+    }
+  }
+}
+
 TEST(EncodeAtMost, RefusesAMegabyteForASmallContext) {
   const Tokenizer& tokenizer = embeddings::fuzz::plain_tokenizer();
   std::vector<std::int32_t> ids;
-  // One piece of a million letters: its length alone proves it.
+  // One piece of a million letters (or spaces): its length alone proves it,
+  // without even finding where it ends.
   EXPECT_FALSE(tokenizer.encode_at_most(std::string(1 << 20, 'x'), 1024, ids));
+  EXPECT_FALSE(tokenizer.encode_at_most(std::string(1 << 20, ' '), 1024, ids));
   // Many short pieces: encoding stops after the 1025th token.
   std::string words;
   while (words.size() < (1 << 20)) words += " the girl saw Lily";

@@ -141,6 +141,8 @@ class Tokenizer {
   const Token* find(std::int32_t id) const;
   void encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   void encode_with(std::string_view utf8_text, Scratch& scratch, std::vector<std::int32_t>& ids) const;
+  std::size_t bounded_pretoken_length(std::string_view text, std::size_t pos, Scratch& scratch,
+                                      std::size_t ids_so_far) const;
   void encode_piece(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   void encode_piece_ids(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   void split_added(std::string_view text, bool normalized_pass, Scratch& scratch,
