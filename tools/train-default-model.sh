@@ -16,6 +16,10 @@
 #                ~200 KB of the first corpus file, a 512-token vocabulary, 20
 #                small steps. Its model is meaningless.
 #   --build DIR  the CMake build folder (default: build/native, as tools/build.sh)
+#   --threads N  PyTorch threads (default 1: on a shared 2-core machine two
+#                threads collapse to a fifth of the speed whenever another job
+#                holds a core; use 2 on an otherwise idle machine)
+#   --steps N    training steps (default 6000, the shipped model)
 #
 # Training uses the fast environment of docs/training-cpu.md (tcmalloc, one
 # OpenBLAS thread, OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE unset for the training
@@ -27,9 +31,11 @@ out=
 work=
 build=build/native
 smoke=0
+threads=1
+steps=6000
 corpus=()
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "train-default-model: $*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
@@ -38,6 +44,8 @@ while [ $# -gt 0 ]; do
     --work) [ $# -ge 2 ] || die "--work needs a folder"; work=$2; shift 2 ;;
     --build) [ $# -ge 2 ] || die "--build needs a folder"; build=$2; shift 2 ;;
     --smoke) smoke=1; shift ;;
+    --threads) [ $# -ge 2 ] || die "--threads needs a number"; threads=$2; shift 2 ;;
+    --steps) [ $# -ge 2 ] || die "--steps needs a number"; steps=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; corpus+=("$@"); break ;;
     -*) usage >&2; die "unknown option $1" ;;
@@ -114,10 +122,10 @@ if [ "$smoke" = 1 ]; then
     "${corpus[0]}" >"$work/corpus.txt"
   corpus=("$work/corpus.txt")
   vocab=512
-  train_args=(--steps 20 --batch 8 --warmup 5 --log-every 5 --eval-every 10 --eval-windows 16 --snapshots 3)
+  train_args=(--threads "$threads" --steps 20 --batch 8 --warmup 5 --log-every 5 --eval-every 10 --eval-windows 16 --snapshots 3)
 else
   vocab=4096
-  train_args=(--steps 6000 --batch 32 --lr 2e-3 --warmup 200 --min-lr-ratio 0.1
+  train_args=(--threads "$threads" --steps "$steps" --batch 32 --lr 2e-3 --warmup 200 --min-lr-ratio 0.1
     --weight-decay 0.1 --embedding-decay 0.0 --dropout 0.0 --seed 1234 --eval-every 250)
 fi
 
