@@ -192,6 +192,122 @@ inline void dot_four_rows(const float* q, const float* r0, const float* r1, cons
   }
 }
 
+// One row's dot product with exactly the arithmetic dot_four_rows applies to
+// each of its rows (one accumulator, the same horizontal sum, the same
+// tail), so a row scores the same bits whether it was computed in a group
+// of four or alone.
+inline float dot_row(const float* q, const float* r, std::size_t n) {
+  B::V s = B::zero();
+  std::size_t k = 0;
+  for (; k + L <= n; k += L) s = B::mul_add(s, B::load(q + k), B::load(r + k));
+  float out[4];
+  B::sum4(s, s, s, s, out);
+  for (; k < n; ++k) out[0] += q[k] * r[k];
+  return out[0];
+}
+
+// ---- Quantized first pass for nearest() ----------------------------------------
+// approx[r] = float(q16 . row r of values) * row_factors[r] * query_factor,
+// the integer dot product exact (|sum| < 2^31 by the choice of limit).
+// width is a multiple of 16; the padding is zero in q16 and in every row.
+constexpr std::size_t kQuantizedAlign = 16;
+
+inline std::int32_t quantized_dot_scalar(const std::int16_t* a, const std::int16_t* b, std::size_t width) {
+  std::int32_t sum = 0;
+  for (std::size_t k = 0; k < width; ++k) sum += static_cast<std::int32_t>(a[k]) * b[k];
+  return sum;
+}
+
+void quantized_scores(const std::int16_t* q16, const std::int16_t* values, const float* row_factors,
+                      float query_factor, std::size_t rows, std::size_t width, float* approx) {
+  std::size_t r = 0;
+#if defined(__wasm_simd128__)
+  // i32x4.dot_i16x8_s: eight multiplies and four adds in one instruction,
+  // twice the work per operation of the float kernel, on half the bytes.
+  const v128_t factor = wasm_f32x4_splat(query_factor);
+  for (; r + 4 <= rows; r += 4) {
+    const std::int16_t* w0 = values + r * width;
+    const std::int16_t *w1 = w0 + width, *w2 = w1 + width, *w3 = w2 + width;
+    v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0;
+    for (std::size_t k = 0; k < width; k += 8) {
+      const v128_t x = wasm_v128_load(q16 + k);
+      a0 = wasm_i32x4_add(a0, wasm_i32x4_dot_i16x8(x, wasm_v128_load(w0 + k)));
+      a1 = wasm_i32x4_add(a1, wasm_i32x4_dot_i16x8(x, wasm_v128_load(w1 + k)));
+      a2 = wasm_i32x4_add(a2, wasm_i32x4_dot_i16x8(x, wasm_v128_load(w2 + k)));
+      a3 = wasm_i32x4_add(a3, wasm_i32x4_dot_i16x8(x, wasm_v128_load(w3 + k)));
+    }
+    const v128_t ab = wasm_i32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5), wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
+    const v128_t cd = wasm_i32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5), wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
+    const v128_t sums = wasm_i32x4_add(wasm_i32x4_shuffle(ab, cd, 0, 1, 4, 5), wasm_i32x4_shuffle(ab, cd, 2, 3, 6, 7));
+    wasm_v128_store(approx + r, wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(sums),
+                                                              wasm_v128_load(row_factors + r)),
+                                               factor));
+  }
+#elif defined(__AVX2__) && defined(__FMA__)
+  const __m128 factor = _mm_set1_ps(query_factor);
+  for (; r + 4 <= rows; r += 4) {
+    const std::int16_t* w0 = values + r * width;
+    const std::int16_t *w1 = w0 + width, *w2 = w1 + width, *w3 = w2 + width;
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+    for (std::size_t k = 0; k < width; k += 16) {
+      const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q16 + k));
+      a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + k))));
+      a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w1 + k))));
+      a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w2 + k))));
+      a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w3 + k))));
+    }
+    const __m128i h0 = _mm_add_epi32(_mm256_castsi256_si128(a0), _mm256_extracti128_si256(a0, 1));
+    const __m128i h1 = _mm_add_epi32(_mm256_castsi256_si128(a1), _mm256_extracti128_si256(a1, 1));
+    const __m128i h2 = _mm_add_epi32(_mm256_castsi256_si128(a2), _mm256_extracti128_si256(a2, 1));
+    const __m128i h3 = _mm_add_epi32(_mm256_castsi256_si128(a3), _mm256_extracti128_si256(a3, 1));
+    const __m128i ab = _mm_add_epi32(_mm_unpacklo_epi32(h0, h1), _mm_unpackhi_epi32(h0, h1));
+    const __m128i cd = _mm_add_epi32(_mm_unpacklo_epi32(h2, h3), _mm_unpackhi_epi32(h2, h3));
+    const __m128i sums = _mm_add_epi32(_mm_unpacklo_epi64(ab, cd), _mm_unpackhi_epi64(ab, cd));
+    _mm_storeu_ps(approx + r, _mm_mul_ps(_mm_mul_ps(_mm_cvtepi32_ps(sums), _mm_loadu_ps(row_factors + r)), factor));
+  }
+#endif
+  for (; r < rows; ++r) {
+    approx[r] = static_cast<float>(quantized_dot_scalar(q16, values + r * width, width)) * row_factors[r] * query_factor;
+  }
+}
+
+// Largest |q| <= limit with cols * limit^2 < 2^31, at most 2047 (11 bits):
+// then every integer dot product, and every partial sum of one, fits int32.
+std::int32_t quantization_limit(std::size_t cols) {
+  if (cols == 0) return 0;
+  std::int64_t limit = static_cast<std::int64_t>(std::sqrt(2147483647.0 / static_cast<double>(cols)));
+  limit = std::min<std::int64_t>(limit, 2047);
+  while (limit > 0 && static_cast<std::int64_t>(cols) * limit * limit >= 2147483647LL) --limit;
+  return static_cast<std::int32_t>(limit);
+}
+
+// Beyond this magnitude (or below the smallest normal scale) the error
+// bounds below are not trusted; such tables and queries take the exact path.
+constexpr float kQuantizeMaxAbs = 1e15f;
+constexpr float kQuantizeMinScale = 1e-30f;
+
+// Quantizes one vector: out[k] = round(v[k] / scale), |out[k]| <= limit,
+// padding zeroed. Returns false for values that are not finite or too large.
+bool quantize_vector(const float* v, std::size_t cols, std::size_t width, std::int32_t limit, std::int16_t* out,
+                     float& scale, double& l1) {
+  float max_abs = 0;
+  l1 = 0;
+  for (std::size_t k = 0; k < cols; ++k) {
+    const float a = std::fabs(v[k]);
+    if (!(a <= kQuantizeMaxAbs)) return false;  // also NaN
+    max_abs = std::max(max_abs, a);
+    l1 += a;
+  }
+  scale = max_abs / static_cast<float>(limit);
+  if (max_abs > 0 && !(scale >= kQuantizeMinScale)) return false;
+  for (std::size_t k = 0; k < cols; ++k) {
+    const float q = scale > 0 ? std::nearbyint(v[k] / scale) : 0.0f;
+    out[k] = static_cast<std::int16_t>(std::clamp(q, -static_cast<float>(limit), static_cast<float>(limit)));
+  }
+  for (std::size_t k = cols; k < width; ++k) out[k] = 0;
+  return true;
+}
+
 // Ranking order for top_k: larger score first, then smaller index; NaN last.
 inline bool ranks_before(float score_a, std::int32_t index_a, float score_b, std::int32_t index_b) {
   const bool nan_a = std::isnan(score_a), nan_b = std::isnan(score_b);
@@ -246,7 +362,7 @@ void cosine_scores(const float* query, float query_inverse_norm, const float* ta
     }
   }
   for (; r < rows; ++r) {
-    const float score = dot_fast(query, table + r * cols, cols) * row_inverse_norms[r] * query_inverse_norm;
+    const float score = dot_row(query, table + r * cols, cols) * row_inverse_norms[r] * query_inverse_norm;
     out[r] = std::clamp(score, -1.0f, 1.0f);
   }
 }
@@ -287,6 +403,109 @@ std::size_t top_k(const float* scores, std::size_t count, std::size_t k, std::in
   std::sort_heap(out_indices, out_indices + size, worse_on_top);
   for (std::size_t j = 0; j < size; ++j) out_scores[j] = scores[out_indices[j]];
   return size;
+}
+
+std::size_t quantized_width(std::size_t cols) { return (cols + kQuantizedAlign - 1) / kQuantizedAlign * kQuantizedAlign; }
+
+bool quantize_rows(const float* table, const float* row_inverse_norms, std::size_t rows, std::size_t cols,
+                   std::int16_t* values, float* row_factors, QuantizedRows& out) {
+  out = QuantizedRows{};
+  const std::size_t width = quantized_width(cols);
+  const std::int32_t limit = quantization_limit(cols);
+  if (cols == 0 || cols > kQuantizedMaxCols || limit < 64) return false;
+  double error_a = 0, error_b = 0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    float scale;
+    double l1;
+    if (!quantize_vector(table + r * cols, cols, width, limit, values + r * width, scale, l1)) return false;
+    const double inverse = row_inverse_norms[r];
+    if (!(inverse >= 0) || !std::isfinite(inverse)) return false;
+    row_factors[r] = scale * row_inverse_norms[r];
+    // Per row, in units of cosine (see nearest()): the query's rounding
+    // meets this row's sizes, and this row's rounding meets the query's.
+    error_a = std::max(error_a, 0.5 * scale * inverse);
+    error_b = std::max(error_b, (0.5 * l1 + 0.25 * static_cast<double>(cols) * scale) * inverse);
+  }
+  out.values = values;
+  out.row_factors = row_factors;
+  out.rows = rows;
+  out.cols = cols;
+  out.width = width;
+  out.limit = limit;
+  out.error_a = error_a;
+  out.error_b = error_b;
+  out.usable = true;
+  return true;
+}
+
+std::size_t nearest(const float* query, const float* table, const float* row_inverse_norms,
+                    const QuantizedRows* quantized, std::size_t rows, std::size_t cols, std::size_t k,
+                    std::int64_t exclude, float* scratch, std::int32_t* index_scratch, std::int32_t* out_indices,
+                    float* out_scores) {
+  if (k == 0) return 0;
+  const float query_inverse = inverse_norm(query, cols);
+  const auto exact = [&] {
+    cosine_scores(query, query_inverse, table, row_inverse_norms, rows, cols, scratch);
+    return top_k(scratch, rows, k, exclude, out_indices, out_scores);
+  };
+  // The first pass pays off when it can rule out most rows.
+  if (quantized == nullptr || !quantized->usable || quantized->rows != rows || quantized->cols != cols ||
+      rows < 64 || k * 16 > rows || !(query_inverse > 0)) {
+    return exact();
+  }
+  alignas(16) std::int16_t q16[kQuantizedMaxCols];
+  float query_scale;
+  double query_l1;
+  if (!quantize_vector(query, cols, quantized->width, quantized->limit, q16, query_scale, query_l1)) return exact();
+
+  // Pass 1: approximate cosines from the int16 copies.
+  float* approx = scratch;
+  quantized_scores(q16, quantized->values, quantized->row_factors, query_scale * query_inverse, rows,
+                   quantized->width, approx);
+  // E bounds |approx[r] - the exact path's score for row r| for every row:
+  // rounding to integers moves each number by at most half a step (scale /
+  // 2, plus a rounding of the division), so with D = q . w,
+  //   |D - scale_q scale_w (Q . W)| <= (scale_w |q|_1 + scale_q |w|_1) / 2 + cols scale_q scale_w / 4,
+  // which times the two inverse norms is error_a |q|_1 + error_b scale_q (over
+  // the worst row); the exact path's own float32 sums are within
+  // (cols + 3) 2^-24 of D in the same units, and the few float32 products
+  // here add a few 2^-24 more. Margins: 0.1% and (cols + 32) 2^-23.
+  const double error = static_cast<double>(query_inverse) *
+                           (quantized->error_a * query_l1 + quantized->error_b * query_scale) * 1.001 +
+                       static_cast<double>(cols + 32) * 0x1p-23;
+  if (!(error < 0.25)) return exact();
+  // The k-th best approximate score: at least k rows score, exactly, at
+  // least T = kth - E. A row whose approximate score is below kth - 2E scores
+  // below T exactly, so below k others, and cannot be among the k best.
+  const std::size_t found = top_k(approx, rows, k, exclude, out_indices, out_scores);
+  if (found < k) return exact();
+  const double kth = out_scores[k - 1];
+  const double threshold = kth - error;
+  if (!(threshold > -1.0 && threshold <= 1.0)) return exact();  // clamping could tie everything
+  float cut = static_cast<float>(kth - 2 * error);
+  if (static_cast<double>(cut) > kth - 2 * error) cut = std::nextafter(cut, -INFINITY);
+
+  // Pass 2: exact scores, with the full scan's arithmetic, for the rows that could still make it.
+  std::size_t candidates = 0;
+  const auto keep = [&](std::size_t r) {
+    if (static_cast<std::int64_t>(r) != exclude && !(approx[r] < cut)) index_scratch[candidates++] = static_cast<std::int32_t>(r);
+  };
+  std::size_t r = 0;
+  for (; r + L <= rows; r += L) {
+    if (B::all_less(approx + r, cut)) continue;
+    for (std::size_t j = r; j < r + L; ++j) keep(j);
+  }
+  for (; r < rows; ++r) keep(r);
+  float* exact_scores = scratch + rows;
+  for (std::size_t i = 0; i < candidates; ++i) {
+    const std::size_t row = static_cast<std::size_t>(index_scratch[i]);
+    const float score = dot_row(query, table + row * cols, cols) * row_inverse_norms[row] * query_inverse;
+    exact_scores[i] = std::clamp(score, -1.0f, 1.0f);
+  }
+  // Candidates are in row order, so ties still go to the smaller row.
+  const std::size_t count = top_k(exact_scores, candidates, k, -1, out_indices, out_scores);
+  for (std::size_t i = 0; i < count; ++i) out_indices[i] = index_scratch[out_indices[i]];
+  return count;
 }
 
 void cosine_map_rows(const float* table, const float* row_inverse_norms, std::size_t rows, std::size_t cols,

@@ -9,6 +9,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -147,6 +148,154 @@ TEST(Kernels, TopKMatchesFullSortWithTiesExclusionAndNaN) {
       }
     }
   }
+}
+
+// The exact path nearest() must agree with, bit for bit.
+std::size_t exact_nearest(const float* query, const std::vector<float>& table, std::size_t rows, std::size_t cols,
+                          std::size_t k, std::int64_t exclude, std::vector<std::int32_t>& ids,
+                          std::vector<float>& scores) {
+  std::vector<float> inverse(rows), all(rows);
+  k::inverse_row_norms(table.data(), rows, cols, inverse.data());
+  k::cosine_scores(query, k::inverse_norm(query, cols), table.data(), inverse.data(), rows, cols, all.data());
+  ids.assign(k, -1);
+  scores.assign(k, 0);
+  return k::top_k(all.data(), rows, k, exclude, ids.data(), scores.data());
+}
+
+struct NearestCase {
+  std::vector<float> table;
+  std::size_t rows, cols;
+};
+
+// Checks nearest() against the exact path for queries from the table and outside it.
+void expect_nearest_exact(const NearestCase& c, std::mt19937& rng, const std::string& what,
+                          bool expect_usable = true) {
+  std::vector<float> inverse(c.rows);
+  k::inverse_row_norms(c.table.data(), c.rows, c.cols, inverse.data());
+  std::vector<std::int16_t> values(c.rows * k::quantized_width(c.cols) + 1);
+  std::vector<float> factors(c.rows + 1);
+  k::QuantizedRows quantized;
+  const bool usable = k::quantize_rows(c.table.data(), inverse.data(), c.rows, c.cols, values.data(), factors.data(),
+                                       quantized);
+  if (expect_usable) EXPECT_TRUE(usable) << what;
+  std::vector<float> scratch(2 * c.rows + 1);
+  std::vector<std::int32_t> index_scratch(c.rows + 1);
+  std::vector<std::vector<float>> queries;
+  std::vector<std::int64_t> excludes;
+  for (std::size_t q : {std::size_t{0}, c.rows / 3, c.rows - 1}) {
+    if (q >= c.rows) continue;
+    queries.emplace_back(c.table.begin() + q * c.cols, c.table.begin() + (q + 1) * c.cols);
+    excludes.push_back(static_cast<std::int64_t>(q));
+  }
+  queries.push_back(random_floats(c.cols, rng));
+  excludes.push_back(-1);
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    for (std::size_t kk : {1, 3, 10, 64}) {
+      std::vector<std::int32_t> expected_ids, ids(kk);
+      std::vector<float> expected_scores, scores(kk);
+      const std::size_t expected =
+          exact_nearest(queries[i].data(), c.table, c.rows, c.cols, kk, excludes[i], expected_ids, expected_scores);
+      const std::size_t got = k::nearest(queries[i].data(), c.table.data(), inverse.data(), &quantized, c.rows, c.cols,
+                                         kk, excludes[i], scratch.data(), index_scratch.data(), ids.data(), scores.data());
+      ASSERT_EQ(got, expected) << what << " query " << i << " k " << kk;
+      for (std::size_t j = 0; j < got; ++j) {
+        ASSERT_EQ(ids[j], expected_ids[j]) << what << " query " << i << " k " << kk << " rank " << j;
+        ASSERT_TRUE(scores[j] == expected_scores[j] || (std::isnan(scores[j]) && std::isnan(expected_scores[j])))
+            << what << " query " << i << " k " << kk << " rank " << j;
+      }
+    }
+  }
+}
+
+TEST(Kernels, NearestMatchesTheExactPathOnRandomTables) {
+  std::mt19937 rng(9);
+  for (std::size_t cols : {1, 3, 7, 16, 17, 128, 129, 768}) {
+    for (std::size_t rows : {1, 5, 63, 64, 65, 257, 1000}) {
+      NearestCase c{random_floats(rows * cols, rng), rows, cols};
+      expect_nearest_exact(c, rng, std::to_string(rows) + "x" + std::to_string(cols), cols <= k::kQuantizedMaxCols);
+    }
+  }
+}
+
+TEST(Kernels, NearestMatchesTheExactPathOnHardTables) {
+  std::mt19937 rng(10);
+  const std::size_t rows = 1024, cols = 128;
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const auto base = random_floats(cols, rng);
+  // Near-ties: every row is the same direction plus noise of one size, so
+  // hundreds of cosines sit within the first pass's error of the k-th.
+  for (float noise : {1e-2f, 1e-3f, 1e-4f}) {
+    NearestCase c{std::vector<float>(rows * cols), rows, cols};
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t i = 0; i < cols; ++i) c.table[r * cols + i] = base[i] + noise * normal(rng);
+    expect_nearest_exact(c, rng, "near-ties " + std::to_string(noise));
+  }
+  // Exact ties: coarse values, duplicate rows, zero rows.
+  {
+    NearestCase c{std::vector<float>(rows * cols), rows, cols};
+    std::uniform_int_distribution<int> coarse(-1, 1);
+    for (auto& x : c.table) x = static_cast<float>(coarse(rng));
+    for (std::size_t r = 0; r < rows; r += 7) std::copy_n(c.table.begin(), cols, c.table.begin() + r * cols);
+    for (std::size_t r = 3; r < rows; r += 11) std::fill_n(c.table.begin() + r * cols, cols, 0.0f);
+    expect_nearest_exact(c, rng, "ties");
+  }
+  // Rows of wildly different sizes, and rows with one huge number among small ones.
+  {
+    NearestCase c{random_floats(rows * cols, rng), rows, cols};
+    for (std::size_t r = 0; r < rows; ++r) {
+      const float size = std::pow(10.0f, static_cast<float>(static_cast<int>(r % 21) - 10));
+      for (std::size_t i = 0; i < cols; ++i) c.table[r * cols + i] *= size;
+      if (r % 5 == 0) c.table[r * cols + r % cols] = 1000.0f * size;
+    }
+    expect_nearest_exact(c, rng, "sizes and spikes");
+  }
+  // Values the first pass refuses: the exact path answers.
+  {
+    NearestCase c{random_floats(rows * cols, rng), rows, cols};
+    c.table[5 * cols + 3] = std::nanf("");
+    expect_nearest_exact(c, rng, "a NaN in the table", false);
+    c.table[5 * cols + 3] = std::numeric_limits<float>::infinity();
+    expect_nearest_exact(c, rng, "an infinity in the table", false);
+  }
+}
+
+TEST(Kernels, NearestWithOddQueries) {
+  std::mt19937 rng(11);
+  const std::size_t rows = 300, cols = 128;
+  NearestCase c{random_floats(rows * cols, rng), rows, cols};
+  std::vector<float> inverse(rows);
+  k::inverse_row_norms(c.table.data(), rows, cols, inverse.data());
+  std::vector<std::int16_t> values(rows * k::quantized_width(cols));
+  std::vector<float> factors(rows), scratch(2 * rows);
+  std::vector<std::int32_t> index_scratch(rows);
+  k::QuantizedRows quantized;
+  ASSERT_TRUE(k::quantize_rows(c.table.data(), inverse.data(), rows, cols, values.data(), factors.data(), quantized));
+  std::vector<float> zero(cols, 0.0f), nan_query = random_floats(cols, rng), huge = random_floats(cols, rng),
+                                       tiny = random_floats(cols, rng);
+  nan_query[7] = std::nanf("");
+  for (auto& x : huge) x *= 1e30f;
+  for (auto& x : tiny) x *= 1e-35f;
+  for (const auto* query : {&zero, &nan_query, &huge, &tiny}) {
+    std::vector<std::int32_t> expected_ids, ids(10);
+    std::vector<float> expected_scores, scores(10);
+    const std::size_t expected = exact_nearest(query->data(), c.table, rows, cols, 10, 2, expected_ids, expected_scores);
+    const std::size_t got = k::nearest(query->data(), c.table.data(), inverse.data(), &quantized, rows, cols, 10, 2,
+                                       scratch.data(), index_scratch.data(), ids.data(), scores.data());
+    ASSERT_EQ(got, expected);
+    for (std::size_t j = 0; j < got; ++j) {
+      EXPECT_EQ(ids[j], expected_ids[j]);
+      EXPECT_TRUE(scores[j] == expected_scores[j] || (std::isnan(scores[j]) && std::isnan(expected_scores[j])));
+    }
+  }
+  // k = 0 and a null quantized table.
+  std::vector<std::int32_t> ids(1);
+  std::vector<float> scores(1);
+  EXPECT_EQ(k::nearest(c.table.data(), c.table.data(), inverse.data(), &quantized, rows, cols, 0, -1, scratch.data(),
+                       index_scratch.data(), ids.data(), scores.data()),
+            0u);
+  EXPECT_EQ(k::nearest(c.table.data(), c.table.data(), inverse.data(), nullptr, rows, cols, 1, 0, scratch.data(),
+                       index_scratch.data(), ids.data(), scores.data()),
+            1u);
 }
 
 TEST(Kernels, CosineMapRowsMatchPairwiseCosine) {
