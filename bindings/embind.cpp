@@ -127,8 +127,11 @@ class ModelTables {
     const std::uint64_t context = loader_.table_info(Table::Position)->shape[0];
     const std::uint64_t width = loader_.table_info(Table::Token)->shape[1];
     // Sizes are bounded by the loader's per-table limit, so this cannot overflow.
+    // (nearest() adds an int16 copy of wte, a factor per row, and scratch:
+    // two floats and one index per row.)
     const std::uint64_t workspace = context * 4 + 3 * context * width * 4 + width * 4 + 3 * vocab * 4 +
-                                    2 * kVectorChunk * 4 + kMapBlock * 4 + kSlackBytes;
+                                    vocab * (2 * kernels::quantized_width(width) + 16) + 2 * kVectorChunk * 4 +
+                                    kMapBlock * 4 + kSlackBytes;
     const std::uint64_t tables = loader_.allocation_bytes();
     const std::uint64_t room = heap_room();
     if (tables + workspace > room) {
@@ -139,7 +142,9 @@ class ModelTables {
     if (!loader_.allocate(error_)) return false;
     if (!ids_.allocate_zeroed(context) || !token_rows_.allocate_zeroed(context * width) ||
         !position_rows_.allocate_zeroed(context * width) || !sum_rows_.allocate_zeroed(context * width) ||
-        !query_.allocate_zeroed(width) || !scores_.allocate_zeroed(vocab) || !result_ids_.allocate_zeroed(vocab) ||
+        !query_.allocate_zeroed(width) || !scores_.allocate_zeroed(2 * vocab) ||
+        !candidates_.allocate_zeroed(vocab) || !quantized_values_.allocate_zeroed(vocab * kernels::quantized_width(width)) ||
+        !quantized_factors_.allocate_zeroed(vocab) || !result_ids_.allocate_zeroed(vocab) ||
         !result_scores_.allocate_zeroed(vocab) || !vector_a_.allocate_zeroed(kVectorChunk) ||
         !vector_b_.allocate_zeroed(kVectorChunk) || !map_block_.allocate_zeroed(kMapBlock)) {
       return fail("out of memory: the model needs " + mebibytes(tables + workspace) +
@@ -169,6 +174,10 @@ class ModelTables {
   bool finish() {
     ensure_reserve();
     if (!loader_.finish(tables_, error_)) return false;
+    // nearest()'s int16 copy of wte; if the table cannot be quantized
+    // (values not finite, say), nearest() scans exactly instead.
+    kernels::quantize_rows(tables_.wte().data, tables_.wte_inverse_norms(), tables_.vocab_size(), tables_.width(),
+                           quantized_values_.data(), quantized_factors_.data(), quantized_);
     metadata_json_ = make_metadata_json();
     // Leave room at the top of the heap for the strings later calls allocate
     // (the largest being metadataJson()'s copy), so memory never grows again.
@@ -243,10 +252,9 @@ class ModelTables {
     if (!loaded_ || k == 0) return 0;
     const auto* q = reinterpret_cast<const float*>(query);
     const std::size_t vocab = tables_.vocab_size(), width = tables_.width();
-    kernels::cosine_scores(q, kernels::inverse_norm(q, width), tables_.wte().data, tables_.wte_inverse_norms(),
-                           vocab, width, scores_.data());
-    return kernels::top_k(scores_.data(), vocab, k > vocab ? vocab : k, exclude, result_ids_.data(),
-                          result_scores_.data());
+    return kernels::nearest(q, tables_.wte().data, tables_.wte_inverse_norms(), &quantized_, vocab, width,
+                            k > vocab ? vocab : k, exclude, scores_.data(), candidates_.data(), result_ids_.data(),
+                            result_scores_.data());
   }
 
   // Rows [begin, end) of the cosine map of a model table (0 = wte, 1 = wpe)
@@ -293,9 +301,11 @@ class ModelTables {
   double sums_[3] = {};
   Buffer<unsigned char> header_;
   Buffer<char> config_;
-  Buffer<std::int32_t> ids_, result_ids_;
+  Buffer<std::int32_t> ids_, result_ids_, candidates_;
   Buffer<float> token_rows_, position_rows_, sum_rows_, query_, scores_, result_scores_, vector_a_, vector_b_,
-      map_block_;
+      map_block_, quantized_factors_;
+  Buffer<std::int16_t> quantized_values_;
+  kernels::QuantizedRows quantized_;
 };
 
 class TextTokenizer {

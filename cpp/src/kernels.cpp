@@ -438,6 +438,30 @@ bool quantize_rows(const float* table, const float* row_inverse_norms, std::size
   return true;
 }
 
+double quantized_cosine_scores(const float* query, float query_inverse_norm, const QuantizedRows& quantized,
+                               float* approx) {
+  if (!quantized.usable || !(query_inverse_norm > 0)) return -1;
+  alignas(16) std::int16_t q16[kQuantizedMaxCols];
+  float query_scale;
+  double query_l1;
+  if (!quantize_vector(query, quantized.cols, quantized.width, quantized.limit, q16, query_scale, query_l1)) return -1;
+  quantized_scores(q16, quantized.values, quantized.row_factors, query_scale * query_inverse_norm, quantized.rows,
+                   quantized.width, approx);
+  // The bound. Rounding to integers moves each number by at most half a
+  // step (scale / 2; the division's own rounding adds under 2048 * 2^-24 of
+  // a step), so with D = q . w the real dot product,
+  //   |D - scale_q scale_w (Q . W)| <= (scale_w |q|_1 + scale_q |w|_1) / 2 + cols scale_q scale_w / 4,
+  // which times the two inverse norms is at most
+  // error_a |q|_1 + error_b scale_q (error_a, error_b: the worst row's).
+  // The exact path's float32 sums are within (cols + 3) 2^-24 of D in the
+  // same units (Cauchy-Schwarz: sum |q_k w_k| <= |q| |w|), and the float32
+  // conversion and products here add a few 2^-24 of a score near 1.
+  // Margins: 0.1% on the first part, (cols + 32) 2^-23 for the second.
+  return static_cast<double>(query_inverse_norm) * (quantized.error_a * query_l1 + quantized.error_b * query_scale) *
+             1.001 +
+         static_cast<double>(quantized.cols + 32) * 0x1p-23;
+}
+
 std::size_t nearest(const float* query, const float* table, const float* row_inverse_norms,
                     const QuantizedRows* quantized, std::size_t rows, std::size_t cols, std::size_t k,
                     std::int64_t exclude, float* scratch, std::int32_t* index_scratch, std::int32_t* out_indices,
@@ -449,31 +473,13 @@ std::size_t nearest(const float* query, const float* table, const float* row_inv
     return top_k(scratch, rows, k, exclude, out_indices, out_scores);
   };
   // The first pass pays off when it can rule out most rows.
-  if (quantized == nullptr || !quantized->usable || quantized->rows != rows || quantized->cols != cols ||
-      rows < 64 || k * 16 > rows || !(query_inverse > 0)) {
+  if (quantized == nullptr || quantized->rows != rows || quantized->cols != cols || rows < 64 || k * 16 > rows) {
     return exact();
   }
-  alignas(16) std::int16_t q16[kQuantizedMaxCols];
-  float query_scale;
-  double query_l1;
-  if (!quantize_vector(query, cols, quantized->width, quantized->limit, q16, query_scale, query_l1)) return exact();
-
-  // Pass 1: approximate cosines from the int16 copies.
+  // Pass 1: approximate cosines from the int16 copies, and their error bound.
   float* approx = scratch;
-  quantized_scores(q16, quantized->values, quantized->row_factors, query_scale * query_inverse, rows,
-                   quantized->width, approx);
-  // E bounds |approx[r] - the exact path's score for row r| for every row:
-  // rounding to integers moves each number by at most half a step (scale /
-  // 2, plus a rounding of the division), so with D = q . w,
-  //   |D - scale_q scale_w (Q . W)| <= (scale_w |q|_1 + scale_q |w|_1) / 2 + cols scale_q scale_w / 4,
-  // which times the two inverse norms is error_a |q|_1 + error_b scale_q (over
-  // the worst row); the exact path's own float32 sums are within
-  // (cols + 3) 2^-24 of D in the same units, and the few float32 products
-  // here add a few 2^-24 more. Margins: 0.1% and (cols + 32) 2^-23.
-  const double error = static_cast<double>(query_inverse) *
-                           (quantized->error_a * query_l1 + quantized->error_b * query_scale) * 1.001 +
-                       static_cast<double>(cols + 32) * 0x1p-23;
-  if (!(error < 0.25)) return exact();
+  const double error = quantized_cosine_scores(query, query_inverse, *quantized, approx);
+  if (!(error >= 0 && error < 0.25)) return exact();
   // The k-th best approximate score: at least k rows score, exactly, at
   // least T = kth - E. A row whose approximate score is below kth - 2E scores
   // below T exactly, so below k others, and cannot be among the k best.

@@ -259,6 +259,56 @@ TEST(Kernels, NearestMatchesTheExactPathOnHardTables) {
   }
 }
 
+// |approx - exact| <= E for every row, on tables built to make the rounding
+// errors add up: positive numbers half a step (less a hair) above a
+// multiple of the step, so every rounding goes the same way, and the query
+// alike. Then the bound's main terms are nearly reached.
+TEST(Kernels, QuantizedScoresStayWithinTheirBound) {
+  std::mt19937 rng(12);
+  for (std::size_t cols : {8, 128, 129, 768}) {
+    const std::size_t rows = 256;
+    const std::int32_t limit = [&] {
+      std::vector<float> one(cols, 1.0f), inverse(1, 1.0f), factors(1);
+      std::vector<std::int16_t> values(k::quantized_width(cols));
+      k::QuantizedRows q;
+      k::quantize_rows(one.data(), inverse.data(), 1, cols, values.data(), factors.data(), q);
+      return q.limit;
+    }();
+    std::uniform_int_distribution<int> step(1, limit - 1);
+    const auto adversarial = [&](float scale) {
+      std::vector<float> v(cols);
+      v[0] = static_cast<float>(limit) * scale;  // sets the scale exactly
+      for (std::size_t i = 1; i < cols; ++i) v[i] = (static_cast<float>(step(rng)) + 0.499f) * scale;
+      return v;
+    };
+    for (int variant = 0; variant < 2; ++variant) {
+      std::vector<float> table;
+      for (std::size_t r = 0; r < rows; ++r) {
+        // Half the rows adversarial at assorted scales, half random.
+        const auto row = variant == 0 || r % 2 ? adversarial(std::ldexp(1.0f, static_cast<int>(r % 9) - 12))
+                                               : random_floats(cols, rng);
+        table.insert(table.end(), row.begin(), row.end());
+      }
+      std::vector<float> inverse(rows), factors(rows), approx(rows), exact(rows);
+      k::inverse_row_norms(table.data(), rows, cols, inverse.data());
+      std::vector<std::int16_t> values(rows * k::quantized_width(cols));
+      k::QuantizedRows quantized;
+      ASSERT_TRUE(k::quantize_rows(table.data(), inverse.data(), rows, cols, values.data(), factors.data(), quantized));
+      for (const auto& query : {adversarial(0.01f), random_floats(cols, rng)}) {
+        const float query_inverse = k::inverse_norm(query.data(), cols);
+        const double bound = k::quantized_cosine_scores(query.data(), query_inverse, quantized, approx.data());
+        ASSERT_GT(bound, 0);
+        k::cosine_scores(query.data(), query_inverse, table.data(), inverse.data(), rows, cols, exact.data());
+        double worst = 0;
+        for (std::size_t r = 0; r < rows; ++r) worst = std::max(worst, std::fabs(double(approx[r]) - exact[r]));
+        EXPECT_LE(worst, bound) << "cols " << cols << " variant " << variant;
+        // And the bound is useful: small enough to rule out most rows.
+        EXPECT_LT(bound, 0.02) << "cols " << cols;
+      }
+    }
+  }
+}
+
 TEST(Kernels, NearestWithOddQueries) {
   std::mt19937 rng(11);
   const std::size_t rows = 300, cols = 128;

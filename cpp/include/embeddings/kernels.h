@@ -102,6 +102,14 @@ std::size_t quantized_width(std::size_t cols);
 bool quantize_rows(const float* table, const float* row_inverse_norms, std::size_t rows, std::size_t cols,
                    std::int16_t* values, float* row_factors, QuantizedRows& out);
 
+// nearest()'s first pass on its own: approx[r] (rows floats) for every row
+// of the quantized table, and returns E with |approx[r] - s[r]| <= E for
+// every r, s being what cosine_scores() gives with the same query inverse
+// norm. Negative when this query cannot take the quantized path (zero
+// query, values not finite or too large, unusable table).
+double quantized_cosine_scores(const float* query, float query_inverse_norm, const QuantizedRows& quantized,
+                               float* approx);
+
 // The k rows of a (rows, cols) table closest to `query` by cosine, as
 // top_k(cosine_scores(...)) gives them: up to k indices and scores, best
 // first, ties to the smaller index, `exclude` left out (< 0: none).
