@@ -10,7 +10,7 @@
 //   <word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76" for="nearest"></word-pairs>
 import { rowView, cosine } from '../index.js';
 import { ModelWidget, el } from './base.js';
-import { TokenPicker } from './token-picker.js';
+import { TokenPicker, tokenLabel } from './token-picker.js';
 import { neighbourList } from './neighbours.js';
 import { num } from './format.js';
 
@@ -89,8 +89,9 @@ export class NearestWords extends ModelWidget {
     this.note.replaceChildren();
     this.picker.show(id);
     const k = Math.min(this.k, model.vocabSize - 1);
-    const neighbours = model.nearest(id, k);
-    const word = model.tokenText(id);
+    // tokenLabel: a table may have rows past the tokenizer's last token (padding rows).
+    const neighbours = model.nearest(id, k).map((n) => ({ ...n, text: tokenLabel(model, n.id) }));
+    const word = tokenLabel(model, id);
     this.heading.textContent = `The ${neighbours.length} tokens closest to ${word} (id ${id}), by cosine similarity:`;
     this.results.replaceChildren(neighbourList(neighbours, {
       onPick: (next) => this.pick(next),
