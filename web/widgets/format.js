@@ -20,11 +20,14 @@ export function share(part, whole) {
   const ratio = part / whole;
   if (!(ratio > 0)) return 'none';
   if (ratio >= 0.995) return 'all';
-  // The simplest fraction within 2.5 points of the share.
+  // The closest fraction with a denominator up to 10, if it is close (else per hundred).
+  let best;
   for (let den = 2; den <= 10; den++) {
     const nom = Math.round(ratio * den);
-    if (nom > 0 && Math.abs(nom / den - ratio) <= 0.025) return `about ${nom} in every ${den}`;
+    const error = Math.abs(nom / den - ratio);
+    if (nom > 0 && nom < den && (!best || error < best.error - 1e-9)) best = { nom, den, error };
   }
+  if (best && best.error <= 0.02) return `about ${best.nom} in every ${best.den}`;
   return `about ${Math.round(ratio * 100)} in every 100`;
 }
 
