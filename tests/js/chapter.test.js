@@ -49,12 +49,13 @@ test('dot([1, 2, 3], [4, 0, -1]); // 1', () => {
   assert.equal(chapterDot([1, 2, 3], [4, 0, -1]), 1);
 });
 
-test('trace.tokenEmbeddings, trace.positionEmbeddings, trace.embeddings', () => {
-  const text = 'Lily saw Max in the park.';
+test('trace.tokenEmbeddings; // one row per token, 6 × 128 — and positionEmbeddings, embeddings', () => {
+  const text = 'Lily saw Max in the park';
   const trace = model.trace(text);
   const ids = trace.tokens.map((t) => t.id);
   assert.equal(model.decode(ids), text);
   const n = ids.length;
+  assert.equal(n, 6);
   for (const table of [trace.tokenEmbeddings, trace.positionEmbeddings, trace.embeddings]) {
     assert.deepEqual([table.rows, table.cols], [n, 128]);
   }
