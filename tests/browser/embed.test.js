@@ -87,6 +87,22 @@ describe(`the embed example (${modelMode} model)`, () => {
     assert.match(await page.locator('#broken-tokenizer [role="alert"]').textContent(), /nowhere\/tokenizer\.json/);
     await screenshot(page, 'embed-errors', { fullPage: true });
   });
+
+  test('a training slider without snapshots says so', async () => {
+    await page.evaluate(() => {
+      const slider = document.createElement('training-slider');
+      slider.id = 'no-snapshots';
+      slider.setAttribute('src', '../../model/');
+      slider.setAttribute('snapshots', 'nowhere/index.json');
+      document.querySelector('main').append(slider);
+      slider.scrollIntoView();
+    });
+    await page.waitForFunction(() => document.querySelector('#no-snapshots').dataset.state === 'error');
+    const text = await page.locator('#no-snapshots > .ew-status[role="alert"]').textContent();
+    assert.match(text, /The training snapshots could not be loaded/);
+    assert.match(text, /nowhere\/index\.json/);
+    assert.deepEqual(unexpected(page.problems), []);
+  });
 });
 
 describe('the chapter page when the model cannot be loaded', () => {
