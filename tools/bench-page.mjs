@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// The chapter page in headless Chromium on localhost: time from navigation
+// to the first interactive widget, what was fetched (the .wasm, the model's
+// files, and how much of model.safetensors the range requests took), on a
+// desktop profile and on a phone profile (390 × 844, CPU slowed 4×).
+//
+//   node tools/bench-page.mjs [--runs N] [--markdown]
+//   (npm run bench runs it after the kernel table.)
+//
+// Each run is a fresh browser context (empty cache). Times are from
+// navigation start (performance.timeOrigin), read from the page's own
+// performance marks: "embeddings:ready:<widget>" when a widget first answers
+// input. Medians over the runs. Serves model/ when it holds the default
+// model; otherwise a generated model of the same shape (and says so).
+import { existsSync, statSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+import { createChapterServer, contentSecurityPolicy } from './serve.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+
+const median = (xs) => {
+  const s = xs.filter((x) => x !== undefined).sort((a, b) => a - b);
+  if (!s.length) return undefined;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** A generated model of the default shape, for when model/ is empty (same files the page asks for). */
+async function generatedModel() {
+  const { makeDevModel } = await import('../tests/browser/helpers/dev-model.js');
+  const probe = makeDevModel({ extraRows: 0 });
+  const base = JSON.parse(new TextDecoder().decode(probe.get('config.json'))).vocab_size;
+  return makeDevModel({ extraRows: 4096 - base });
+}
+
+/** The chapter server on a free port, counting the bytes it sends per path. */
+async function startServer(files) {
+  const sent = [];
+  const chapter = createChapterServer({
+    log(line) {
+      const [method, path, status, length] = line.split(' ');
+      sent.push({ method, path, status: Number(status), bytes: Number(length) || 0 });
+    },
+  });
+  let server = chapter;
+  if (files) {
+    const [handler] = chapter.listeners('request');
+    server = createServer((request, response) => {
+      if (!request.url.startsWith('/model/')) return handler(request, response);
+      const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname.slice('/model/'.length));
+      const bytes = files.get(path);
+      response.setHeader('Content-Security-Policy', contentSecurityPolicy);
+      if (!bytes) {
+        response.writeHead(404);
+        return response.end();
+      }
+      let start = 0, end = bytes.length - 1, status = 200;
+      const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
+      if (range) {
+        start = Number(range[1]);
+        if (range[2] !== '') end = Math.min(end, Number(range[2]));
+        status = 206;
+      }
+      const headers = { 'Accept-Ranges': 'bytes', 'Content-Length': String(end - start + 1), 'Cache-Control': 'no-cache',
+        'Content-Type': path.endsWith('.json') ? 'application/json' : 'application/octet-stream' };
+      if (range) headers['Content-Range'] = `bytes ${start}-${end}/${bytes.length}`;
+      sent.push({ method: request.method, path: `/model/${path}`, status, bytes: end - start + 1 });
+      response.writeHead(status, headers);
+      response.end(request.method === 'HEAD' ? undefined : Buffer.from(bytes.subarray(start, end + 1)));
+    });
+  }
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${server.address().port}`,
+    sent,
+    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }),
+  };
+}
+
+async function loadPage(browser, server, profile) {
+  const context = await browser.newContext({ viewport: profile.viewport, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  if (profile.cpuSlowdown > 1) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
+  }
+  server.sent.length = 0;
+  await page.goto(`${server.origin}/web/page/`, { waitUntil: 'load' });
+  // Every widget on screen ready (the ones further down load when scrolled to).
+  await page.waitForFunction(() => {
+    const marks = performance.getEntriesByType('mark').map((m) => m.name);
+    return marks.includes('embeddings:figures') && marks.some((m) => m.startsWith('embeddings:ready:embedding-table'));
+  }, undefined, { timeout: 60_000 });
+  const timing = await page.evaluate(() => {
+    const marks = Object.fromEntries(performance.getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('embeddings:'))
+      .map((m) => [m.name.slice('embeddings:'.length), m.startTime]));
+    const nav = performance.getEntriesByType('navigation')[0];
+    return { marks, domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd };
+  });
+  await context.close();
+  return { timing, sent: server.sent.slice(), errors };
+}
+
+function summarize(runs) {
+  const readyTimes = (run) => Object.entries(run.timing.marks).filter(([name]) => name.startsWith('ready:'));
+  const firstReady = (run) => Math.min(...readyTimes(run).map(([, t]) => t));
+  const firstModelReady = (run) => Math.min(...readyTimes(run).filter(([n]) => n !== 'ready:dot-product').map(([, t]) => t));
+  const bytes = (run, test) => run.sent.filter((s) => test(s.path)).reduce((sum, s) => sum + s.bytes, 0);
+  const pick = (f) => median(runs.map(f));
+  return {
+    firstWidget: pick(firstReady),
+    firstModelWidget: pick(firstModelReady),
+    table: pick((r) => r.timing.marks['ready:embedding-table']),
+    figures: pick((r) => r.timing.marks.figures),
+    domContentLoaded: pick((r) => r.timing.domContentLoaded),
+    load: pick((r) => r.timing.load),
+    bytes: {
+      total: pick((r) => bytes(r, () => true)),
+      wasm: pick((r) => bytes(r, (p) => p.endsWith('.wasm'))),
+      moduleJs: pick((r) => bytes(r, (p) => p.endsWith('/dist/embeddings.js'))),
+      otherJs: pick((r) => bytes(r, (p) => p.endsWith('.js') && !p.endsWith('/dist/embeddings.js'))),
+      css: pick((r) => bytes(r, (p) => p.endsWith('.css'))),
+      fonts: pick((r) => bytes(r, (p) => /\.(woff2?|ttf)$/.test(p))),
+      weights: pick((r) => bytes(r, (p) => p === '/model/model.safetensors')),
+      weightRequests: pick((r) => r.sent.filter((s) => s.path === '/model/model.safetensors').length),
+      config: pick((r) => bytes(r, (p) => p === '/model/config.json')),
+      tokenizer: pick((r) => bytes(r, (p) => p === '/model/tokenizer.json')),
+      snapshots: pick((r) => bytes(r, (p) => p.startsWith('/model/snapshots/'))),
+    },
+    errors: runs.flatMap((r) => r.errors),
+  };
+}
+
+export async function runPageBench({ runs = 5, markdown = false } = {}) {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`\nPage: skipped (no Chromium at ${CHROMIUM}).`);
+    return undefined;
+  }
+  const haveModel = existsSync(`${root}model/model.safetensors`) && existsSync(`${root}model/tokenizer.json`);
+  const files = haveModel ? undefined : await generatedModel();
+  const weightsSize = haveModel ? statSync(`${root}model/model.safetensors`).size : files.get('model.safetensors').length;
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run'],
+  });
+  const server = await startServer(files);
+  const profiles = [
+    { name: 'desktop, 1280 × 900', viewport: { width: 1280, height: 900 }, cpuSlowdown: 1 },
+    { name: 'phone, 390 × 844, CPU 4× slower', viewport: { width: 390, height: 844 }, cpuSlowdown: 4 },
+  ];
+  const results = [];
+  try {
+    for (const profile of profiles) {
+      await loadPage(browser, server, profile);  // warms the server's file cache, not the browser's
+      const list = [];
+      for (let i = 0; i < runs; i++) list.push(await loadPage(browser, server, profile));
+      results.push({ profile, ...summarize(list) });
+    }
+  } finally {
+    await server.close();
+    await browser.close();
+  }
+
+  const wasmPath = `${root}web/dist/embeddings.wasm`;
+  const wasmSize = statSync(wasmPath).size, wasmGzip = gzipSync(readFileSync(wasmPath), { level: 9 }).length;
+  const ms = (x) => (x === undefined || !Number.isFinite(x) ? '–' : `${Math.round(x)} ms`);
+  const kb = (x) => (x === undefined ? '–' : `${(x / 1000).toFixed(1)} kB`);
+  const rows = [
+    ['first widget ready (dot product, needs no model)', (r) => ms(r.firstWidget)],
+    ['first model widget ready', (r) => ms(r.firstModelWidget)],
+    ['embedding table ready (top of the page)', (r) => ms(r.table)],
+    ['every figure in the text filled', (r) => ms(r.figures)],
+    ['DOMContentLoaded', (r) => ms(r.domContentLoaded)],
+    ['load event', (r) => ms(r.load)],
+    ['bytes fetched, all', (r) => kb(r.bytes.total)],
+    ['  embeddings.wasm', (r) => kb(r.bytes.wasm)],
+    ['  embeddings.js (Emscripten glue)', (r) => kb(r.bytes.moduleJs)],
+    ['  other JavaScript (package, page, widgets, KaTeX)', (r) => kb(r.bytes.otherJs)],
+    ['  CSS / fonts', (r) => `${kb(r.bytes.css)} / ${kb(r.bytes.fonts)}`],
+    ['  model.safetensors (range requests)', (r) => `${kb(r.bytes.weights)} of ${kb(weightsSize)} in ${r.bytes.weightRequests} requests`],
+    ['  config.json / tokenizer.json', (r) => `${kb(r.bytes.config)} / ${kb(r.bytes.tokenizer)}`],
+    ['  training snapshots (load when scrolled to)', (r) => kb(r.bytes.snapshots)],
+  ];
+  const header = ['page', ...results.map((r) => r.profile.name)];
+  const body = rows.map(([label, f]) => [label, ...results.map(f)]);
+  console.log(`\nPage: ${haveModel ? 'default model (model/)' : 'generated model of the default shape (model/ is empty)'}; ` +
+    `Chromium headless on localhost, no network throttling; median of ${runs} cold loads. ` +
+    `embeddings.wasm: ${wasmSize} bytes (${wasmGzip} gzipped).\n`);
+  if (markdown) {
+    const line = (cells) => `| ${cells.join(' | ')} |`;
+    console.log([line(header), line(header.map((_, i) => (i ? '---:' : '---'))), ...body.map(line)].join('\n'));
+  } else {
+    const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+    const pad = (cells) => cells.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+    console.log([pad(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(pad)].join('\n'));
+  }
+  const errors = results.flatMap((r) => r.errors);
+  if (errors.length) console.log(`\nPage errors: ${[...new Set(errors)].join('; ')}`);
+  const desktop = results[0];
+  console.log(`\nTargets:\n  ${desktop.firstModelWidget <= 500 ? 'met    ' : 'NOT met'}  first model widget ≤ 500 ms (desktop): ${ms(desktop.firstModelWidget)}` +
+    `\n  ${wasmSize <= 150_000 ? 'met    ' : 'NOT met'}  .wasm ≤ 150 kB: ${wasmSize} bytes`);
+  return { results, wasmSize, wasmGzip, weightsSize, haveModel };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--runs');
+  await runPageBench({ runs: at >= 0 ? Number(args[at + 1]) : 5, markdown: args.includes('--markdown') });
+}
