@@ -81,6 +81,22 @@ void ensure_reserve() {
 
 [[maybe_unused]] const bool reserve_armed = (ensure_reserve(), true);
 
+// The JSON reader builds its tree with std containers (operator new). At
+// worst ("[0,0,0,...]") that takes about 88 bytes of memory per input byte
+// in wasm32, measured; a tokenizer adds its tables to the tree. A JSON file
+// whose worst case cannot fit is refused before parsing, rather than
+// aborting the instance halfway through it.
+constexpr std::uint64_t kJsonBytesPerInputByte = 96;
+constexpr std::uint64_t kTokenizerJsonBytesPerInputByte = 128;
+
+bool json_fits(std::uint64_t bytes, std::uint64_t per_byte, const char* what, std::string& error) {
+  const std::uint64_t worst = bytes * per_byte, room = heap_room();
+  if (worst <= room) return true;
+  error = std::string(what) + " is " + mebibytes(bytes) + "; reading it could take up to " + mebibytes(worst) +
+          " of memory, more than this WebAssembly instance can get (" + mebibytes(room) + ")";
+  return false;
+}
+
 // Heap room kept free after loading a model, for the short strings later
 // calls allocate (messages, names), so that they never grow memory.
 constexpr std::size_t kSlackBytes = 1 << 20;
@@ -120,7 +136,8 @@ class ModelTables {
   bool readHeader() {
     ensure_reserve();
     const std::string_view header(reinterpret_cast<const char*>(header_.data()), header_.size());
-    const bool parsed = loader_.parse_header(header, error_);
+    const bool parsed = json_fits(header.size(), kJsonBytesPerInputByte, "the header", error_) &&
+                        loader_.parse_header(header, error_);
     header_.reset();
     if (!parsed) return false;
     const std::uint64_t vocab = loader_.table_info(Table::Token)->shape[0];
@@ -167,7 +184,8 @@ class ModelTables {
   }
   bool readConfig() {
     ensure_reserve();
-    const bool ok = loader_.read_config(std::string_view(config_.data(), config_.size()), error_);
+    const bool ok = json_fits(config_.size(), kJsonBytesPerInputByte, "the file", error_) &&
+                    loader_.read_config(std::string_view(config_.data(), config_.size()), error_);
     config_.reset();
     return check(ok);
   }
@@ -326,7 +344,8 @@ class TextTokenizer {
   bool load() {
     ensure_reserve();
     embeddings::Tokenizer tokenizer;
-    const bool ok = embeddings::Tokenizer::from_json(input(), tokenizer, error_);
+    const bool ok = json_fits(input_.size(), kTokenizerJsonBytesPerInputByte, "the file", error_) &&
+                    embeddings::Tokenizer::from_json(input(), tokenizer, error_);
     input_.reset();
     if (!ok) return false;
     tokenizer_ = std::move(tokenizer);

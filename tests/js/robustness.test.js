@@ -294,6 +294,42 @@ describe('out of memory', () => {
     stillWorks();
   });
 
+  /** Takes all of an instance's memory but `free` contiguous MiB. */
+  function leave(module, free) {
+    for (const size of [2 ** 28, 2 ** 24]) while (module._malloc(size) !== 0);
+    const blocks = [];
+    for (let p; (p = module._malloc(2 ** 20)) !== 0;) blocks.push(p);
+    for (const p of blocks.slice(-free)) module._free(p);
+  }
+
+  test('JSON files whose parse could outgrow the memory left are refused before parsing', async () => {
+    // Both files are valid; whitespace pads them to a megabyte, which the
+    // check counts at the worst case of a megabyte of "[0,0,0,…]".
+    const pad = (text) => new TextEncoder().encode(text + ' '.repeat(2 ** 20));
+    const header = new DataView(fixture.weights.buffer, fixture.weights.byteOffset).getBigUint64(0, true);
+    const weights = new Uint8Array(fixture.weights.length + 2 ** 20);
+    weights.set(fixture.weights.subarray(0, 8 + Number(header)));
+    weights.fill(0x20, 8 + Number(header), 8 + Number(header) + 2 ** 20);
+    weights.set(fixture.weights.subarray(8 + Number(header)), 8 + Number(header) + 2 ** 20);
+    new DataView(weights.buffer).setBigUint64(0, header + 2n ** 20n, true);
+    for (const [files, role, message] of [
+      [{ weights }, 'tables', /^weights \(Uint8Array\): the header is 1\.0 MiB; reading it could take up to 96\.0 MiB of memory, more than this WebAssembly instance can get \(\d\.\d MiB\)$/],
+      [{ weights: fixture.weights, tokenizer: pad(fixture.tokenizerJson) }, 'tokenizer', /^tokenizer \(Uint8Array\): the file is 1\.0 MiB; reading it could take up to 128\.\d MiB of memory/],
+      [{ weights: fixture.weights, config: pad(JSON.stringify(fixture.config)) }, 'tables', /^config \(Uint8Array\): the file is 1\.0 MiB; reading it could take up to 96\.0 MiB/],
+    ]) {
+      onInstance = (module, created) => { if (created === role) leave(module, 4); };
+      try {
+        await assert.rejects(loadModel(files), (error) => {
+          assert.match(error.message, message);
+          return true;
+        });
+      } finally {
+        onInstance = () => {};
+      }
+      stillWorks();
+    }
+  });
+
   test('a tokenizer instance with no memory left: an error naming tokenizer.json', async () => {
     // All memory taken but one 8 KiB block: room for the tokenizer object
     // (about 7.5 KiB), not for the file's text as well.
