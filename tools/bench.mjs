@@ -6,9 +6,10 @@
 //   (c) the WebAssembly module through its public API,
 // and, from the same command, the native C++ suite (build/native/embeddings_bench)
 // for the same cases. Then the page figures (tools/bench-page.mjs) unless
-// --no-page. Timings are medians over rounds that alternate a, b and c, each
-// after a warm-up (V8 optimises WebAssembly and JavaScript only after some
-// calls). Ratios are of medians from this one run.
+// --no-page. Timings are medians of many short samples, a, b and c taking
+// turns, each after a warm-up (V8 optimises WebAssembly and JavaScript only
+// after some calls, and never a running call). Ratios are of medians from
+// this one run.
 //
 //   node tools/bench.mjs [--quick] [--no-native] [--no-page] [--json FILE] [--markdown]
 import { readFile, writeFile, access } from 'node:fs/promises';
@@ -28,8 +29,10 @@ const option = (name) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const quick = flag('--quick');
-const ROUNDS = quick ? 5 : 15;
-const BATCH_MS = quick ? 5 : 10;
+const SAMPLES = quick ? 21 : 101;
+const MIN_SAMPLES = quick ? 5 : 11;
+const SAMPLE_MS = 2;
+const CASE_MS = quick ? 1500 : 8000;
 const WARMUP_MS = quick ? 150 : 400;
 
 // ---- The chapter's JavaScript, exactly as written -------------------------------
@@ -208,7 +211,7 @@ function warm(fn) {
   return (now() - start) / calls;
 }
 
-function batch(fn, n) {
+function sample(fn, n) {
   const start = now();
   for (let i = 0; i < n; i++) sink += fn();
   return (now() - start) / n;
@@ -219,18 +222,24 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Times the variants of one case, alternating them round by round; medians in ms per call. */
+/**
+ * Times the variants of one case: many short samples (about SAMPLE_MS each,
+ * so few are interrupted by other work on the machine), the variants taking
+ * turns, until each has SAMPLES samples or the case's time is up (at least
+ * MIN_SAMPLES). Returns the median time per call of each, in ms.
+ */
 function compare(variants) {
   const names = Object.keys(variants).filter((k) => variants[k]);
   const sizes = {};
   for (const name of names) {
     const perCall = warm(variants[name]);
-    sizes[name] = Math.max(1, Math.round(BATCH_MS / Math.max(perCall, 1e-6)));
+    sizes[name] = Math.max(1, Math.round(SAMPLE_MS / Math.max(perCall, 1e-6)));
   }
   const samples = Object.fromEntries(names.map((n) => [n, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = names.slice(round % names.length).concat(names.slice(0, round % names.length));
-    for (const name of order) samples[name].push(batch(variants[name], sizes[name]));
+  const start = now();
+  for (let round = 0; round < SAMPLES; round++) {
+    if (round >= MIN_SAMPLES && now() - start > CASE_MS) break;
+    for (const name of names) samples[name].push(sample(variants[name], sizes[name]));
   }
   return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
 }
@@ -409,7 +418,7 @@ async function main() {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const markdown = flag('--markdown');
   console.log(`\nModel: ${label}; backend ${backend}; Node ${process.version}; ${cpu} (${os.cpus().length} threads)`);
-  console.log(`Medians of ${ROUNDS} rounds; (a) chapter JS, (b) fast JS, (c) WebAssembly through the public API.` +
+  console.log(`Medians of up to ${SAMPLES} samples of about ${SAMPLE_MS} ms (or one call), the variants taking turns; (a) chapter JS, (b) fast JS, (c) WebAssembly through the public API.` +
     (native ? ` Native: ${nativeBinary.slice(root.length)} (${native.context?.model ?? ''}), median of 5.` : ' Native: not run.'));
   console.log();
   console.log(table(results, markdown));
@@ -426,7 +435,7 @@ async function main() {
 
   const jsonPath = option('--json');
   if (jsonPath) {
-    await writeFile(jsonPath, JSON.stringify({ label, backend, node: process.version, cpu, rounds: ROUNDS, native, results: results.map(({ a, b, c, ...r }) => ({ ...r, a, b, c, native: r.native })) }, (k, v) => (typeof v === 'function' ? undefined : v), 2));
+    await writeFile(jsonPath, JSON.stringify({ label, backend, node: process.version, cpu, samples: SAMPLES, native, results: results.map(({ a, b, c, ...r }) => ({ ...r, a, b, c, native: r.native })) }, (k, v) => (typeof v === 'function' ? undefined : v), 2));
   }
   model.dispose();
   if (sink === 0.123456789) console.log(sink);  // keeps every result alive

@@ -206,6 +206,44 @@ inline float dot_row(const float* q, const float* r, std::size_t n) {
   return out[0];
 }
 
+// Dot products of two rows a, b with four rows at once (a 2 x 4 tile): each
+// load feeds two or four multiply-adds, eight chains run independently, and
+// twelve vector registers suffice (WebAssembly engines on x86 have sixteen).
+// out[0..3] = a . r0..r3, out[4..7] = b . r0..r3, each with dot_row's arithmetic.
+inline void dot_two_by_four(const float* a, const float* b, const float* r0, const float* r1, const float* r2,
+                            const float* r3, std::size_t n, float out[8]) {
+  B::V a0 = B::zero(), a1 = B::zero(), a2 = B::zero(), a3 = B::zero();
+  B::V b0 = B::zero(), b1 = B::zero(), b2 = B::zero(), b3 = B::zero();
+  std::size_t k = 0;
+  for (; k + L <= n; k += L) {
+    const B::V x = B::load(a + k), y = B::load(b + k);
+    B::V r = B::load(r0 + k);
+    a0 = B::mul_add(a0, x, r);
+    b0 = B::mul_add(b0, y, r);
+    r = B::load(r1 + k);
+    a1 = B::mul_add(a1, x, r);
+    b1 = B::mul_add(b1, y, r);
+    r = B::load(r2 + k);
+    a2 = B::mul_add(a2, x, r);
+    b2 = B::mul_add(b2, y, r);
+    r = B::load(r3 + k);
+    a3 = B::mul_add(a3, x, r);
+    b3 = B::mul_add(b3, y, r);
+  }
+  B::sum4(a0, a1, a2, a3, out);
+  B::sum4(b0, b1, b2, b3, out + 4);
+  for (; k < n; ++k) {
+    out[0] += a[k] * r0[k];
+    out[1] += a[k] * r1[k];
+    out[2] += a[k] * r2[k];
+    out[3] += a[k] * r3[k];
+    out[4] += b[k] * r0[k];
+    out[5] += b[k] * r1[k];
+    out[6] += b[k] * r2[k];
+    out[7] += b[k] * r3[k];
+  }
+}
+
 // ---- Quantized first pass for nearest() ----------------------------------------
 // approx[r] = float(q16 . row r of values) * row_factors[r] * query_factor,
 // the integer dot product exact (|sum| < 2^31 by the choice of limit).
@@ -524,29 +562,37 @@ void cosine_map_rows(const float* table, const float* row_inverse_norms, std::si
 
 void cosine_map(const float* table, const float* row_inverse_norms, std::size_t rows, std::size_t cols,
                 float* out) {
-  // Each pair once: row i against rows i + 1.. (four at a time), written to
-  // both (i, j) and (j, i), so the map is exactly symmetric.
-  float dots[4];
-  for (std::size_t i = 0; i < rows; ++i) {
-    const float* row_i = table + i * cols;
-    const float inverse_i = row_inverse_norms[i];
-    out[i * rows + i] = std::clamp(dot_fast(row_i, row_i, cols) * inverse_i * inverse_i, -1.0f, 1.0f);
-    std::size_t j = i + 1;
+  // Each pair once, written to both (i, j) and (j, i), so the map is exactly
+  // symmetric: rows i and i + 1 against rows i + 2.. four at a time (each
+  // load feeds two or four multiply-adds), then what is left pair by pair.
+  const auto put = [&](std::size_t i, std::size_t j, float dot_ij) {
+    const float c = std::clamp(dot_ij * row_inverse_norms[j] * row_inverse_norms[i], -1.0f, 1.0f);
+    out[i * rows + j] = c;
+    out[j * rows + i] = c;
+  };
+  float dots[8];
+  std::size_t i = 0;
+  for (; i + 2 <= rows; i += 2) {
+    const float* a = table + i * cols;
+    const float* b = a + cols;
+    put(i, i, dot_row(a, a, cols));
+    put(i + 1, i + 1, dot_row(b, b, cols));
+    put(i, i + 1, dot_row(a, b, cols));
+    std::size_t j = i + 2;
     for (; j + 4 <= rows; j += 4) {
-      const float* row_j = table + j * cols;
-      dot_four_rows(row_i, row_j, row_j + cols, row_j + 2 * cols, row_j + 3 * cols, cols, dots);
+      const float* r = table + j * cols;
+      dot_two_by_four(a, b, r, r + cols, r + 2 * cols, r + 3 * cols, cols, dots);
       for (std::size_t t = 0; t < 4; ++t) {
-        const float c = std::clamp(dots[t] * row_inverse_norms[j + t] * inverse_i, -1.0f, 1.0f);
-        out[i * rows + j + t] = c;
-        out[(j + t) * rows + i] = c;
+        put(i, j + t, dots[t]);
+        put(i + 1, j + t, dots[4 + t]);
       }
     }
     for (; j < rows; ++j) {
-      const float c = std::clamp(dot_fast(row_i, table + j * cols, cols) * row_inverse_norms[j] * inverse_i, -1.0f, 1.0f);
-      out[i * rows + j] = c;
-      out[j * rows + i] = c;
+      put(i, j, dot_row(a, table + j * cols, cols));
+      put(i + 1, j, dot_row(b, table + j * cols, cols));
     }
   }
+  if (i < rows) put(i, i, dot_row(table + i * cols, table + i * cols, cols));
 }
 
 void add(const float* a, const float* b, float* out, std::size_t n) {
