@@ -76,18 +76,30 @@ export async function loadModel(files = defaultModelFiles) {
 // ---- The tables instance ------------------------------------------------------
 
 async function loadTables(weightsInput, configInput, progress) {
+  // The module instantiates while the files open and the weights' first
+  // bytes travel (one round trip fewer before the tables are asked for).
+  const instancePromise = instantiate('tables');
+  instancePromise.catch(() => {});  // awaited below; a failure is reported there
   const [source, config] = await Promise.all([
     openSource(weightsInput, 'weights'),
     configInput === undefined ? undefined : readText(configInput, 'config'),
   ]);
-  const module = await instantiate('tables');
+  const sizePromise = source.size();
+  sizePromise.catch(() => {});
+  let module;
+  try {
+    module = await instancePromise;
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
   const tables = new module.ModelTables();
   const fail = (name) => {
     const message = `${name}: ${tables.error()}`;
     throw new Error(message);
   };
   try {
-    const size = await source.size();
+    const size = await sizePromise;
     const prefix = await source.read(0, Math.min(8, size));
     module.HEAPU8.set(prefix, tables.prefixBuffer());
     if (!tables.begin(prefix.length, size)) fail(source.name);
@@ -101,12 +113,17 @@ async function loadTables(weightsInput, configInput, progress) {
     const total = tables.tableBytes(TOKEN) + tables.tableBytes(POSITION);
     let loaded = 0;
     progress({ loaded, total, stage: 'weights' });
-    for (const table of [POSITION, TOKEN]) {
-      const bytes = await source.read(tables.tableOffset(table), tables.tableBytes(table));
-      module.HEAPU8.set(bytes, tables.tableBuffer(table));
-      loaded += bytes.length;
-      progress({ loaded, total, stage: 'weights' });
-    }
+    // Both tables at once (two range requests in flight); they are copied in
+    // only when both have settled, so a failure never writes into freed memory.
+    const order = [POSITION, TOKEN];
+    const reads = await Promise.allSettled(order.map((table) =>
+      source.read(tables.tableOffset(table), tables.tableBytes(table)).then((bytes) => {
+        loaded += bytes.length;
+        progress({ loaded, total, stage: 'weights' });
+        return bytes;
+      })));
+    for (const read of reads) if (read.status === 'rejected') throw read.reason;
+    order.forEach((table, i) => module.HEAPU8.set(reads[i].value, tables.tableBuffer(table)));
     if (config !== undefined) {
       const bytes = utf8.encode(config.text);
       const pointer = tables.configBuffer(bytes.length);
@@ -305,8 +322,19 @@ export class Model {
     this.#tables = tables;
     this.#tokenizer = tokenizer;
     const { width, vocabSize, context, pointers } = tables;
-    this.#wte = new Matrix(() => this.#live().floats(pointers.wte, vocabSize * width), vocabSize, width, { name: 'wte' });
-    this.#wpe = new Matrix(() => this.#live().floats(pointers.wpe, context * width), context, width, { name: 'wpe' });
+    // One view per table, made again only if memory was ever replaced: rowView
+    // (and the chapter's cosine(rowView(..), rowView(..))) then costs a
+    // subarray, not a new view of the whole table each call.
+    const liveView = (pointer, count) => {
+      let view;
+      return () => {
+        const host = this.#live();
+        if (view === undefined || view.buffer !== host.module.HEAPF32.buffer) view = host.floats(pointer, count);
+        return view;
+      };
+    };
+    this.#wte = new Matrix(liveView(pointers.wte, vocabSize * width), vocabSize, width, { name: 'wte' });
+    this.#wpe = new Matrix(liveView(pointers.wpe, context * width), context, width, { name: 'wpe' });
     tableOwners.set(this.#wte, this);
     tableOwners.set(this.#wpe, this);
     /** Sizes read from the files. */
