@@ -183,6 +183,15 @@ describe(`the chapter page (${modelMode} model)`, () => {
     await input.press('Enter');
     assert.equal(await page.evaluate(() => document.querySelector('#table').grid.highlighted), chosen);
     assert.equal(await input.getAttribute('aria-expanded'), 'false');
+    // A click on a row's label picks that token.
+    const label = await page.evaluate((r) => {
+      const grid = document.querySelector('#table').grid;
+      const point = grid.cellPoint(r, 0);
+      return { x: grid.viewport.getBoundingClientRect().left + 10, y: point.y };
+    }, chosen + 2);
+    await page.mouse.click(label.x, label.y);
+    assert.equal(await page.evaluate(() => document.querySelector('#table').grid.highlighted), chosen + 2);
+    assert.equal(await input.inputValue(), model.tokenText(chosen + 2));
   });
 
   test('nearest words: the list equals model.nearest; clicking and typing follow; a word of several tokens is explained', async () => {

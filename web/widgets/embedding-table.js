@@ -68,6 +68,7 @@ export class EmbeddingTable extends ModelWidget {
       label: `The token table: ${shape(rows, cols)} numbers, one row per token`,
       prompt: 'Tap or click a cell, or focus the table and use the arrow keys, to read one number.',
       onSelect: (r) => this.#showRow(r),
+      onRowLabel: (r) => this.pick(r),
     });
     this.gridHost.replaceChildren(this.grid.element);
     this.legendHost.replaceChildren(legend(limit, { label: 'Colours of the token table' }));

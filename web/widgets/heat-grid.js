@@ -68,7 +68,9 @@ export class HeatGrid {
     this.viewport.addEventListener('pointerleave', () => this.#setHover(null));
     this.viewport.addEventListener('click', (event) => {
       const cell = this.#cellAt(event);
-      if (cell) this.select(cell.r, cell.c);
+      if (cell) return this.select(cell.r, cell.c);
+      const row = this.#labelAt(event);
+      if (row !== null) this.options.onRowLabel?.(row);
     });
     this.viewport.addEventListener('keydown', (event) => this.#key(event));
     this.viewport.addEventListener('focus', () => this.draw());
@@ -194,9 +196,22 @@ export class HeatGrid {
     return { r, c, x, y };
   }
 
+  /** The row whose label is under the pointer, or null. */
+  #labelAt(event) {
+    const m = this.#metrics();
+    const box = this.viewport.getBoundingClientRect();
+    const x = event.clientX - box.left - this.viewport.clientLeft, y = event.clientY - box.top - this.viewport.clientTop;
+    if (x >= m.left || y < m.top) return null;
+    const r = Math.floor((y - m.top + (this.square ? 0 : this.viewport.scrollTop)) / m.rowHeight);
+    return r >= 0 && r < this.rows ? r : null;
+  }
+
   #pointerMove(event) {
     if (event.pointerType === 'touch') return;
-    this.#setHover(this.#cellAt(event));
+    const cell = this.#cellAt(event);
+    const label = !cell && this.options.onRowLabel && this.#labelAt(event) !== null;
+    this.viewport.style.cursor = cell ? 'crosshair' : label ? 'pointer' : '';
+    this.#setHover(cell);
   }
 
   #setHover(cell) {
