@@ -160,8 +160,8 @@ class ModelTables {
     if (!ids_.allocate_zeroed(context) || !token_rows_.allocate_zeroed(context * width) ||
         !position_rows_.allocate_zeroed(context * width) || !sum_rows_.allocate_zeroed(context * width) ||
         !query_.allocate_zeroed(width) || !scores_.allocate_zeroed(2 * vocab) ||
-        !candidates_.allocate_zeroed(vocab) || !quantized_values_.allocate_zeroed(vocab * kernels::quantized_width(width)) ||
-        !quantized_factors_.allocate_zeroed(vocab) || !result_ids_.allocate_zeroed(vocab) ||
+        !candidates_.allocate(vocab) || !quantized_values_.allocate(vocab * kernels::quantized_width(width)) ||
+        !quantized_factors_.allocate(vocab) || !result_ids_.allocate_zeroed(vocab) ||
         !result_scores_.allocate_zeroed(vocab) || !vector_a_.allocate_zeroed(kVectorChunk) ||
         !vector_b_.allocate_zeroed(kVectorChunk) || !map_block_.allocate_zeroed(kMapBlock)) {
       return fail("out of memory: the model needs " + mebibytes(tables + workspace) +
