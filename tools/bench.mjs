@@ -20,6 +20,7 @@ import os from 'node:os';
 
 import { loadModel, rowView, dot, cosine, backend, defaultModelFiles } from '../web/index.js';
 import { makeModel, makeTokenizerJson } from '../tests/js/helpers/fixtures.js';
+import { observeInstances } from '../web/src/runtime.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -305,6 +306,11 @@ function table(rows, markdown) {
 // ---- Main -----------------------------------------------------------------------
 
 async function main() {
+  // The tables instance, for the call-overhead figures (not part of the API).
+  let tablesModule;
+  observeInstances((module, role) => {
+    if (role === 'tables') tablesModule ??= module;
+  });
   const { model, label } = await openModel();
   const { vocabSize, width, context } = model;
   const [idA, idB] = pickPair(model);
@@ -412,6 +418,15 @@ async function main() {
     process.stderr.write(`  ${c.label}: done\n`);
   }
 
+  // What one call into the module costs, apart from any work: an Embind
+  // method (built without eval, as the page's CSP requires) and a plain export.
+  const handle = new tablesModule.ModelTables();
+  const overhead = compare({
+    embind: () => handle.vocabSize(),
+    plain: () => tablesModule._embeddings_dot(0, 0, 0),
+  });
+  handle.delete();
+
   const native = await runNative();
   for (const r of results) r.native = native?.[nativeNames[r.key]];
 
@@ -422,6 +437,9 @@ async function main() {
     (native ? ` Native: ${nativeBinary.slice(root.length)} (${native.context?.model ?? ''}), median of 5.` : ' Native: not run.'));
   console.log();
   console.log(table(results, markdown));
+
+  console.log(`\nCall overhead: an Embind method call ${formatTime(overhead.embind)}, a plain exported function ` +
+    `${formatTime(overhead.plain)} (both doing nothing).`);
 
   const targets = [
     ['nearest: (c) ≥ 200× faster than (a)', results.find((r) => r.key === 'nearest'), (r) => r.a / r.c >= 200, (r) => `${(r.a / r.c).toFixed(0)}×`],
@@ -435,7 +453,7 @@ async function main() {
 
   const jsonPath = option('--json');
   if (jsonPath) {
-    await writeFile(jsonPath, JSON.stringify({ label, backend, node: process.version, cpu, samples: SAMPLES, native, results: results.map(({ a, b, c, ...r }) => ({ ...r, a, b, c, native: r.native })) }, (k, v) => (typeof v === 'function' ? undefined : v), 2));
+    await writeFile(jsonPath, JSON.stringify({ label, backend, node: process.version, cpu, samples: SAMPLES, native, overhead, results: results.map(({ a, b, c, ...r }) => ({ ...r, a, b, c, native: r.native })) }, (k, v) => (typeof v === 'function' ? undefined : v), 2));
   }
   model.dispose();
   if (sink === 0.123456789) console.log(sink);  // keeps every result alive
