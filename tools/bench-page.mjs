@@ -4,7 +4,7 @@
 // files, and how much of model.safetensors the range requests took), on a
 // desktop profile and on a phone profile (390 × 844, CPU slowed 4×).
 //
-//   node tools/bench-page.mjs [--runs N] [--markdown]
+//   node tools/bench-page.mjs [--runs N] [--markdown] [--profile]
 //   (npm run bench runs it after the kernel table.)
 //
 // Each run is a fresh browser context (empty cache). Times are from
@@ -80,6 +80,43 @@ async function startServer(files) {
   };
 }
 
+/**
+ * One desktop load under the V8 sampling profiler: self time by script
+ * (and "WebAssembly", "browser" for V8's own (program) time, "GC"), from
+ * navigation until the first model widget is ready.
+ */
+async function profileLoad(browser, server) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  await page.goto(`${server.origin}/web/page/`, { waitUntil: 'load' });
+  await page.waitForFunction(() => performance.getEntriesByType('mark').some((m) => m.name.startsWith('embeddings:ready:embedding-table')),
+    undefined, { timeout: 60_000 });
+  const { profile } = await cdp.send('Profiler.stop');
+  await context.close();
+  const selfTime = new Map();
+  profile.samples.forEach((id, i) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const byFile = new Map(), byFunction = new Map();
+  for (const node of profile.nodes) {
+    const { functionName, url } = node.callFrame;
+    const time = selfTime.get(node.id) ?? 0;
+    if (functionName === '(idle)' || !time) continue;
+    const file = url.endsWith('.wasm') || functionName.startsWith('wasm-function') ? 'WebAssembly'
+      : functionName === '(program)' ? 'browser (parsing, style, layout, compiling)'
+      : functionName === '(garbage collector)' ? 'garbage collector'
+      : url ? url.replace(server.origin, '') : '(native)';
+    byFile.set(file, (byFile.get(file) ?? 0) + time);
+    const fn = `${functionName || '(anonymous)'} ${file.split('/').pop()}`;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + time);
+  }
+  const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${(v / 1000).toFixed(1).padStart(7)} ms  ${k}`);
+  return ['\nWhere the main thread\'s time went (one desktop load, sampled), by script:', ...top(byFile, 12),
+    'by function:', ...top(byFunction, 12)].join('\n');
+}
+
 async function loadPage(browser, server, profile) {
   const context = await browser.newContext({ viewport: profile.viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
@@ -137,7 +174,7 @@ function summarize(runs) {
   };
 }
 
-export async function runPageBench({ runs = 5, markdown = false } = {}) {
+export async function runPageBench({ runs = 5, markdown = false, profile: wantProfile = false } = {}) {
   if (!existsSync(CHROMIUM)) {
     console.log(`\nPage: skipped (no Chromium at ${CHROMIUM}).`);
     return undefined;
@@ -157,6 +194,7 @@ export async function runPageBench({ runs = 5, markdown = false } = {}) {
     { name: 'phone, 390 × 844, CPU 4× slower', viewport: { width: 390, height: 844 }, cpuSlowdown: 4 },
   ];
   const results = [];
+  let profileText;
   try {
     for (const profile of profiles) {
       await loadPage(browser, server, profile);  // warms the server's file cache, not the browser's
@@ -164,6 +202,7 @@ export async function runPageBench({ runs = 5, markdown = false } = {}) {
       for (let i = 0; i < runs; i++) list.push(await loadPage(browser, server, profile));
       results.push({ profile, ...summarize(list) });
     }
+    if (wantProfile) profileText = await profileLoad(browser, server);
   } finally {
     await server.close();
     await browser.close();
@@ -204,6 +243,7 @@ export async function runPageBench({ runs = 5, markdown = false } = {}) {
   }
   const errors = results.flatMap((r) => r.errors);
   if (errors.length) console.log(`\nPage errors: ${[...new Set(errors)].join('; ')}`);
+  if (profileText) console.log(profileText);
   const desktop = results[0];
   console.log(`\nTargets:\n  ${desktop.firstModelWidget <= 500 ? 'met    ' : 'NOT met'}  first model widget ≤ 500 ms (desktop): ${ms(desktop.firstModelWidget)}` +
     `\n  ${wasmSize <= 150_000 ? 'met    ' : 'NOT met'}  .wasm ≤ 150 kB: ${wasmSize} bytes`);
@@ -213,5 +253,5 @@ export async function runPageBench({ runs = 5, markdown = false } = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--runs');
-  await runPageBench({ runs: at >= 0 ? Number(args[at + 1]) : 5, markdown: args.includes('--markdown') });
+  await runPageBench({ runs: at >= 0 ? Number(args[at + 1]) : 5, markdown: args.includes('--markdown'), profile: args.includes('--profile') });
 }
