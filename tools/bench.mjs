@@ -296,7 +296,8 @@ function table(rows, markdown) {
     ratio(r.a, r.c), ratio(r.b, r.c), ratio(r.c, r.native), formatRate(r.c, r.items, r.unit)]);
   if (markdown) {
     const line = (cells) => `| ${cells.join(' | ')} |`;
-    return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...body.map(line)].join('\n');
+    const indent = (cells) => [cells[0].replace(/^ +/, (m) => '&nbsp;'.repeat(2 * m.length)), ...cells.slice(1)];
+    return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...body.map((r) => line(indent(r)))].join('\n');
   }
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const pad = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
