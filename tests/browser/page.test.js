@@ -12,6 +12,8 @@ import {
 } from './helpers/browser.js';
 
 let server, browser, page, model;
+// The first text box's text: six tokens with the default model, as the chapter's "6 × 128".
+const firstText = 'Lily saw Max in the park';
 
 /** A token's id in the Node model, or undefined. */
 function idOf(text) {
@@ -108,7 +110,7 @@ describe(`the chapter page (${modelMode} model)`, () => {
     assert.equal(await page.evaluate(() => dot([1, 2, 3], [4, 0, -1])), 1);
     const lily = idOf('Lily') ?? 5;
     assert.deepEqual(await page.evaluate((id) => Array.from(rowView(model.wte, id)), lily), Array.from(rowView(model.wte, lily)));
-    const expected = model.trace('Lily saw Max');
+    const expected = model.trace(firstText);
     const got = await page.evaluate(() => ({
       text: trace.text,
       tokens: trace.tokens.map((t) => ({ id: t.id, text: t.text })),
@@ -117,7 +119,7 @@ describe(`the chapter page (${modelMode} model)`, () => {
       sum: Array.from(trace.embeddings.data),
       shape: String(trace.embeddings),
     }));
-    assert.equal(got.text, 'Lily saw Max');
+    assert.equal(got.text, firstText);
     assert.deepEqual(got.tokens, expected.tokens.map((t) => ({ id: t.id, text: t.text })));
     assert.deepEqual(got.token, Array.from(expected.tokenEmbeddings.data));
     assert.deepEqual(got.position, Array.from(expected.positionEmbeddings.data));
@@ -127,8 +129,8 @@ describe(`the chapter page (${modelMode} model)`, () => {
     await page.locator('#trace textarea').first().fill('Once upon a time');
     await page.waitForFunction(() => trace.text === 'Once upon a time');
     assert.deepEqual(await page.evaluate(() => Array.from(trace.embeddings.data)), Array.from(model.trace('Once upon a time').embeddings.data));
-    await page.locator('#trace textarea').first().fill('Lily saw Max');
-    await page.waitForFunction(() => trace.text === 'Lily saw Max');
+    await page.locator('#trace textarea').first().fill(firstText);
+    await page.waitForFunction((text) => trace.text === text, firstText);
   });
 
   test('Run shows each Code line\'s live result', async () => {
@@ -152,8 +154,10 @@ describe(`the chapter page (${modelMode} model)`, () => {
     assert.ok(lines.includes(`rowView(model.wte, ${a})`), lines);
     const embeddings = await page.locator('#code-embeddings output').textContent();
     assert.match(embeddings, new RegExp(`lily = Float32Array\\(${model.width}\\)`));
-    assert.match(embeddings, new RegExp(`Matrix 3 × ${model.width}`));
-    assert.match(await page.locator('#code-position output').textContent(), /Matrix 3 × \d+/);
+    const n = model.trace(firstText).tokens.length;
+    assert.match(embeddings, new RegExp(`Matrix ${n} × ${model.width}`));
+    assert.match(await page.locator('#code-position output').textContent(), new RegExp(`Matrix ${n} × ${model.width}`));
+    assert.match(await page.locator('#code-position pre').textContent(), new RegExp(`one row per place, ${n} × ${model.width}`));
   });
 
   test('token table: search, click and keyboard read the numbers of wte', async () => {
@@ -286,7 +290,7 @@ describe(`the chapter page (${modelMode} model)`, () => {
     await view.focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowRight');
-    const expected = model.trace('Lily saw Max');
+    const expected = model.trace(firstText);
     // The first key puts the cursor on the first number; the next ones move it.
     const t = expected.tokenEmbeddings.at(0, 1), p = expected.positionEmbeddings.at(0, 1), s = expected.embeddings.at(0, 1);
     assert.equal(await page.locator('#trace .ew-grid-readout').first().textContent(),
@@ -311,7 +315,7 @@ describe(`the chapter page (${modelMode} model)`, () => {
     assert.ok(text.includes(`${n} tokens long`) && text.includes(`at most ${model.context}`), text);
     assert.match(await page.locator('#trace .ew-count').first().textContent(), new RegExp(`${n - model.context} too many`));
     assert.equal(await page.evaluate(() => trace.tokens.length), model.context);
-    await page.locator('#trace textarea').first().fill('Lily saw Max');
+    await page.locator('#trace textarea').first().fill(firstText);
     await page.waitForFunction(() => document.querySelector('#trace .ew-warning').textContent === '');
   });
 
@@ -330,9 +334,9 @@ describe(`the chapter page (${modelMode} model)`, () => {
     }
     assert.ok(moved.length >= 2);
     // The chapter's texts: "Lily" at the start is another token than " Lily".
-    await page.locator('#trace textarea').nth(0).fill('Lily saw Max');
-    await page.locator('#trace textarea').nth(1).fill('Max saw Lily');
-    await page.waitForFunction(() => document.querySelector('#trace').compareTrace?.text === 'Max saw Lily');
+    await page.locator('#trace textarea').nth(0).fill(firstText);
+    await page.locator('#trace textarea').nth(1).fill('Max saw Lily in the park');
+    await page.waitForFunction(() => document.querySelector('#trace').compareTrace?.text === 'Max saw Lily in the park');
     const text = await page.locator('#trace .ew-compare').textContent();
     assert.match(text, /same token/);
   });
