@@ -422,6 +422,16 @@ class TextTokenizer {
   std::size_t vocabSize() const { return tokenizer_.vocab_size(); }
   std::size_t maxTokenBytes() const { return tokenizer_.max_token_bytes(); }
   std::string tokenText(int id) const { return tokenizer_.token_display(id); }
+  // Every id's display text as one JSON array ("" for unused ids): one call
+  // instead of one per token when a page lists the vocabulary.
+  std::string vocabularyJson() const {
+    std::string out = "[";
+    for (std::size_t id = 0; id < tokenizer_.vocab_size(); ++id) {
+      if (id != 0) out += ',';
+      embeddings::json::append_quoted(out, tokenizer_.token_display(static_cast<std::int32_t>(id)));
+    }
+    return out + "]";
+  }
   int tokenId(const std::string& text) const { return tokenizer_.token_id(text); }
   bool isSpecial(int id) const { return tokenizer_.is_special(id); }
 
@@ -533,6 +543,7 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("vocabSize", &TextTokenizer::vocabSize)
       .function("maxTokenBytes", &TextTokenizer::maxTokenBytes)
       .function("tokenText", &TextTokenizer::tokenText)
+      .function("vocabularyJson", &TextTokenizer::vocabularyJson)
       .function("tokenId", &TextTokenizer::tokenId)
       .function("isSpecial", &TextTokenizer::isSpecial);
   function("backendName", emscripten::optional_override([]() { return std::string(kernels::backend_name()); }));

@@ -72,8 +72,11 @@ export interface ModelFiles {
   weights: ModelFile;
   /** Hugging Face config.json (GPT2Config), or the parsed object; checked against the tensors. */
   config?: ModelFile | Record<string, unknown>;
-  /** Hugging Face tokenizer.json (byte-level BPE). Needed for text. */
-  tokenizer?: ModelFile;
+  /**
+   * Hugging Face tokenizer.json (byte-level BPE), needed for text; or a
+   * loaded Model whose tokenizer is shared (e.g. training snapshots of it).
+   */
+  tokenizer?: ModelFile | Model;
   /** Called as the weights arrive. */
   onProgress?: (progress: { loaded: number; total: number; stage: string }) => void;
 }

@@ -152,3 +152,27 @@ describe('disposal', () => {
     assert.equal(b.disposed, true);
   });
 });
+
+describe('sharing a tokenizer', () => {
+  test('a model given as the tokenizer shares it; each disposes independently', async () => {
+    const first = await loadModel(paths());
+    const second = await loadModel({ weights: paths().weights, tokenizer: first });
+    assert.deepEqual(second.encode('Lily saw Max'), first.encode('Lily saw Max'));
+    assert.deepEqual(second.vocabulary(), first.vocabulary());
+    assert.equal(second.memoryUsage().tokenizer, first.memoryUsage().tokenizer);
+    first.dispose();
+    assert.deepEqual(second.tokenize('Lily').map((t) => t.text), ['Lily']);
+    second.dispose();
+    await assert.rejects(loadModel({ weights: paths().weights, tokenizer: first }), /has been disposed/);
+  });
+
+  test('vocabulary() lists every token\'s display text by id', async () => {
+    const model = await loadModel(paths());
+    const vocabulary = model.vocabulary();
+    assert.equal(vocabulary.length, fixture.vocabSize);
+    vocabulary.forEach((text, id) => assert.equal(text, model.tokenText(id)));
+    vocabulary[0] = 'changed';
+    assert.notEqual(model.vocabulary()[0], 'changed');
+    model.dispose();
+  });
+});

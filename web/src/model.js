@@ -37,7 +37,9 @@ export const defaultModelFiles = Object.freeze({
  * With no argument, loads the default model shipped with the package. Each
  * file may be a URL (browser; the weights are fetched with range requests,
  * so only the two tables travel), a file path (Node), an ArrayBuffer, a
- * typed array or a Blob. `config` may also be an already-parsed object.
+ * typed array or a Blob. `config` may also be an already-parsed object,
+ * and `tokenizer` an already-loaded Model whose tokenizer is then shared
+ * (training snapshots of one model load without parsing it again).
  *
  * @param {{ weights: any, config?: any, tokenizer?: any, onProgress?: (p: {loaded: number, total: number, stage: string}) => void }} [files]
  */
@@ -53,7 +55,9 @@ export async function loadModel(files = defaultModelFiles) {
   // The three files load in parallel; the weights are the slow one.
   const [tables, tokenizer] = await Promise.all([
     loadTables(files.weights, files.config, progress),
-    files.tokenizer === undefined ? Promise.resolve(undefined) : loadTokenizer(files.tokenizer),
+    files.tokenizer === undefined ? Promise.resolve(undefined)
+      : files.tokenizer instanceof Model ? Promise.resolve().then(() => shareTokenizer(files.tokenizer))
+        : loadTokenizer(files.tokenizer),
   ].map((promise) => promise.then((value) => ({ value }), (error) => ({ error }))))
     .then((results) => {
       const failed = results.find((result) => result.error);
@@ -203,6 +207,16 @@ class TablesHost {
 
 // ---- The tokenizer instance ---------------------------------------------------
 
+const tokenizerOfModel = new WeakMap();
+
+function shareTokenizer(model) {
+  const host = tokenizerOfModel.get(model);
+  if (model.disposed) throw new Error('loadModel: the model whose tokenizer was given has been disposed');
+  if (!host) throw new Error('loadModel: the model whose tokenizer was given has no tokenizer');
+  host.refs++;
+  return host;
+}
+
 async function loadTokenizer(input) {
   const { name, text } = await readText(input, 'tokenizer');
   const module = await instantiate('tokenizer');
@@ -226,6 +240,17 @@ class TokenizerHost {
     this.vocabSize = tokenizer.vocabSize();
     this.maxTokenBytes = tokenizer.maxTokenBytes();
     this.texts = new Array(this.vocabSize);
+    this.allTexts = undefined;
+    this.refs = 1;  // Models using this tokenizer (see shareTokenizer).
+  }
+
+  /** Every id's display text, fetched in one call and kept. */
+  vocabulary() {
+    if (!this.allTexts) {
+      this.allTexts = Object.freeze(JSON.parse(this.tokenizer.vocabularyJson()));
+      this.allTexts.forEach((text, id) => { this.texts[id] = text; });
+    }
+    return this.allTexts;
   }
 
   /**
@@ -272,6 +297,7 @@ class TokenizerHost {
   }
 
   dispose() {
+    if (--this.refs > 0) return;
     this.tokenizer?.delete();
     this.tokenizer = undefined;
   }
@@ -316,11 +342,11 @@ export class Model {
   #tokenizer;
   #wte;
   #wpe;
-  #vocabulary;
 
   constructor(tables, tokenizer) {
     this.#tables = tables;
     this.#tokenizer = tokenizer;
+    if (tokenizer) tokenizerOfModel.set(this, tokenizer);
     const { width, vocabSize, context, pointers } = tables;
     // One view per table, made again only if memory was ever replaced: rowView
     // (and the chapter's cosine(rowView(..), rowView(..))) then costs a
@@ -420,11 +446,7 @@ export class Model {
 
   /** Every token's display text, by id (a new array each call). */
   vocabulary() {
-    const tokenizer = this.#text();
-    if (!this.#vocabulary) {
-      this.#vocabulary = Array.from({ length: tokenizer.vocabSize }, (_, id) => tokenizer.text(id));
-    }
-    return this.#vocabulary.slice();
+    return this.#text().vocabulary().slice();
   }
 
   /**
@@ -561,6 +583,7 @@ export class Model {
 
   /** Frees the model's WebAssembly objects. Later calls on it throw; views already taken stay readable. */
   dispose() {
+    if (!this.#tables.alive) return;
     this.#tables.dispose();
     this.#tokenizer?.dispose();
   }

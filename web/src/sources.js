@@ -107,6 +107,21 @@ function urlSource(url, name) {
       }
       return bytes;
     },
+    // A whole small file (config.json, tokenizer.json): one plain request,
+    // rather than a probe for the size and then the body.
+    async readAll() {
+      if (whole) return whole;
+      let response;
+      try {
+        response = await fetch(url);
+      } catch (error) {
+        throw new Error(`${name}: could not fetch (${error.message})`);
+      }
+      if (!response.ok) throw new Error(`${name}: HTTP ${response.status} ${response.statusText}`.trimEnd());
+      whole = new Uint8Array(await response.arrayBuffer());
+      total = whole.length;
+      return whole;
+    },
     async close() {},
   };
 }
@@ -157,7 +172,7 @@ export async function readText(input, role) {
   }
   const source = await openSource(input, role);
   try {
-    const bytes = await source.read(0, await source.size());
+    const bytes = source.readAll ? await source.readAll() : await source.read(0, await source.size());
     let text;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
