@@ -79,9 +79,10 @@ export class TrainingSlider extends ModelWidget {
     this.loading.textContent = 'Loading the list of training snapshots…';
     const [index, config, tokenizer] = await Promise.all([
       fetchOk(indexUrl).then((response) => response.json()),
-      // The snapshots share the model's config and tokenizer: fetch them once.
+      // The snapshots share the model's config and tokenizer: the config is
+      // fetched once, the tokenizer is lent by the loaded model.
       files.config ? fetchOk(files.config).then((response) => response.json()) : undefined,
-      files.tokenizer ? fetchOk(files.tokenizer).then((response) => response.arrayBuffer()) : undefined,
+      !model && files.tokenizer ? fetchOk(files.tokenizer).then((response) => response.arrayBuffer()) : undefined,
     ]).catch((error) => {
       const reason = new Error(`No training snapshots could be loaded from ${indexUrl.pathname}: ${error.message}`);
       reason.heading = 'The training snapshots could not be loaded.';
@@ -104,10 +105,11 @@ export class TrainingSlider extends ModelWidget {
   snapshot(i) {
     let promise = this.loaded.get(i);
     if (!promise) {
-      promise = loadModel({ weights: this.snapshots[i].url, config: this.config, tokenizer: this.tokenizerBytes })
+      const tokenizer = this.model && !this.model.disposed ? this.model : this.tokenizerBytes;
+      promise = loadModel({ weights: this.snapshots[i].url, config: this.config, tokenizer })
         .then((snapshot) => {
           // Same tokenizer.json as the model, so the same token texts.
-          if (this.tokenizerBytes) shareVocabulary(this.model, snapshot);
+          if (tokenizer) shareVocabulary(this.model, snapshot);
           return snapshot;
         });
       this.loaded.set(i, promise);
