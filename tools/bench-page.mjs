@@ -235,7 +235,8 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
     `embeddings.wasm: ${wasmSize} bytes (${wasmGzip} gzipped).\n`);
   if (markdown) {
     const line = (cells) => `| ${cells.join(' | ')} |`;
-    console.log([line(header), line(header.map((_, i) => (i ? '---:' : '---'))), ...body.map(line)].join('\n'));
+    const indent = (cells) => [cells[0].replace(/^ +/, (m) => '&nbsp;'.repeat(2 * m.length)), ...cells.slice(1)];
+    console.log([line(header), line(header.map((_, i) => (i ? '---:' : '---'))), ...body.map((r) => line(indent(r)))].join('\n'));
   } else {
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
     const pad = (cells) => cells.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');

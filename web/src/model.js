@@ -52,12 +52,17 @@ export async function loadModel(files = defaultModelFiles) {
   if (files.weights === undefined) throw new TypeError('loadModel: the weights file (a .safetensors) is required');
   const progress = typeof files.onProgress === 'function' ? files.onProgress : () => {};
 
-  // The three files load in parallel; the weights are the slow one.
+  // The three files load in parallel; the weights are the slow one. The
+  // tokenizer's parse (main-thread work) waits until the tables' requests
+  // are on their way, so it runs while their bytes travel rather than
+  // delaying the requests.
+  let tablesRequested;
+  const tablesInFlight = new Promise((resolve) => { tablesRequested = resolve; });
   const [tables, tokenizer] = await Promise.all([
-    loadTables(files.weights, files.config, progress),
+    loadTables(files.weights, files.config, progress, tablesRequested),
     files.tokenizer === undefined ? Promise.resolve(undefined)
       : files.tokenizer instanceof Model ? Promise.resolve().then(() => shareTokenizer(files.tokenizer))
-        : loadTokenizer(files.tokenizer),
+        : loadTokenizer(files.tokenizer, tablesInFlight),
   ].map((promise) => promise.then((value) => ({ value }), (error) => ({ error }))))
     .then((results) => {
       const failed = results.find((result) => result.error);
@@ -79,7 +84,15 @@ export async function loadModel(files = defaultModelFiles) {
 
 // ---- The tables instance ------------------------------------------------------
 
-async function loadTables(weightsInput, configInput, progress) {
+async function loadTables(weightsInput, configInput, progress, requested = () => {}) {
+  try {
+    return await loadTablesNow(weightsInput, configInput, progress, requested);
+  } finally {
+    requested();  // also when loading failed first: nothing waits forever
+  }
+}
+
+async function loadTablesNow(weightsInput, configInput, progress, requested) {
   // The module instantiates while the files open and the weights' first
   // bytes travel (one round trip fewer before the tables are asked for).
   const instancePromise = instantiate('tables');
@@ -120,12 +133,14 @@ async function loadTables(weightsInput, configInput, progress) {
     // Both tables at once (two range requests in flight); they are copied in
     // only when both have settled, so a failure never writes into freed memory.
     const order = [POSITION, TOKEN];
-    const reads = await Promise.allSettled(order.map((table) =>
+    const pending = Promise.allSettled(order.map((table) =>
       source.read(tables.tableOffset(table), tables.tableBytes(table)).then((bytes) => {
         loaded += bytes.length;
         progress({ loaded, total, stage: 'weights' });
         return bytes;
       })));
+    requested();
+    const reads = await pending;
     for (const read of reads) if (read.status === 'rejected') throw read.reason;
     order.forEach((table, i) => module.HEAPU8.set(reads[i].value, tables.tableBuffer(table)));
     if (config !== undefined) {
@@ -217,8 +232,9 @@ function shareTokenizer(model) {
   return host;
 }
 
-async function loadTokenizer(input) {
+async function loadTokenizer(input, after = Promise.resolve()) {
   const { name, text } = await readText(input, 'tokenizer');
+  await after;
   const module = await instantiate('tokenizer');
   const tokenizer = new module.TextTokenizer();
   const bytes = utf8.encode(text);
