@@ -20,7 +20,7 @@ import os from 'node:os';
 
 import { loadModel, rowView, dot, cosine, backend, defaultModelFiles } from '../web/index.js';
 import { makeModel, makeTokenizerJson } from '../tests/js/helpers/fixtures.js';
-import { observeInstances } from '../web/src/runtime.js';
+import * as runtime from '../web/src/runtime.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -309,7 +309,7 @@ function table(rows, markdown) {
 async function main() {
   // The tables instance, for the call-overhead figures (not part of the API).
   let tablesModule;
-  observeInstances((module, role) => {
+  runtime.observeInstances?.((module, role) => {
     if (role === 'tables') tablesModule ??= module;
   });
   const { model, label } = await openModel();
@@ -421,12 +421,15 @@ async function main() {
 
   // What one call into the module costs, apart from any work: an Embind
   // method (built without eval, as the page's CSP requires) and a plain export.
-  const handle = new tablesModule.ModelTables();
-  const overhead = compare({
-    embind: () => handle.vocabSize(),
-    plain: () => tablesModule._embeddings_dot(0, 0, 0),
-  });
-  handle.delete();
+  let overhead;
+  if (tablesModule) {
+    const handle = new tablesModule.ModelTables();
+    overhead = compare({
+      embind: () => handle.vocabSize(),
+      plain: () => tablesModule._embeddings_dot(0, 0, 0),
+    });
+    handle.delete();
+  }
 
   const native = await runNative();
   for (const r of results) r.native = native?.[nativeNames[r.key]];
@@ -439,8 +442,10 @@ async function main() {
   console.log();
   console.log(table(results, markdown));
 
-  console.log(`\nCall overhead: an Embind method call ${formatTime(overhead.embind)}, a plain exported function ` +
-    `${formatTime(overhead.plain)} (both doing nothing).`);
+  if (overhead) {
+    console.log(`\nCall overhead: an Embind method call ${formatTime(overhead.embind)}, a plain exported function ` +
+      `${formatTime(overhead.plain)} (both doing nothing).`);
+  }
 
   const targets = [
     ['nearest: (c) ≥ 200× faster than (a)', results.find((r) => r.key === 'nearest'), (r) => r.a / r.c >= 200, (r) => `${(r.a / r.c).toFixed(0)}×`],
