@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -195,8 +196,9 @@ inline void dot_four_rows(const float* q, const float* r0, const float* r1, cons
 // One row's dot product with exactly the arithmetic dot_four_rows applies to
 // each of its rows (one accumulator, the same horizontal sum, the same
 // tail), so a row scores the same bits whether it was computed in a group
-// of four or alone.
-inline float dot_row(const float* q, const float* r, std::size_t n) {
+// of four or alone. Out of line: it is called rarely (a table's last rows, a
+// map's diagonal, nearest()'s few rescored rows), and inlined copies cost size.
+[[gnu::noinline]] float dot_row(const float* q, const float* r, std::size_t n) {
   B::V s = B::zero();
   std::size_t k = 0;
   for (; k + L <= n; k += L) s = B::mul_add(s, B::load(q + k), B::load(r + k));
@@ -267,12 +269,17 @@ void quantized_scores(const std::int16_t* q16, const std::int16_t* values, const
     const std::int16_t* w0 = values + r * width;
     const std::int16_t *w1 = w0 + width, *w2 = w1 + width, *w3 = w2 + width;
     v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0;
-    for (std::size_t k = 0; k < width; k += 8) {
-      const v128_t x = wasm_v128_load(q16 + k);
-      a0 = wasm_i32x4_add(a0, wasm_i32x4_dot_i16x8(x, wasm_v128_load(w0 + k)));
-      a1 = wasm_i32x4_add(a1, wasm_i32x4_dot_i16x8(x, wasm_v128_load(w1 + k)));
-      a2 = wasm_i32x4_add(a2, wasm_i32x4_dot_i16x8(x, wasm_v128_load(w2 + k)));
-      a3 = wasm_i32x4_add(a3, wasm_i32x4_dot_i16x8(x, wasm_v128_load(w3 + k)));
+    // Two steps per iteration (width is a multiple of 16): less loop overhead.
+    for (std::size_t k = 0; k < width; k += 16) {
+      const v128_t x = wasm_v128_load(q16 + k), y = wasm_v128_load(q16 + k + 8);
+      a0 = wasm_i32x4_add(a0, wasm_i32x4_add(wasm_i32x4_dot_i16x8(x, wasm_v128_load(w0 + k)),
+                                             wasm_i32x4_dot_i16x8(y, wasm_v128_load(w0 + k + 8))));
+      a1 = wasm_i32x4_add(a1, wasm_i32x4_add(wasm_i32x4_dot_i16x8(x, wasm_v128_load(w1 + k)),
+                                             wasm_i32x4_dot_i16x8(y, wasm_v128_load(w1 + k + 8))));
+      a2 = wasm_i32x4_add(a2, wasm_i32x4_add(wasm_i32x4_dot_i16x8(x, wasm_v128_load(w2 + k)),
+                                             wasm_i32x4_dot_i16x8(y, wasm_v128_load(w2 + k + 8))));
+      a3 = wasm_i32x4_add(a3, wasm_i32x4_add(wasm_i32x4_dot_i16x8(x, wasm_v128_load(w3 + k)),
+                                             wasm_i32x4_dot_i16x8(y, wasm_v128_load(w3 + k + 8))));
     }
     const v128_t ab = wasm_i32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5), wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
     const v128_t cd = wasm_i32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5), wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
@@ -361,6 +368,34 @@ bool quantize_vector(const float* v, std::size_t cols, std::size_t width, std::i
   }
   for (k = cols; k < width; ++k) out[k] = 0;
   return true;
+}
+
+// The k-th largest of `count` numbers (k >= 1), index `exclude` left out;
+// NaN if there are fewer than k. For finite numbers only: a min-heap of the
+// k largest so far, blocks below its smallest passed over in one compare.
+float kth_largest(const float* values, std::size_t count, std::size_t k, std::int64_t exclude, float* heap) {
+  std::size_t size = 0, i = 0;
+  const auto offer = [&](std::size_t index) {
+    if (static_cast<std::int64_t>(index) == exclude) return;
+    const float value = values[index];
+    if (size < k) {
+      heap[size++] = value;
+      std::push_heap(heap, heap + size, std::greater<float>());
+    } else if (value > heap[0]) {
+      std::pop_heap(heap, heap + k, std::greater<float>());
+      heap[k - 1] = value;
+      std::push_heap(heap, heap + k, std::greater<float>());
+    }
+  };
+  for (; i < count && size < k; ++i) offer(i);
+  if (size < k) return std::nanf("");
+  for (; i < count && i % L != 0; ++i) offer(i);
+  for (; i + L <= count; i += L) {
+    if (B::all_less(values + i, heap[0])) continue;
+    for (std::size_t j = i; j < i + L; ++j) offer(j);
+  }
+  for (; i < count; ++i) offer(i);
+  return heap[0];
 }
 
 // Ranking order for top_k: larger score first, then smaller index; NaN last.
@@ -539,9 +574,9 @@ std::size_t nearest(const float* query, const float* table, const float* row_inv
   // The k-th best approximate score: at least k rows score, exactly, at
   // least T = kth - E. A row whose approximate score is below kth - 2E scores
   // below T exactly, so below k others, and cannot be among the k best.
-  const std::size_t found = top_k(approx, rows, k, exclude, out_indices, out_scores);
-  if (found < k) return exact();
-  const double kth = out_scores[k - 1];
+  const float kth_value = kth_largest(approx, rows, k, exclude, out_scores);
+  if (std::isnan(kth_value)) return exact();
+  const double kth = kth_value;
   const double threshold = kth - error;
   if (!(threshold > -1.0 && threshold <= 1.0)) return exact();  // clamping could tie everything
   float cut = static_cast<float>(kth - 2 * error);
