@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const repositoryRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 export const contentSecurityPolicy = [
   "default-src 'self'",
@@ -50,7 +50,11 @@ function send(response, status, body, headers = {}) {
   response.end(body);
 }
 
-export function createChapterServer({ log = () => {} } = {}) {
+/**
+ * @param {{ log?: (line: string) => void, root?: string }} options root: the
+ *   folder served (default: this repository); tests serve a temporary copy.
+ */
+export function createChapterServer({ log = () => {}, root = repositoryRoot } = {}) {
   return createServer(async (request, response) => {
     response.setHeader('Content-Security-Policy', contentSecurityPolicy);
     response.setHeader('X-Content-Type-Options', 'nosniff');

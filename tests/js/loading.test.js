@@ -2,7 +2,7 @@
 // the file, and disposal.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,14 +56,15 @@ describe('inputs', () => {
       { name: 'transformer.wte.weight', shape: [fixture.vocabSize, 8], data: fixture.wte },
       { name: 'transformer.wpe.weight', shape: [5, 8], data: fixture.wpe },
     ]);
-    const served = join(process.cwd(), 'model', `.test-${process.pid}.safetensors`);
+    // Served from a temporary root, so nothing is written into the repository.
+    await mkdir(join(dir, 'model'), { recursive: true });
+    await writeFile(join(dir, 'model', 'big.safetensors'), big);
     const requests = [];
-    await writeFile(served, big);
-    const server = createChapterServer({ log: (line) => requests.push(line) });
+    const server = createChapterServer({ root: dir, log: (line) => requests.push(line) });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const base = `http://127.0.0.1:${server.address().port}`;
-      const model = await loadModel({ weights: `${base}/model/.test-${process.pid}.safetensors`, config: fixture.config, tokenizer: fixture.tokenizer });
+      const model = await loadModel({ weights: `${base}/model/big.safetensors`, config: fixture.config, tokenizer: fixture.tokenizer });
       assert.equal(model.parameterCount, 256 * 1024 + fixture.vocabSize * 8 + 5 * 8);
       const fetched = requests.reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
       assert.ok(requests.every((line) => line.includes(' 206 ')), requests.join('\n'));
@@ -71,7 +72,6 @@ describe('inputs', () => {
       await checkLoaded(model);
     } finally {
       server.close();
-      await rm(served, { force: true });
     }
   });
 
