@@ -412,6 +412,7 @@ async function main() {
     },
   ];
 
+  const nativeBefore = await runNative();
   const results = [];
   for (const c of cases) {
     const times = compare({ a: c.a, b: c.b, c: c.c });
@@ -431,14 +432,18 @@ async function main() {
     handle.delete();
   }
 
-  const native = await runNative();
+  const nativeAfter = await runNative();
+  // The machine's speed drifts over minutes; the native figures are the mean
+  // of the runs just before and just after the JavaScript measurements.
+  const native = nativeBefore && nativeAfter && Object.fromEntries(Object.entries(nativeAfter).map(([key, value]) =>
+    [key, typeof value === 'number' ? (value + nativeBefore[key]) / 2 : value]));
   for (const r of results) r.native = native?.[nativeNames[r.key]];
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const markdown = flag('--markdown');
   console.log(`\nModel: ${label}; backend ${backend}; Node ${process.version}; ${cpu} (${os.cpus().length} threads)`);
   console.log(`Medians of up to ${SAMPLES} samples of about ${SAMPLE_MS} ms (or one call), the variants taking turns; (a) chapter JS, (b) fast JS, (c) WebAssembly through the public API.` +
-    (native ? ` Native: ${nativeBinary.slice(root.length)} (${native.context?.model ?? ''}), median of 5.` : ' Native: not run.'));
+    (native ? ` Native: ${nativeBinary.slice(root.length)} (${native.context?.model ?? ''}), median of 5 repetitions, run before and after the JavaScript (mean of the two).` : ' Native: not run.'));
   console.log();
   console.log(table(results, markdown));
 
@@ -459,7 +464,7 @@ async function main() {
 
   const jsonPath = option('--json');
   if (jsonPath) {
-    await writeFile(jsonPath, JSON.stringify({ label, backend, node: process.version, cpu, samples: SAMPLES, native, overhead, results: results.map(({ a, b, c, ...r }) => ({ ...r, a, b, c, native: r.native })) }, (k, v) => (typeof v === 'function' ? undefined : v), 2));
+    await writeFile(jsonPath, JSON.stringify({ label, backend, node: process.version, cpu, samples: SAMPLES, native, nativeBefore, nativeAfter, overhead, results: results.map(({ a, b, c, ...r }) => ({ ...r, a, b, c, native: r.native })) }, (k, v) => (typeof v === 'function' ? undefined : v), 2));
   }
   model.dispose();
   if (sink === 0.123456789) console.log(sink);  // keeps every result alive
