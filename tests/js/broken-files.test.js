@@ -199,7 +199,9 @@ describe('tokenizer.json', () => {
 
 describe('models that do not fit in memory', () => {
   // A server that claims a 5 GiB file: the header is real, the rest is never
-  // asked for, because the loader refuses before it fetches the tables.
+  // asked for, because the loader refuses before it fetches the tables (the
+  // first request may run a little past the header: it reads ahead so a
+  // small header needs no second round trip; those bytes come back as zeros).
   test('a header whose tables and workspace pass 4 GiB is refused before any table is fetched', async () => {
     const rows = 262144, width = 1024, bytes = rows * width * 4;  // two tables of 1 GiB
     const header = rawFile({ 'wte.weight': entry('F32', [rows, width], 0, bytes), 'wpe.weight': entry('F32', [rows, width], bytes, 2 * bytes) });
@@ -209,12 +211,14 @@ describe('models that do not fit in memory', () => {
       const [, from, to] = /bytes=(\d+)-(\d+)/.exec(request.headers.range ?? '') ?? [];
       requests.push(`${from}-${to}`);
       const begin = Number(from), end = Math.min(Number(to), total - 1);
-      if (request.headers.range === undefined || end >= header.length) {
-        response.writeHead(500).end('the test server serves only the header');
+      if (request.headers.range === undefined || begin >= header.length || end - begin >= 1 << 20) {
+        response.writeHead(500).end('the test server serves only the start of the file');
         return;
       }
-      response.writeHead(206, { 'Content-Range': `bytes ${begin}-${end}/${total}`, 'Content-Length': end - begin + 1 });
-      response.end(header.subarray(begin, end + 1));
+      const body = new Uint8Array(end - begin + 1);
+      body.set(header.subarray(begin, Math.min(end + 1, header.length)));
+      response.writeHead(206, { 'Content-Range': `bytes ${begin}-${end}/${total}`, 'Content-Length': body.length });
+      response.end(body);
     });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${server.address().port}/huge.safetensors`;
@@ -224,7 +228,7 @@ describe('models that do not fit in memory', () => {
         assert.match(error.message, new RegExp(`^${url.replace(/[.]/g, '\\.')}: the model needs 5\\d{3}\\.\\d MiB of memory \\(tables 20\\d\\d\\.\\d MiB, workspace 3\\d{3}\\.\\d MiB\\) but this WebAssembly instance can get at most \\d+\\.\\d MiB$`));
         return true;
       });
-      assert.ok(requests.every((range) => Number(range.split('-')[1]) < header.length), `fetched ${requests}`);
+      assert.ok(requests.every((range) => Number(range.split('-')[0]) < header.length), `fetched ${requests}`);
       const tables = created.slice(before).find((c) => c.role === 'tables').module;
       assert.ok(tables.HEAPU8.length <= 2 ** 21, `memory grew to ${tables.HEAPU8.length}`);
     } finally {

@@ -68,10 +68,15 @@ async function fileSource(path, name) {
 
 // Range requests where the server supports them; otherwise the whole body
 // arrives with the first request and later reads are served from it.
+const PREFIX_BYTES = 16384;
+
 function urlSource(url, name) {
   let whole;
   let total;
-  let prefix;  // The bytes size() fetched, reused by the first read().
+  // The first bytes, fetched by size(): enough for the 8-byte length and,
+  // for a small model, the whole safetensors header, so the header needs no
+  // round trip of its own.
+  let prefix;
   async function request(offset, length) {
     let response;
     try {
@@ -93,14 +98,14 @@ function urlSource(url, name) {
   return {
     name,
     async size() {
-      if (total === undefined) prefix = await request(0, 8);
+      if (total === undefined) prefix = await request(0, PREFIX_BYTES);
       if (total === undefined) throw new Error(`${name}: the server did not say how large the file is`);
       return total;
     },
     async read(offset, length) {
       if (length === 0) return new Uint8Array(0);
       if (whole) return whole.subarray(offset, offset + length);
-      if (prefix && offset === 0 && length <= prefix.length) return prefix.subarray(0, length);
+      if (prefix && offset + length <= prefix.length) return prefix.subarray(offset, offset + length);
       const bytes = await request(offset, length);
       if (bytes.length !== Math.min(length, Math.max(0, total - offset))) {
         throw new Error(`${name}: asked for ${length} bytes at ${offset}, got ${bytes.length}`);
