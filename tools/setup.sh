@@ -34,7 +34,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "Installing Debian packages: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -q
-    apt-get install -y -q --no-install-recommends "${missing[@]}"
+    apt-get install -y -q "${missing[@]}"
   else
     echo "Missing Debian packages: ${missing[*]}" >&2
     echo "Install them as root with: apt-get install -y ${missing[*]}" >&2
