@@ -43,8 +43,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 node_major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$node_major" -lt 18 ]; then
-  echo "Node.js $(node --version) is too old; this project needs Node.js 18 or newer." >&2
+if [ "$node_major" -lt 20 ]; then
+  echo "Node.js $(node --version) is too old: the tests and the tools need Node.js 20 or newer" >&2
+  echo "(for String.prototype.isWellFormed, node --test --test-concurrency and Symbol.dispose)." >&2
+  echo "Debian 12's own nodejs package is 18; install Node.js 20 and run this again." >&2
   exit 1
 fi
 
