@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { byteToUnicode, makeTokenizerJson, writeSafetensors } from '../js/helpers/fixtures.js';
+import { byteToUnicode, makeTokenizerJson, rawFile, writeSafetensors } from '../js/helpers/fixtures.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), 'corpus');
 const utf8 = new TextEncoder();
@@ -25,18 +25,6 @@ const concat = (...parts) => {
   for (const a of arrays) { out.set(a, at); at += a.length; }
   return out;
 };
-
-// A safetensors file from a header object and a data section, as written.
-function rawFile(header, data = new Uint8Array(0)) {
-  let json = typeof header === 'string' ? header : JSON.stringify(header);
-  while (json.length % 8) json += ' ';
-  const bytes = utf8.encode(json);
-  const out = new Uint8Array(8 + bytes.length + data.length);
-  new DataView(out.buffer).setBigUint64(0, BigInt(bytes.length), true);
-  out.set(bytes, 8);
-  out.set(data, 8 + bytes.length);
-  return out;
-}
 
 // ---- safetensors ----------------------------------------------------------------
 rmSync(root, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { instantiate, observeInstances } from '../../web/src/runtime.js';
-import { makeModel, writeSafetensors } from './helpers/fixtures.js';
+import { makeModel, rawFile, writeSafetensors } from './helpers/fixtures.js';
 
 // Registered before web/index.js creates any instance.
 const created = [];
@@ -24,18 +24,6 @@ const utf8 = new TextEncoder();
 let dir;
 let survivor;
 let baseline;  // C++ heap of a fresh instance
-
-/** A safetensors file from a header (object or text) and a data section. */
-function rawFile(header, data = new Uint8Array(0)) {
-  let json = typeof header === 'string' ? header : JSON.stringify(header);
-  while (json.length % 8) json += ' ';
-  const bytes = utf8.encode(json);
-  const out = new Uint8Array(8 + bytes.length + data.length);
-  new DataView(out.buffer).setBigUint64(0, BigInt(bytes.length), true);
-  out.set(bytes, 8);
-  out.set(data, 8 + bytes.length);
-  return out;
-}
 
 const entry = (dtype, shape, begin, end) => ({ dtype, shape, data_offsets: [begin, end] });
 const tokenizerWith = (change) => {

@@ -86,6 +86,18 @@ export function writeSafetensors(tensors, metadata) {
   return out;
 }
 
+/** A safetensors file from a header (object or text) and a data section, written as given: for broken files. */
+export function rawFile(header, data = new Uint8Array(0)) {
+  let json = typeof header === 'string' ? header : JSON.stringify(header);
+  while (json.length % 8) json += ' ';
+  const bytes = encoder.encode(json);
+  const out = new Uint8Array(8 + bytes.length + data.length);
+  new DataView(out.buffer).setBigUint64(0, BigInt(bytes.length), true);
+  out.set(bytes, 8);
+  out.set(data, 8 + bytes.length);
+  return out;
+}
+
 /** Deterministic normal-ish numbers (sum of uniforms) from a seed. */
 export function seededRandom(seed) {
   let state = seed >>> 0 || 1;
