@@ -10,9 +10,24 @@ export function num(x, digits = 3) {
   return text.startsWith('-') ? MINUS + text.slice(1) : text;
 }
 
-/** A whole number with thousands separators: 524,288. */
+let grouping;
+/**
+ * A whole number with thousands separators: 524,288. Safe integers are
+ * grouped by hand: the first toLocaleString of a page costs several
+ * milliseconds (it sets up a number formatter each call), and the page
+ * writes many of these while it loads. Anything else goes through one
+ * cached Intl.NumberFormat, which writes the same as toLocaleString('en-US').
+ */
 export function int(n) {
-  return Number(n).toLocaleString('en-US');
+  const x = Number(n);
+  if (Number.isSafeInteger(x)) {
+    const digits = String(x < 0 ? -x : x);
+    let text = digits.length > 3 ? digits.replace(/\B(?=(\d{3})+$)/g, ',') : digits;
+    if (x < 0 || Object.is(x, -0)) text = `-${text}`;
+    return text;
+  }
+  grouping ??= new Intl.NumberFormat('en-US');
+  return grouping.format(x);
 }
 
 /** "about 2 in every 5", "about 1 in every 3": a share as a reader says it. */
