@@ -6,9 +6,22 @@
 // scaled up with smoothing off. A tall table scrolls inside its box (a
 // sticky canvas over a spacer as tall as the table), so wheel, touch and
 // scroll bar all work natively; a square map shows whole.
+//
+// The grid never asks for a layout while a page is building: its size comes
+// from the ResizeObserver (which reports after the browser's own layout),
+// and the first picture and any scroll asked for before that wait for it.
+// Reading a size while other widgets are still adding to the page would make
+// the browser lay out the whole long page again, once per read.
 import { el, uniqueId } from './base.js';
 
 const ZOOMS = [1, 2, 3, 4, 6, 8, 12, 16, 24];
+
+// The labels' colours follow the page's colour scheme: a change of scheme
+// makes every grid read its colours again.
+let schemeGeneration = 0;
+if (typeof matchMedia === 'function') {
+  matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', () => { schemeGeneration += 1; });
+}
 
 export class HeatGrid {
   /**
@@ -33,6 +46,9 @@ export class HeatGrid {
     this.hover = null;
     this.highlighted = null;
     this.frame = 0;
+    this.size = null;           // the viewport's client box, { width, height }, once measured
+    this.pendingScroll = null;  // a scroll asked for before the first measure
+    this.style = null;          // colours and font of the labels, read once per layout
 
     const helpId = uniqueId('ew-grid-help');
     this.canvas = el('canvas', { className: 'ew-grid-canvas', 'aria-hidden': 'true' });
@@ -75,25 +91,39 @@ export class HeatGrid {
     this.viewport.addEventListener('keydown', (event) => this.#key(event));
     this.viewport.addEventListener('focus', () => this.draw());
     this.viewport.addEventListener('blur', () => this.draw());
-    this.resizeObserver = new ResizeObserver(() => this.layout());
+    // Sizes are read when the browser reports them, after its own layout: no forced layout.
+    this.resizeObserver = new ResizeObserver(() => {
+      this.#measure();
+      this.layout();
+    });
     this.resizeObserver.observe(this.viewport);
     this.#updateZoomLabel();
   }
 
+  #measure() {
+    this.size = { width: this.viewport.clientWidth, height: this.viewport.clientHeight };
+  }
+
   /** Sizes of the drawing in CSS pixels. */
   #metrics() {
-    const width = this.viewport.clientWidth || 300;
+    // Before the first report (an event that came first, say), measure now.
+    if (!this.size) this.#measure();
+    const width = this.size.width || 300;
     const narrow = width < 480;
     const left = this.options.rowLabel ? (this.square ? 30 : narrow ? 56 : 104) : 0;
     const top = 18;
     const cellWidth = Math.max(0.5, (width - left) / Math.max(1, this.cols));
     const rowHeight = this.square ? cellWidth : this.rowHeight;
-    const height = this.square ? Math.ceil(top + rowHeight * this.rows + 7) : (this.viewport.clientHeight || 300);
+    const height = this.square ? Math.ceil(top + rowHeight * this.rows + 7) : (this.size.height || 300);
     return { width, height, left, top, cellWidth, rowHeight, narrow };
   }
 
-  /** Recomputes sizes after a resize or zoom and redraws. */
+  /**
+   * Recomputes sizes after a resize or zoom and redraws at once. Before the
+   * grid has been measured it does nothing: the first measure lays it out.
+   */
   layout() {
+    if (!this.size) return;
     const m = this.#metrics();
     if (this.square) {
       this.viewport.style.height = `${m.height}px`;
@@ -105,7 +135,18 @@ export class HeatGrid {
     const ratio = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(m.width * ratio);
     this.canvas.height = Math.round(m.height * ratio);
-    this.draw();
+    this.style = null;
+    if (this.pendingScroll) {
+      const { row, centre } = this.pendingScroll;
+      this.pendingScroll = null;
+      this.#scrollTo(row, centre);
+    }
+    // Drawn now rather than on the next frame: after a resize the canvas is blank until drawn.
+    if (this.frame) {
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+    }
+    this.#paint();
   }
 
   /** Replaces the picture (same shape), e.g. for another training step. */
@@ -163,6 +204,11 @@ export class HeatGrid {
 
   #scrollTo(row, centre) {
     if (this.square) return;
+    if (!this.size) {
+      // Not laid out yet: scroll once it is (setting scrollTop now would force a layout).
+      this.pendingScroll = { row, centre: centre || Boolean(this.pendingScroll?.centre) };
+      return;
+    }
     const m = this.#metrics();
     const visible = m.height - m.top;
     const y = row * m.rowHeight;
@@ -222,7 +268,7 @@ export class HeatGrid {
     } else {
       this.tip.textContent = this.options.describe(cell.r, cell.c, this.options.value(cell.r, cell.c));
       this.tip.hidden = false;
-      const width = this.viewport.clientWidth;
+      const width = this.#metrics().width;
       const tipWidth = this.tip.offsetWidth;
       const left = cell.x + 14 + tipWidth > width ? Math.max(0, cell.x - 14 - tipWidth) : cell.x + 14;
       this.tip.style.left = `${left}px`;
@@ -263,7 +309,21 @@ export class HeatGrid {
     });
   }
 
+  /**
+   * The labels' ink, background and font, read once per layout or change of
+   * colour scheme (reading them may force a style pass of the whole page).
+   */
+  #labelStyle() {
+    if (!this.style || this.style.generation !== schemeGeneration) {
+      const computed = getComputedStyle(this.viewport);
+      this.style = { color: computed.color, backgroundColor: computed.backgroundColor, fontFamily: computed.fontFamily, generation: schemeGeneration };
+    }
+    return this.style;
+  }
+
   #paint() {
+    // Not measured yet: the first measure lays the grid out and paints it.
+    if (!this.size) return;
     const m = this.#metrics();
     const ratio = window.devicePixelRatio || 1;
     if (this.canvas.width !== Math.round(m.width * ratio) || this.canvas.height !== Math.round(m.height * ratio)) {
@@ -271,7 +331,7 @@ export class HeatGrid {
       return;
     }
     const context = this.canvas.getContext('2d');
-    const style = getComputedStyle(this.viewport);
+    const style = this.#labelStyle();
     const ink = style.color || '#222';
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     context.clearRect(0, 0, m.width, m.height);
