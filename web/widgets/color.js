@@ -64,11 +64,104 @@ export function tableImage(data, rows, cols, limit) {
   if (rows === 0 || cols === 0) return canvas;
   const context = canvas.getContext('2d');
   const image = context.createImageData(cols, rows);
-  const pixels = new Uint32Array(image.data.buffer);
-  const n = rows * cols;
-  for (let i = 0; i < n; i++) pixels[i] = packed[indexOf(data[i], limit)];
+  fillPixels(new Uint32Array(image.data.buffer), data, rows * cols, limit);
   context.putImageData(image, 0, 0);
   return canvas;
+}
+
+/**
+ * The picture of a tall table, painted a block of rows at a time: the rows
+ * asked for at once (those on screen), the others when the browser is idle.
+ * The token table has half a million numbers; the first screenful needs
+ * about a fiftieth of them. `read()` gives the table's numbers each time
+ * (a view of WebAssembly memory can be replaced when the memory grows).
+ */
+export class RowImage {
+  /**
+   * @param {() => Float32Array} read the table, row-major
+   * @param {number} rows
+   * @param {number} cols
+   * @param {number} limit the colour scale runs from −limit to +limit
+   */
+  constructor(read, rows, cols, limit, blockRows = 128) {
+    this.read = read;
+    this.rows = rows;
+    this.cols = cols;
+    this.limit = limit;
+    this.blockRows = blockRows;
+    this.canvas = document.createElement('canvas');
+    this.canvas.width = Math.max(1, cols);
+    this.canvas.height = Math.max(1, rows);
+    this.context = rows && cols ? this.canvas.getContext('2d') : null;
+    this.painted = new Uint8Array(Math.ceil(rows / blockRows));
+    this.left = this.painted.length;
+  }
+
+  /** Paints rows first … first + count − 1 if they are not yet. */
+  ensureRows(first, count) {
+    if (!this.left) return;
+    const last = Math.min(this.rows, first + count) - 1;
+    for (let block = Math.max(0, Math.floor(first / this.blockRows)); block <= Math.floor(last / this.blockRows); block++) {
+      this.#paintBlock(block);
+    }
+  }
+
+  /** Paints the rest a few blocks at a time in idle time, nearest `row` first. */
+  paintRestWhenIdle(row = 0) {
+    if (!this.left || this.idle) return;
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : (callback) => setTimeout(() => callback({ timeRemaining: () => 8 }), 16);
+    const start = Math.min(this.painted.length - 1, Math.max(0, Math.floor(row / this.blockRows)));
+    const order = [];
+    for (let step = 0; order.length < this.painted.length; step++) {
+      if (start + step < this.painted.length) order.push(start + step);
+      if (step > 0 && start - step >= 0) order.push(start - step);
+    }
+    const work = (deadline) => {
+      do {
+        const block = order.shift();
+        if (block === undefined) break;
+        this.#paintBlock(block);
+      } while (this.left && deadline.timeRemaining() > 3);
+      this.idle = this.left ? idle(work) : 0;
+    };
+    this.idle = idle(work);
+  }
+
+  #paintBlock(block) {
+    if (this.painted[block]) return;
+    this.painted[block] = 1;
+    this.left -= 1;
+    const first = block * this.blockRows;
+    const rows = Math.min(this.blockRows, this.rows - first);
+    let data;
+    try {
+      data = this.read();
+    } catch {
+      return;  // a disposed model: nothing left to draw
+    }
+    const image = this.context.createImageData(this.cols, rows);
+    fillPixels(new Uint32Array(image.data.buffer), data.subarray(first * this.cols, (first + rows) * this.cols), rows * this.cols, this.limit);
+    this.context.putImageData(image, 0, first);
+  }
+}
+
+/**
+ * pixels[i] = the packed colour of data[i], for i < n: indexOf inlined, so
+ * that the first call (half a million numbers for the token table, run
+ * before V8 has optimised anything) is a plain loop without a call per number.
+ * Same colours as indexOf, to the bit.
+ */
+function fillPixels(pixels, data, n, limit) {
+  if (!(limit > 0)) {
+    for (let i = 0; i < n; i++) pixels[i] = packed[indexOf(data[i], limit)];
+    return;
+  }
+  const top = SIZE - 1, middle = packed[top >> 1], low = packed[0], high = packed[top];
+  const half = top / 2;
+  for (let i = 0; i < n; i++) {
+    const t = data[i] / limit;
+    pixels[i] = t > -1 ? (t < 1 ? packed[Math.round((t + 1) * half)] : high) : t <= -1 ? low : middle;
+  }
 }
 
 /**
@@ -79,9 +172,10 @@ export function robustLimit(data) {
   const n = data.length;
   if (n === 0) return 1;
   const step = Math.max(1, Math.floor(n / 20000));
-  const sample = [];
-  for (let i = 0; i < n; i += step) sample.push(Math.abs(data[i]));
-  sample.sort((a, b) => a - b);
+  // A typed array sorts numerically without a comparison function, far faster.
+  const sample = new Float64Array(Math.ceil(n / step));
+  for (let i = 0, k = 0; i < n; i += step, k++) sample[k] = Math.abs(data[i]);
+  sample.sort();
   const value = sample[Math.min(sample.length - 1, Math.floor(sample.length * 0.995))];
   return value > 0 ? value : 1;
 }

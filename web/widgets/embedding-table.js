@@ -6,7 +6,7 @@
 import { ModelWidget, el, shape } from './base.js';
 import { HeatGrid } from './heat-grid.js';
 import { TokenPicker, tokenLabel } from './token-picker.js';
-import { legend, robustLimit, tableImage } from './color.js';
+import { legend, robustLimit, RowImage } from './color.js';
 import { int, num } from './format.js';
 
 const limits = new WeakMap();
@@ -54,7 +54,8 @@ export class EmbeddingTable extends ModelWidget {
     const limit = tableLimit(model);
     this.picker.setModel(model);
     this.summary.textContent = `${shape(rows, cols)}: one row for each of the ${int(rows)} tokens, ${int(cols)} numbers in each row, ${int(rows * cols)} numbers in all.`;
-    const image = tableImage(table.data, rows, cols, limit);
+    // Painted a block of rows at a time: those on screen first, the rest when the browser is idle.
+    const image = new RowImage(() => model.wte.data, rows, cols, limit);
     const describe = (r, c, v) => `${tokenLabel(model, r)} (row ${r}), column ${c}: ${num(v)}`;
     this.grid = new HeatGrid({
       rows,
@@ -75,6 +76,7 @@ export class EmbeddingTable extends ModelWidget {
     this.grid.layout();
     const start = this.getAttribute('token');
     if (start) this.#pickText(start);
+    image.paintRestWhenIdle(this.grid.highlighted ?? 0);
   }
 
   /** Highlights a token's row and scrolls to it. */

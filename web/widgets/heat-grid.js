@@ -1,8 +1,9 @@
 // A heat map on a canvas that mouse, touch and keyboard can all read: the
 // drawing part of <embedding-table> and <position-map>.
 //
-// The whole table is painted once into an image of one pixel per number
-// (color.js tableImage); each frame draws only the visible rows of it,
+// The whole table is painted into an image of one pixel per number (color.js
+// tableImage, or RowImage, which paints a block of rows when it is first
+// needed); each frame draws only the visible rows of it,
 // scaled up with smoothing off. A tall table scrolls inside its box (a
 // sticky canvas over a spacer as tall as the table), so wheel, touch and
 // scroll bar all work natively; a square map shows whole.
@@ -26,7 +27,8 @@ if (typeof matchMedia === 'function') {
 export class HeatGrid {
   /**
    * @param {{
-   *   rows: number, cols: number, image: CanvasImageSource,
+   *   rows: number, cols: number,
+   *   image: CanvasImageSource | { canvas: CanvasImageSource, ensureRows(first: number, count: number): void },
    *   value: (r: number, c: number) => number,
    *   describe: (r: number, c: number, value: number) => string,
    *   rowLabel?: (r: number, short: boolean) => string,
@@ -349,7 +351,9 @@ export class HeatGrid {
     context.clip();
     context.imageSmoothingEnabled = false;
     if (count > 0) {
-      context.drawImage(this.image, 0, first, this.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
+      const image = this.image;
+      if (typeof image.ensureRows === 'function') image.ensureRows(first, count);
+      context.drawImage(image.canvas ?? image, 0, first, this.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
     }
     // The picked row: a dark frame with a light one inside, visible on any colour.
     // Drawn around the row, not over it, so its colours stay visible.
