@@ -48,7 +48,7 @@ export class TokenPicker {
   constructor(options) {
     this.options = options;
     this.words = [];
-    this.looseWords = [];
+    this.looseWords = null;
     this.matches = [];
     this.active = -1;
     const inputId = uniqueId('ew-picker');
@@ -88,7 +88,7 @@ export class TokenPicker {
   setModel(model) {
     this.model = model;
     this.words = vocabularyOf(model);
-    this.looseWords = this.words.map(loose);
+    this.looseWords = null;  // made at the first search, not while the page loads
   }
 
   /** Shows a token in the box without searching. */
@@ -100,6 +100,7 @@ export class TokenPicker {
   #search() {
     const query = this.input.value;
     if (!query || !this.words.length) return this.#close();
+    this.looseWords ??= this.words.map(loose);
     const exact = normalise(query), wanted = loose(query);
     const scored = [];
     const number = /^#?(\d+)$/.exec(query.trim());
