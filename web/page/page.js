@@ -3,6 +3,7 @@
 // formulas, and puts the chapter's objects in the browser console.
 import { rowView, dot, cosine, defaultModelFiles, backend } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
+import { whenIdle } from '../widgets/base.js';
 import { positionMap } from '../widgets/position-map.js';
 import { int, num, share, quote } from '../widgets/format.js';
 
@@ -177,18 +178,28 @@ fillDotFigures();
 // ---- Formulas ----------------------------------------------------------------------
 // KaTeX builds DOM nodes and sets styles through the CSSOM, which the page's
 // Content-Security-Policy allows (renderToString + innerHTML would not be).
-// It loads after the model and the widgets, when the browser is idle.
+// It loads after the model and the widgets, when the browser is idle, with
+// its stylesheet (so the page's first style passes do not match KaTeX's rules).
 // The minified classic build is half the size of katex.mjs; a script element
 // from our own origin is allowed by script-src 'self'.
+const katexFolder = new URL('../../node_modules/katex/dist/', import.meta.url);
+
+function loadElement(element, url) {
+  return new Promise((resolve, reject) => {
+    element.addEventListener('load', () => resolve());
+    element.addEventListener('error', () => reject(new Error(`${url} could not be loaded`)));
+    document.head.append(element);
+  });
+}
+
 function loadKatex() {
   if (window.katex) return Promise.resolve(window.katex);
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = new URL('../../node_modules/katex/dist/katex.min.js', import.meta.url).href;
-    script.addEventListener('load', () => resolve(window.katex));
-    script.addEventListener('error', () => reject(new Error(`${script.src} could not be loaded`)));
-    document.head.append(script);
-  });
+  const script = document.createElement('script');
+  script.src = new URL('katex.min.js', katexFolder).href;
+  const style = document.createElement('link');
+  style.rel = 'stylesheet';
+  style.href = new URL('katex.min.css', katexFolder).href;
+  return Promise.all([loadElement(script, script.src), loadElement(style, style.href)]).then(() => window.katex);
 }
 
 async function typeset() {
@@ -203,12 +214,12 @@ async function typeset() {
   }
   document.documentElement.dataset.formulas = 'ready';
 }
+// After the widgets still waiting for idle time (the same queue, in order).
 function typesetWhenIdle() {
-  const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 100));
-  idle(() => typeset().catch((error) => {
+  whenIdle().then(typeset).catch((error) => {
     console.warn(`The formulas stay as plain text: ${error.message}`);
     document.documentElement.dataset.formulas = 'plain';
-  }), { timeout: 1000 });
+  });
 }
 
 // ---- The model -----------------------------------------------------------------------

@@ -44,6 +44,30 @@ export function mark(name) {
   }
 }
 
+const idleQueue = [];
+const requestIdle = typeof requestIdleCallback === 'function'
+  ? (callback) => requestIdleCallback(callback, { timeout: 500 })
+  : (callback) => setTimeout(callback, 16);
+
+function runIdleQueue() {
+  requestIdle(() => {
+    idleQueue.shift()();
+    if (idleQueue.length) runIdleQueue();
+  });
+}
+
+/**
+ * Resolves in the browser's next idle time, one caller at a time in the
+ * order they asked, each in a task of its own: work queued here runs
+ * between frames, after the page has painted, and never all at once.
+ */
+export function whenIdle() {
+  return new Promise((resolve) => {
+    idleQueue.push(resolve);
+    if (idleQueue.length === 1) runIdleQueue();
+  });
+}
+
 /** Resolves when the element first comes near the viewport. */
 export function whenVisible(element, margin = '300px') {
   return new Promise((resolve) => {
@@ -79,6 +103,11 @@ export class ModelWidget extends HTMLElement {
   #loadCount = 0;
   #updated;
   #built = false;
+  #shown = false;
+  // Whether the widget is near the viewport: undefined until the browser has said.
+  #near;
+  #nearObserver;
+  #wake;
 
   connectedCallback() {
     ensureStylesheet();
@@ -88,8 +117,37 @@ export class ModelWidget extends HTMLElement {
       this.statusElement = el('div', { className: 'ew-status', role: 'status' });
       this.build();
       this.prepend(this.statusElement);
+      this.#watchViewport();
       this.#load();
     }
+  }
+
+  /**
+   * Follows whether the widget is near the viewport, from the start, so that
+   * the answer is there when the model arrives (asking then would force a
+   * layout of the whole page).
+   */
+  #watchViewport() {
+    if (typeof IntersectionObserver === 'undefined') return;
+    this.#nearObserver = new IntersectionObserver((entries) => {
+      this.#near = entries[entries.length - 1].isIntersecting;
+      if (this.#near) this.#wake?.();
+    }, { rootMargin: '50% 0px' });
+    this.#nearObserver.observe(this);
+  }
+
+  /**
+   * Waits before the first show of a widget far from the viewport: it is
+   * built when it comes near, or in the browser's idle time after the page
+   * has painted, whichever is first. So a long page shows what is on screen
+   * first; every widget is still ready soon after, without scrolling.
+   */
+  #whenWorthShowing() {
+    if (this.#shown || this.#near !== false) return undefined;
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+      whenIdle().then(resolve);
+    });
   }
 
   attributeChangedCallback(name, before, after) {
@@ -140,11 +198,19 @@ export class ModelWidget extends HTMLElement {
       return;
     }
     if (count !== this.#loadCount) return;
+    const wait = this.#whenWorthShowing();
+    if (wait) {
+      await wait;
+      this.#wake = undefined;
+      if (count !== this.#loadCount) return;
+    }
     this.#model = model;
     this.classList.remove('ew-failed');
     this.statusElement.replaceChildren();
     this.statusElement.hidden = true;
     try {
+      this.#shown = true;
+      this.#nearObserver?.disconnect();
       await this.show(model);
     } catch (error) {
       if (error && typeof error === 'object') error.heading ??= 'This widget could not show the model.';
