@@ -51,18 +51,19 @@ export function sharedModel(files = defaultModelFiles, onProgress) {
   if (!load) {
     const listeners = new Set();
     load = { listeners, last: undefined };
-    // config.json and tokenizer.json are fetched here, each with one plain GET
-    // (a page may have them preloaded), and handed over as files named by
-    // their URL; the weights stay a URL, read with range requests.
-    load.promise = Promise.all([whole(files.config), whole(files.tokenizer)]).then(([config, tokenizer]) => loadModel({
+    // loadModel fetches config.json and tokenizer.json with one plain GET
+    // each (so a page can preload them) and the weights with range requests;
+    // it asks for the weights as soon as the small config is in, while the
+    // tokenizer is still on its way.
+    load.promise = loadModel({
       weights: files.weights,
-      config,
-      tokenizer,
+      config: files.config,
+      tokenizer: files.tokenizer,
       onProgress(progress) {
         load.last = progress;
         for (const listener of listeners) listener(progress);
       },
-    }));
+    });
     load.promise.then(
       () => listeners.clear(),
       () => { listeners.clear(); loads.delete(key); },
@@ -74,23 +75,6 @@ export function sharedModel(files = defaultModelFiles, onProgress) {
     if (load.last) onProgress(load.last);
   }
   return load.promise;
-}
-
-/**
- * A small file's bytes as a File named by its URL (so errors name the URL),
- * or the input itself when it is not a URL.
- */
-async function whole(input) {
-  if (!(input instanceof URL) && typeof input !== 'string') return input;
-  const url = new URL(input, document.baseURI);
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (error) {
-    throw new Error(`${url.href}: could not fetch (${error.message})`);
-  }
-  if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status} ${response.statusText}`.trimEnd());
-  return new File([await response.arrayBuffer()], url.href);
 }
 
 /** The snapshots' index next to a model's weights: snapshots/index.json. */
