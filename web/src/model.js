@@ -97,14 +97,18 @@ async function loadTablesNow(weightsInput, configInput, progress, requested) {
   // bytes travel (one round trip fewer before the tables are asked for).
   const instancePromise = instantiate('tables');
   instancePromise.catch(() => {});  // awaited below; a failure is reported there
-  const [source, config] = await Promise.all([
-    openSource(weightsInput, 'weights'),
-    configInput === undefined ? undefined : readText(configInput, 'config'),
-  ]);
+  const configPromise = configInput === undefined ? Promise.resolve(undefined) : readText(configInput, 'config');
+  configPromise.catch(() => {});
+  const source = await openSource(weightsInput, 'weights');
+  // The weights' first bytes (their size and header) are asked for at once,
+  // beside config.json, not after it: over HTTP that is the first round trip
+  // of the weights, and the tables' requests can only follow it.
   const sizePromise = source.size();
   sizePromise.catch(() => {});
+  let config;
   let module;
   try {
+    config = await configPromise;
     module = await instancePromise;
   } catch (error) {
     await source.close();

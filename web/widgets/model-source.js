@@ -52,9 +52,8 @@ export function sharedModel(files = defaultModelFiles, onProgress) {
     const listeners = new Set();
     load = { listeners, last: undefined };
     // loadModel fetches config.json and tokenizer.json with one plain GET
-    // each (so a page can preload them) and the weights with range requests;
-    // it asks for the weights as soon as the small config is in, while the
-    // tokenizer is still on its way.
+    // each (so a page can preload them) and the weights with range requests,
+    // all three at once.
     load.promise = loadModel({
       weights: files.weights,
       config: files.config,
