@@ -4,6 +4,7 @@
 // not the text, so any English with repeated words and <|endoftext|> lines
 // between stories exercises every step: BPE merges, encoding, training,
 // export. Deterministic: the same seed gives the same bytes.
+import { uniformRandom } from '../../js/helpers/text.js';
 
 const names = ['Lily', 'Max', 'Tom', 'Sue', 'Ben', 'Mia', 'Sam', 'Anna', 'Tim', 'Lucy', 'Jack', 'Emma', 'Leo', 'Zoe', 'Kate', 'Joe'];
 const animals = ['cat', 'dog', 'bird', 'fish', 'frog', 'bunny', 'duck', 'bear', 'mouse', 'horse', 'turtle', 'puppy', 'kitten', 'owl'];
@@ -22,25 +23,13 @@ const endings = ['From that day on, they were best friends.', 'They learned that
   'Mom gave them a warm hug.', 'The sun went down, and everyone smiled.', 'It was the best day ever.',
   'They promised to come back tomorrow.'];
 
-/** A small seeded generator (mulberry32). */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * About `bytes` bytes of stories, each followed by an <|endoftext|> line.
  * @param {number} bytes
  * @param {number} [seed]
  */
 export function madeUpStories(bytes, seed = 1) {
-  const next = random(seed);
+  const next = uniformRandom(seed);
   const pick = (list) => list[Math.floor(next() * list.length)];
   const stories = [];
   let size = 0;
