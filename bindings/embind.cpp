@@ -87,11 +87,10 @@ void ensure_reserve() {
 
 // The JSON reader builds its tree with std containers (operator new). At
 // worst ("[0,0,0,...]") that takes about 88 bytes of memory per input byte
-// in wasm32, measured; a tokenizer adds its tables to the tree. A JSON file
-// whose worst case cannot fit is refused before parsing, rather than
-// aborting the instance halfway through it.
+// in wasm32, measured. A JSON file whose worst case cannot fit is refused
+// before parsing, rather than aborting the instance halfway through it.
+// (tokenizer.json is not read as a tree; its loader checks its own memory.)
 constexpr std::uint64_t kJsonBytesPerInputByte = 96;
-constexpr std::uint64_t kTokenizerJsonBytesPerInputByte = 128;
 
 bool json_fits(std::uint64_t bytes, std::uint64_t per_byte, const char* what, std::string& error) {
   const std::uint64_t worst = bytes * per_byte;
@@ -349,8 +348,9 @@ class TextTokenizer {
   bool load() {
     ensure_reserve();
     embeddings::Tokenizer tokenizer;
-    const bool ok = json_fits(input_.size(), kTokenizerJsonBytesPerInputByte, "the file", error_) &&
-                    embeddings::Tokenizer::from_json(input(), tokenizer, error_);
+    // The loader estimates its tables from the file's counts and refuses
+    // what this instance cannot hold.
+    const bool ok = embeddings::Tokenizer::from_json(input(), tokenizer, error_, heap_room());
     input_.reset();
     if (!ok) return false;
     tokenizer_ = std::move(tokenizer);
