@@ -478,6 +478,12 @@ std::vector<BadCase> bad_cases() {
   with(
       "empty token", [](Fixture& f) { f.extra_vocab = R"(, "": 300)"; }, "model.vocab has an empty token");
   with(
+      "token twice", [](Fixture& f) { f.extra_vocab = R"(, "a": 300)"; },
+      "model.vocab has the token \"a\" twice");
+  with(
+      "duplicate key in model", [](Fixture& f) { f.ignore_merges = R"(false, "fuse_unk": false)"; },
+      "duplicate key \"fuse_unk\"");
+  with(
       "not byte-level", [](Fixture& f) { f.extra_vocab = R"(, "a b": 300)"; },
       "model.vocab: token \"a b\" is not a byte-level string");
   with(
@@ -550,6 +556,41 @@ TEST(Tokenizer, RejectsBadFilesWithNamedErrors) {
     EXPECT_NE(error.find(bad.message), std::string::npos) << bad.name << ": " << error;
     EXPECT_EQ(t.vocab_size(), 0u) << bad.name;
   }
+}
+
+// The tables' memory is counted before they are built: a limit below it is
+// refused with both sizes; at the count it loads.
+TEST(Tokenizer, RefusesTablesThatWouldNotFitInTheMemoryGiven) {
+  const std::string json = Fixture().json();
+  Tokenizer t;
+  std::string error;
+  ASSERT_FALSE(Tokenizer::from_json(json, t, error, 1000));
+  EXPECT_EQ(t.vocab_size(), 0u);
+  const std::string start = "tokenizer.json: loading it needs about ";
+  ASSERT_EQ(error.rfind(start, 0), 0u) << error;
+  EXPECT_NE(
+      error.find(" bytes of memory (model.vocab 275 entries, model.merges 18, added_tokens 1), more than "
+                 "the 1000 bytes available"),
+      std::string::npos)
+      << error;
+  const std::uint64_t needed = std::stoull(error.substr(start.size()));
+  EXPECT_FALSE(Tokenizer::from_json(json, t, error, needed - 1));
+  EXPECT_TRUE(Tokenizer::from_json(json, t, error, needed)) << error;
+  EXPECT_EQ(t.vocab_size(), 275u);
+}
+
+// Whitespace is in no table and no tree: a padded file needs what the plain one does.
+TEST(Tokenizer, WhitespaceIsNotCountedAsMemory) {
+  const std::string json = Fixture().json();
+  std::string padded = json;
+  padded.insert(padded.find("\"model\""), std::string(1 << 20, ' '));
+  padded += std::string(1 << 20, '\n');
+  Tokenizer t;
+  std::string plain_error, padded_error;
+  EXPECT_FALSE(Tokenizer::from_json(json, t, plain_error, 1));
+  EXPECT_FALSE(Tokenizer::from_json(padded, t, padded_error, 1));
+  EXPECT_EQ(plain_error, padded_error);
+  EXPECT_TRUE(Tokenizer::from_json(padded, t, padded_error)) << padded_error;
 }
 
 TEST(Tokenizer, LongNamesInErrorsAreCut) {

@@ -10,7 +10,9 @@
 // oracle comparisons and pinned by explicit tests instead.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { Tiktoken } from 'js-tiktoken/lite';
 import gpt2Ranks from 'js-tiktoken/ranks/gpt2';
@@ -18,6 +20,8 @@ import * as gptTokenizer from 'gpt-tokenizer/encoding/r50k_base';
 
 import { loadModel, defaultModelFiles } from '../../web/index.js';
 import { makeTokenizerJson, writeSafetensors } from './helpers/fixtures.js';
+import { bigTokenizerJson, modelForTokenizer } from './helpers/big-tokenizer.js';
+import { observeInstances } from '../../web/src/runtime.js';
 import { GPT2_EOT, gpt2TokenizerJson } from './helpers/gpt2.js';
 import {
   BOM, NEL, TRICKY, UNICODE_17_LETTERS, byteLevelBytes, displayForm, longTexts, oracleSafe, randomCodePoints,
@@ -189,6 +193,16 @@ test('the test inputs are what the comparisons assume', () => {
   assert.ok(!oracleSafe(`a${NEL}`) && !oracleSafe(BOM) && !oracleSafe(UNICODE_17_LETTERS[0]));
 });
 
+// The pre-tokenizer's letter, number, whitespace and word tables are
+// generated from this Node.js's Unicode data; a stale committed file would
+// make the C++ tokenizer and the JS oracles read characters differently.
+test('cpp/src/unicode_tables.inc is what tools/gen-unicode-tables.mjs makes', () => {
+  const script = fileURLToPath(new URL('../../tools/gen-unicode-tables.mjs', import.meta.url));
+  const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  assert.match(run.stderr, /unicode_tables\.inc is up to date/);
+});
+
 // ---- 1. Default model's tokenizer ------------------------------------------------
 
 describe('the default tokenizer (model/tokenizer.json) and @huggingface/tokenizers', () => {
@@ -339,6 +353,118 @@ describe('a hand-made tokenizer with add_prefix_space and added tokens', () => {
       assert.equal(handModel.decode(ids), decodeHf(ids), text);
     }
     assert.equal(handModel.decode(handModel.encode('Lily saw')), ' Lily saw');
+  });
+});
+
+// ---- 1d. Thousands of added tokens -------------------------------------------------
+
+// Real models carry thousands of added tokens (Gemma 3: 6,400 "<unusedN>";
+// Llama 3: 256 "<|reserved_special_token_N|>"), many of them prefixes of
+// others ("<unused6>", "<unused64>", "<unused640>"), so the search must take
+// the longest match at the leftmost place, whatever the number of tokens.
+describe('thousands of added tokens and @huggingface/tokenizers', () => {
+  const unused = Array.from({ length: 6400 }, (_, i) => `<unused${i}>`);
+  const reserved = Array.from({ length: 256 }, (_, i) => `<|reserved_special_token_${i}|>`);
+  // Strip flags on some, so their whitespace handling is compared too.
+  const flags = (i) => ({ lstrip: i % 7 === 1, rstrip: i % 11 === 2 });
+  let json, model, hf;
+  before(async () => {
+    json = JSON.parse(makeTokenizerJson(HAND_WORDS));
+    let id = Object.keys(json.model.vocab).length;
+    [...unused, ...reserved].forEach((content, i) => {
+      json.added_tokens.push({ id: id++, content, single_word: false, ...flags(i), normalized: false, special: true });
+    });
+    model = await loadWithTokenizer(utf8.encode(JSON.stringify(json)), idCount(json));
+    hf = new Tokenizer(json, {});
+  });
+  after(() => model?.dispose());
+
+  /** Random text with added tokens, their prefixes and near misses between the words. */
+  const texts = (seed, count) => {
+    const random = uniformRandom(seed);
+    const pick = (list) => list[Math.floor(random() * list.length)];
+    const parts = () => {
+      const token = random() < 0.8 ? pick(unused) : pick(reserved);
+      switch (Math.floor(random() * 6)) {
+        case 0: return token.slice(0, -1);                  // no closing mark: not a token
+        case 1: return token.slice(0, 1 + Math.floor(random() * (token.length - 1)));
+        case 2: return `${token}${token}`;
+        case 3: return `${pick(['', ' ', '  ', '\n', '\t '])}${token}${pick(['', ' ', '  ', '\n'])}`;
+        default: return token;
+      }
+    };
+    return Array.from({ length: count }, () => {
+      let text = '';
+      const n = 1 + Math.floor(random() * 8);
+      for (let i = 0; i < n; i++) text += randomText(random, 2) + parts();
+      return text;
+    });
+  };
+
+  test('the vocabulary has every added token with the id Hugging Face gives it', () => {
+    const first = Object.keys(json.model.vocab).length;
+    assert.equal(model.tokenId('<unused0>'), first);
+    assert.equal(model.tokenId('<unused6399>'), first + 6399);
+    assert.equal(model.tokenId('<|reserved_special_token_255|>'), first + 6400 + 255);
+  });
+
+  test('random text full of added tokens and their prefixes encodes to the same ids', (t) => {
+    const cases = [...texts(11, 1500), '<unused64>', '<unused640>', '<unused6400>', '<<unused1>>', '<unused1<unused2>',
+      '<|reserved_special_token_0|', '<|<|reserved_special_token_17|>|>', 'a <unused8>  b', '<'.repeat(1000),
+      `${'<unused'.repeat(300)}9>`];
+    assertAgree(t, 'added tokens', compare(model, { hf: hfEncode(hf) }, cases));
+  });
+
+  test('decode gives the tokens back', () => {
+    for (const text of texts(12, 200)) assert.equal(model.decode(model.encode(text)), hfDecode(hf)(hf.encode(text).ids), text);
+  });
+});
+
+// ---- 1e. Memory of a big tokenizer.json -------------------------------------------
+
+// The loader reads tokenizer.json without building its tree and counts the
+// tables it will build before building them. Measured through the instance:
+// what loading takes beyond the file's own bytes, what stays after, and the
+// estimate a refusal gives.
+describe('a big tokenizer.json (8 MiB, GPT-2 style)', () => {
+  test('takes memory near its tables, and the refusal\'s estimate is within 2x of what loading takes', async () => {
+    const big = bigTokenizerJson(8 * 2 ** 20);
+    const bytes = utf8.encode(big.text);
+    const files = modelForTokenizer(bytes, big.ids);
+    let instance = null, squeeze = null;
+    observeInstances((module, role) => {
+      if (role !== 'tokenizer') return;
+      instance = { module, memory: module.HEAPU8.length, allocated: module.heapAllocatedBytes() };
+      squeeze?.(module);
+    });
+    try {
+      const m = await loadModel(files);
+      assert.equal(m.vocabSize, big.ids);
+      // WebAssembly memory never shrinks: its growth is the peak.
+      const peak = instance.module.HEAPU8.length - instance.memory - bytes.length;
+      const kept = instance.module.heapAllocatedBytes() - instance.allocated;
+      m.dispose();
+      assert.ok(peak <= 2 * kept, `loading took ${peak} bytes beyond the file, the tables keep ${kept}`);
+      assert.ok(kept < 3 * bytes.length, `the tables keep ${kept} bytes for a file of ${bytes.length}`);
+
+      // The same file with only room for its text: refused, with the estimate.
+      squeeze = (module) => {
+        for (const size of [2 ** 28, 2 ** 24]) while (module._malloc(size) !== 0);
+        const blocks = [];
+        for (let p; (p = module._malloc(2 ** 20)) !== 0;) blocks.push(p);
+        for (const p of blocks.slice(-Math.ceil(bytes.length / 2 ** 20) - 1)) module._free(p);
+      };
+      let estimate = 0;
+      await assert.rejects(loadModel(files), (error) => {
+        const match = /loading it needs about (\d+\.\d) MiB of memory/.exec(error.message);
+        assert.ok(match, error.message);
+        estimate = Number(match[1]) * 2 ** 20;
+        return true;
+      });
+      assert.ok(estimate >= peak / 2 && estimate <= 2 * peak, `estimate ${estimate} bytes, loading took ${peak}`);
+    } finally {
+      observeInstances(() => {});
+    }
   });
 });
 
