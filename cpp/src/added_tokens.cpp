@@ -126,26 +126,15 @@ std::size_t AddedVocabulary::memory_bytes(std::size_t count, std::size_t content
   return count * sizeof(AddedToken) + content_bytes + (content_bytes + 1) * TokenTrie::kBytesPerNode;
 }
 
-void AddedVocabulary::split(std::string_view text, AddedTokenSink& sink) const {
-  split_pass(text, tries_[0].empty() ? 1 : 0, sink);
-}
-
-// Hugging Face's AddedVocabulary::find_matches over one pass's tokens, then
-// the gaps go to the next pass (normalized tokens) or on down the pipeline.
-void AddedVocabulary::split_pass(std::string_view text, int pass, AddedTokenSink& sink) const {
-  const auto gap = [&](std::string_view piece) {
-    if (pass == 0 && !tries_[1].empty()) {
-      split_pass(piece, 1, sink);
-    } else {
-      sink.gap(piece);
-    }
-  };
+// Hugging Face's AddedVocabulary::find_matches over one pass's tokens.
+void AddedVocabulary::split(std::string_view text, Pass pass, AddedTokenSink& sink) const {
+  const TokenTrie& trie = tries_[static_cast<int>(pass)];
+  const auto gap = [&](std::string_view piece) { sink.gap(piece); };
   std::size_t start_offset = 0;  // End of the text already handed out.
   std::size_t pos = 0;           // Where the search for the next match resumes.
   std::size_t match_start = 0, match_length = 0;
   std::int32_t match = -1;
-  while (pos < text.size() && !sink.stopped() &&
-         tries_[pass].find(text, pos, match_start, match_length, match)) {
+  while (pos < text.size() && !sink.stopped() && trie.find(text, pos, match_start, match_length, match)) {
     const AddedToken& token = tokens_[match];
     std::size_t start = match_start;
     std::size_t stop = match_start + match_length;

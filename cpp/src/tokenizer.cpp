@@ -28,13 +28,24 @@ struct Tokenizer::Scratch {
   bool over = false;
 };
 
-// Receives what the added tokens leave: gaps go down the pipeline, tokens
+// Receives what one pass of the added tokens leaves (added_tokens.h): a gap
+// of the raw pass is normalized and cut again by the normalized pass; a gap
+// of that pass goes on to the pre-tokenizer and the model. Tokens go
 // straight to the ids.
 class Tokenizer::Splitter : public AddedTokenSink {
  public:
-  Splitter(const Tokenizer& tokenizer, Scratch& scratch, std::vector<std::int32_t>& ids)
-      : tokenizer_(tokenizer), scratch_(scratch), ids_(ids) {}
-  void gap(std::string_view text) override { tokenizer_.encode_gap(text, scratch_, ids_); }
+  Splitter(const Tokenizer& tokenizer, AddedVocabulary::Pass pass, Scratch& scratch,
+           std::vector<std::int32_t>& ids)
+      : tokenizer_(tokenizer), pass_(pass), scratch_(scratch), ids_(ids) {}
+  void gap(std::string_view text) override {
+    if (pass_ == AddedVocabulary::Pass::Normalized) {
+      tokenizer_.encode_gap(text, scratch_, ids_);
+      return;
+    }
+    Splitter normalized(tokenizer_, AddedVocabulary::Pass::Normalized, scratch_, ids_);
+    tokenizer_.added_.split(tokenizer_.normalize(text, scratch_), AddedVocabulary::Pass::Normalized,
+                            normalized);
+  }
   void token(std::int32_t id) override {
     ids_.push_back(id);
     if (ids_.size() > scratch_.max_tokens) scratch_.over = true;
@@ -43,6 +54,7 @@ class Tokenizer::Splitter : public AddedTokenSink {
 
  private:
   const Tokenizer& tokenizer_;
+  const AddedVocabulary::Pass pass_;
   Scratch& scratch_;
   std::vector<std::int32_t>& ids_;
 };
@@ -74,16 +86,22 @@ bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_token
 
 void Tokenizer::encode_with(std::string_view utf8_text, Scratch& scratch,
                             std::vector<std::int32_t>& ids) const {
-  Splitter splitter(*this, scratch, ids);
-  added_.split(utf8_text, splitter);
+  Splitter raw(*this, AddedVocabulary::Pass::Raw, scratch, ids);
+  added_.split(utf8_text, AddedVocabulary::Pass::Raw, raw);
 }
 
-// One gap between added tokens: normalizer, pre-tokenizer, model.
+// A normalizer that changes the text will write it into `scratch` and
+// return a view of that.
+std::string_view Tokenizer::normalize(std::string_view text, Scratch& /*scratch*/) const {
+  switch (normalizer_.kind) {
+    case Normalizer::Kind::None: return text;
+  }
+  return text;
+}
+
+// One gap between added tokens, normalized: pre-tokenizer, then model.
 void Tokenizer::encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const {
   if (gap.empty()) return;
-  switch (normalizer_.kind) {
-    case Normalizer::Kind::None: break;
-  }
   switch (pre_tokenizer_.kind) {
     case PreTokenizer::Kind::ByteLevel: {
       std::string_view text = gap;

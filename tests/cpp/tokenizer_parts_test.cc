@@ -4,6 +4,7 @@
 // display form.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -210,11 +211,26 @@ AddedToken added(std::int32_t id, std::string content, bool normalized, bool lst
   return token;
 }
 
+// Both passes, as the tokenizer runs them (with no normalizer in between).
+struct BothPasses : Recorder {
+  const AddedVocabulary* vocabulary = nullptr;
+  bool raw = true;
+  void gap(std::string_view text) override {
+    if (!raw) return Recorder::gap(text);
+    BothPasses normalized;
+    normalized.raw = false;
+    normalized.stop_after = stop_after - std::min(stop_after, parts.size());
+    vocabulary->split(text, AddedVocabulary::Pass::Normalized, normalized);
+    parts.insert(parts.end(), normalized.parts.begin(), normalized.parts.end());
+  }
+};
+
 std::vector<std::string> split(const AddedVocabulary& vocabulary, std::string_view text,
                                std::size_t stop_after = static_cast<std::size_t>(-1)) {
-  Recorder recorder;
+  BothPasses recorder;
+  recorder.vocabulary = &vocabulary;
   recorder.stop_after = stop_after;
-  vocabulary.split(text, recorder);
+  vocabulary.split(text, AddedVocabulary::Pass::Raw, recorder);
   return recorder.parts;
 }
 

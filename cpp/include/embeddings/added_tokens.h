@@ -2,9 +2,9 @@
 // they are cut out of a text before anything else sees it, as Hugging
 // Face's AddedVocabulary does:
 //  - leftmost match wins, the longest if several start at the same place;
-//  - tokens with "normalized": false are matched first, then those with
-//    "normalized": true in the remaining gaps (no normalizer changes the
-//    text yet, so only that order differs);
+//  - tokens with "normalized": false are matched in the raw text, then
+//    those with "normalized": true in the gaps after the normalizer (there
+//    is no normalizer that changes the text yet, so only the order differs);
 //  - "lstrip"/"rstrip" make a match swallow the whitespace to its left or
 //    right; "single_word" skips a match that touches a word character (Rust
 //    regex \w) on either side.
@@ -70,24 +70,25 @@ class AddedTokenSink {
 
 class AddedVocabulary {
  public:
+  // Hugging Face cuts a text twice: the tokens with "normalized": false out
+  // of the raw text, then, after the normalizer, those with true out of the
+  // normalized gaps (AddedVocabulary::extract_and_normalize).
+  enum class Pass { Raw = 0, Normalized = 1 };
+
   void build(std::vector<AddedToken> tokens);
   const std::vector<AddedToken>& tokens() const { return tokens_; }
   bool empty() const { return tokens_.empty(); }
-
   // Bytes of memory `count` tokens with `content_bytes` bytes of content in
   // all take (the tokens and their tries), for loading estimates.
   static std::size_t memory_bytes(std::size_t count, std::size_t content_bytes);
 
-  // Cuts `text`, handing every gap and token to `sink` in order. With no
-  // added tokens, the whole text is one gap.
-  void split(std::string_view text, AddedTokenSink& sink) const;
+  // Cuts `text` at the pass's tokens, handing every gap and token to `sink`
+  // in order. With no such tokens, the whole text is one gap.
+  void split(std::string_view text, Pass pass, AddedTokenSink& sink) const;
 
  private:
-  void split_pass(std::string_view text, int pass, AddedTokenSink& sink) const;
-
   std::vector<AddedToken> tokens_;
-  // [0]: the tokens with normalized false, [1]: true; values index tokens_.
-  TokenTrie tries_[2];
+  TokenTrie tries_[2];  // By Pass; values index tokens_.
 };
 
 }  // namespace embeddings
