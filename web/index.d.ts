@@ -16,6 +16,12 @@ export class Matrix implements Iterable<Float32Array> {
   readonly cols: number;
   /** What the table is, e.g. "wte"; may be empty. */
   readonly name: string;
+  /**
+   * "4096 × 128 wte: [0.238, 0.167, …]": the shape, name and first numbers as
+   * made with the table (not enumerable), for DevTools' one-line preview;
+   * `data` holds the numbers themselves.
+   */
+  readonly preview: string;
   /** All numbers, row after row; no copy. */
   readonly data: Float32Array;
   /** Row i as a view (no copy). */
@@ -94,6 +100,8 @@ export class Model implements Disposable {
   readonly parameterCount: number;
   /** The weights file's safetensors __metadata__. */
   readonly metadata: Readonly<Record<string, string>>;
+  /** "4096 tokens × 128 numbers, 128 positions, …" (not enumerable), for DevTools' one-line preview. */
+  readonly preview: string;
   /** Where the weights came from. */
   readonly source: string;
   readonly disposed: boolean;
