@@ -403,7 +403,7 @@ describe(`the chapter page (${modelMode} model)`, () => {
     await page.keyboard.press('End');
     await page.waitForFunction((i) => document.querySelector('#slider').dataset.shown === String(i), last);
     // Play starts again from step 0; Pause stops.
-    const play = page.locator('#slider .ew-slider-line button');
+    const play = page.locator('#slider .ew-slider-line > button');
     await play.click();
     assert.equal(await play.getAttribute('aria-pressed'), 'true');
     await page.waitForFunction(() => document.querySelector('#slider').dataset.shown === '0');

@@ -68,12 +68,13 @@ const inWindow = (box, size) => box.top >= -0.5 && box.left >= -0.5 && box.botto
 describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
   test('a swipe over each widget scrolls the page, never a box inside it', async () => {
     const widgets = ['#table .ew-grid-viewport', '#table .ew-grid-window', '#nearest .ew-neighbours', '#pairs', '#dot-widget',
-      '#positions .ew-grid-viewport', '#trace .ew-trace', '#trace .ew-compare', '#slider', '#code-embeddings'];
+      '#positions .ew-grid-viewport', '#trace .ew-trace', '#trace .ew-compare', '#slider', '#slider input[type="range"]', '#code-embeddings'];
     for (const selector of widgets) {
       const start = await bringUp(selector);
-      const before = await page.evaluate(() => ({ y: window.scrollY, inner: document.querySelector('#table .ew-grid-viewport').scrollTop }));
+      const before = await page.evaluate(() => ({ y: window.scrollY, inner: document.querySelector('#table .ew-grid-viewport').scrollTop, step: document.querySelector('#slider input[type="range"]').value }));
       await swipe(start.x, start.y, start.y - 250);
-      const after = await page.evaluate(() => ({ y: window.scrollY, inner: document.querySelector('#table .ew-grid-viewport').scrollTop }));
+      const after = await page.evaluate(() => ({ y: window.scrollY, inner: document.querySelector('#table .ew-grid-viewport').scrollTop, step: document.querySelector('#slider input[type="range"]').value }));
+      assert.equal(after.step, before.step, `${selector}: the swipe moved the training slider`);
       assert.ok(after.y - before.y >= 150, `${selector}: a 250 px swipe up moved the page ${after.y - before.y} px (box ${JSON.stringify(start.box)})`);
       assert.equal(after.inner, before.inner, `${selector}: the token table's rows moved instead of the page`);
       // And back down.
@@ -174,9 +175,13 @@ describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
     await page.keyboard.press('Escape');
   });
 
-  test('a long trace collapses to its first rows, and opens on request', async () => {
+  test('a long trace collapses to its first rows, and opens on request', async (t) => {
     const words = Array.from({ length: 200 }, (_, i) => ['Lily', 'saw', 'Max', 'in', 'the', 'park'][i % 6]).join(' ');
     const textarea = page.locator('#trace textarea').first();
+    t.after(async () => {
+      await textarea.fill('Lily saw Max in the park');
+      await page.waitForFunction(() => document.querySelector('#trace').trace?.text === 'Lily saw Max in the park');
+    });
     await textarea.fill(words);
     await page.waitForFunction((text) => document.querySelector('#trace').trace?.text === text || document.querySelector('#trace').trace?.truncated > 0, words);
     const rows = () => page.locator('#trace .ew-trace').first().locator('.ew-trace-body .ew-trace-row').count();
@@ -194,8 +199,27 @@ describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
     const message = await page.locator('#trace .ew-warning').first().textContent();
     assert.match(message, new RegExp(`reads at most ${model.context} tokens at a time`));
     assert.doesNotMatch(message, /truncate|\{|pass /);
-    await textarea.fill('Lily saw Max in the park');
-    await page.waitForFunction(() => document.querySelector('#trace').trace?.text === 'Lily saw Max in the park');
+  });
+
+  test('the training slider: a tap on a step goes there; its handle drags', async () => {
+    const range = page.locator('#slider input[type="range"]');
+    await range.scrollIntoViewIfNeeded();
+    const last = Number(await range.getAttribute('max'));
+    await page.locator('#slider .ew-tick').first().tap();
+    await page.waitForFunction(() => document.querySelector('#slider').dataset.shown === '0');
+    await page.locator('#slider .ew-tick').last().tap();
+    await page.waitForFunction((i) => document.querySelector('#slider').dataset.shown === String(i), last);
+    // The handle is at the right end: a finger drags it to the left end.
+    const box = await range.boundingBox();
+    const y = box.y + box.height / 2;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: box.x + box.width - 8, y }] });
+    for (let i = 1; i <= 12; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: box.x + box.width - 8 - ((box.width - 8) * i) / 12, y }] });
+      await new Promise((resolve) => setTimeout(resolve, 16));
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForFunction(() => document.querySelector('#slider').dataset.shown === '0');
+    assert.equal(await range.inputValue(), '0');
   });
 
   test('every control is at least 24 CSS px each way', async () => {
@@ -347,6 +371,24 @@ describe('the smaller fixes', () => {
     await page.keyboard.press('Escape');
     assert.equal(await term.getAttribute('aria-expanded'), 'false');
     assert.equal(await page.locator(`#${await term.getAttribute('aria-controls')}`).isVisible(), false);
+  });
+
+  test('under each trace, one line for fingers and pointers and one for keys, not the same twice', async () => {
+    const lines = await page.locator('#trace .ew-trace-view').evaluateAll((views) => views.map((view) => ({
+      prompt: view.querySelector('.ew-grid-readout').textContent,
+      help: view.querySelector('.ew-grid-help').textContent,
+      overlap: (() => {
+        const a = view.querySelector('.ew-grid-readout').getBoundingClientRect(), b = view.querySelector('.ew-grid-help').getBoundingClientRect();
+        return a.bottom > b.top + 0.5 && b.bottom > a.top + 0.5;
+      })(),
+    })));
+    assert.equal(lines.length, 2);
+    // The second text's strips were never tapped: its readout still shows the prompt.
+    assert.match(lines[1].prompt, /^Tap or point at a strip/);
+    for (const { help, overlap } of lines) {
+      assert.doesNotMatch(help, /Tap|point at/);
+      assert.equal(overlap, false);
+    }
   });
 
   test('a display formula wider than the column says it scrolls', async () => {

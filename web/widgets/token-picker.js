@@ -179,8 +179,8 @@ export class TokenPicker {
     this.list = el('ul', { id: listId, className: 'ew-picker-list', role: 'listbox', hidden: true });
     this.list.setAttribute('aria-label', `${options.label}: matching tokens`);
     this.hint = el('p', { className: 'ew-picker-hint', id: hintId, textContent:
-      '“·” is the space before a word: ·red is red inside a sentence, red (no dot) is red at the start of a text or in a longer word. ' +
-      'Type red: that finds ·red first' + (options.rowIds ? '; a number finds that row.' : '.') });
+      '“·” is the space before a word: ·red is red inside a sentence; red without it starts a text or is part of a longer word. ' +
+      'No need to type the dot: red finds ·red first' + (options.rowIds ? ', and a number finds that row.' : '.') });
     /** Why the typed text is no single token, and its pieces to pick. */
     this.note = el('div', { className: 'ew-note ew-picker-note', role: 'status' });
     this.element = el('div', { className: 'ew-picker' },

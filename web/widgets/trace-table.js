@@ -52,7 +52,7 @@ class TraceView {
     this.bytes = el('p', { className: 'ew-help ew-trace-bytes' });
     this.loupe = new Loupe({ label: `${label}: the numbers around the tapped place`, onPick: (part, c) => this.#loupeAt(c) });
     this.element = el('div', { className: 'ew-trace-view' }, this.table, this.more, this.tip, this.readout, this.bytes,
-      el('p', { className: 'ew-grid-help', id: helpId, textContent: 'Tap or point at a strip to read its numbers, or focus the rows and use the arrow keys: up and down move between tokens, left and right along the numbers.' }));
+      el('p', { className: 'ew-grid-help', id: helpId, textContent: 'Keys: focus the rows, then up and down move between tokens, left and right along the numbers.' }));
     this.expanded = false;
     this.table.addEventListener('keydown', (event) => this.#key(event));
     this.table.addEventListener('pointermove', (event) => this.#pointer(event, false));
@@ -73,7 +73,8 @@ class TraceView {
     else this.cursor = null;
     if (!this.cursor) {
       this.readout.classList.add('ew-prompt');
-      this.readout.textContent = trace.tokens.length ? 'Tap or point at a strip, or focus the rows and use the arrow keys, to read its numbers.' : '';
+      // One line for pointers and fingers; the keys have theirs under it, said once.
+      this.readout.textContent = trace.tokens.length ? 'Tap or point at a strip to read its numbers.' : '';
     }
     this.bytes.textContent = byteNote(trace.tokens.map((token) => token.text));
   }
@@ -402,12 +403,13 @@ export class TraceTable extends ModelWidget {
           tokens = row.sameToken ? 'the same list' : `two tokens, cosine ${num(row.tokenCosine, 2)}`;
           sums = row.sameSum ? 'the same (same place)' : `differ, cosine ${num(row.sumCosine, 2)}`;
         }
+        // data-label: on a narrow screen each row stacks as a small card that names its cells.
         return el('tr', {},
           el('th', { scope: 'row', className: 'ew-token', textContent: row.word }),
-          el('td', { textContent: where(this.trace, row.a) }),
-          el('td', { textContent: where(this.compareTrace, row.b) }),
-          el('td', { textContent: tokens }),
-          el('td', { textContent: sums }));
+          el('td', { 'data-label': 'Text 1', textContent: where(this.trace, row.a) }),
+          el('td', { 'data-label': 'Text 2', textContent: where(this.compareTrace, row.b) }),
+          el('td', { 'data-label': 'Token lists', textContent: tokens }),
+          el('td', { 'data-label': 'Sums', textContent: sums }));
       })));
     const moved = matched.filter((row) => row.a !== row.b);
     const sameTokens = matched.filter((row) => row.sameToken);
