@@ -57,6 +57,12 @@ export async function startServer() {
   };
 }
 
+/** One of the page's model files (path relative to model/), as bytes: the dev model's, a folder's or the default model's. */
+export function pageModelFile(path) {
+  if (devFiles) return devFiles.get(path);
+  return new Uint8Array(readFileSync(join(root, 'model', path)));
+}
+
 /** Debian's Chromium, headless. */
 export function launch() {
   if (!existsSync('/usr/bin/chromium')) {
