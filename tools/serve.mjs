@@ -156,16 +156,18 @@ export function createChapterServer(options = {}) {
 
   // The folders a served file must lie in once links are resolved (KaTeX
   // may sit behind a linked node_modules, so each folder is resolved too).
+  // Resolved once; a folder that does not exist yet is tried again.
+  const resolvedFolders = new Map();
   async function servedFolders() {
-    const found = [];
     for (const folder of folders) {
+      if (resolvedFolders.has(folder)) continue;
       try {
-        found.push(await realpath(join(base, folder)));
+        resolvedFolders.set(folder, await realpath(join(base, folder)));
       } catch {
         // A folder that does not exist serves nothing.
       }
     }
-    return found;
+    return [...resolvedFolders.values()];
   }
 
   async function sendFile(request, response, path) {
