@@ -210,14 +210,15 @@ export function createChapterServer(options = {}) {
     try {
       entry = await answer(request, response, logged);
     } catch (error) {
-      const status = error instanceof Refusal ? error.status : 500;
-      const body = error instanceof Refusal ? error.message : 'Internal server error';
+      const refusal = error instanceof Refusal;
+      const status = refusal ? error.status : 500;
+      const body = refusal ? error.message : 'Internal server error';
       if (!response.headersSent) {
         response.writeHead(status, {
           'Content-Type': 'text/plain; charset=utf-8',
           'Content-Length': String(Buffer.byteLength(body)),
           ...(status === 405 ? { Allow: 'GET, HEAD' } : {}),
-          ...error.headers,
+          ...(refusal ? error.headers : {}),
         });
         response.end(request.method === 'HEAD' ? undefined : body);
       } else {
