@@ -177,6 +177,15 @@ describe('an AbortSignal abandons a load', () => {
     await rejectsOneLine(loadModel({ ...files(), signal: { aborted: false } }), TypeError, /loadModel: signal must be an AbortSignal/);
   });
 
+  test('aborted after the last bytes arrived, the model is not handed out', async () => {
+    for (const tokenizer of [undefined, fixture.tokenizer]) {
+      const controller = new AbortController();
+      const onProgress = ({ loaded, total }) => { if (total > 0 && loaded === total) controller.abort(); };
+      await assert.rejects(loadModel({ weights: fixture.weights, config: fixture.config, tokenizer, onProgress, signal: controller.signal }),
+        { name: 'AbortError' });
+    }
+  });
+
   test('a signal that never fires changes nothing', async () => {
     await loadsTheFixture({ ...files(), signal: new AbortController().signal });
   });

@@ -79,6 +79,12 @@ export async function loadModel(files = defaultModelFiles) {
       }
       return results.map((result) => result.value);
     });
+  if (signal?.aborted) {
+    // Aborted while the last step ran: the caller no longer wants the model.
+    tokenizer?.dispose();
+    tables.dispose();
+    checkSignal(signal);
+  }
   if (tokenizer && tokenizer.vocabSize > tables.vocabSize) {
     const message = `${tokenizer.name}: the tokenizer has ${tokenizer.vocabSize} tokens but the token table ` +
       `${tables.tokenTableName} has only ${tables.vocabSize} rows`;
