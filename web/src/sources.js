@@ -19,9 +19,12 @@ function nameOf(input, fallback) {
   return fallback;
 }
 
-/** Throws the signal's reason (an AbortError unless the caller gave another) once it has fired. */
+// What a fired signal rejects with: its reason (an AbortError unless abort() was given another).
+const abortReason = (signal) => signal.reason ?? new DOMException('The load was aborted', 'AbortError');
+
+/** Throws the signal's reason once it has fired. */
 export function checkSignal(signal) {
-  if (signal?.aborted) throw signal.reason ?? new DOMException('The load was aborted', 'AbortError');
+  if (signal?.aborted) throw abortReason(signal);
 }
 
 /**
@@ -32,7 +35,7 @@ export function untilAborted(promise, signal) {
   if (!signal) return promise;
   checkSignal(signal);
   return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new DOMException('The load was aborted', 'AbortError'));
+    const onAbort = () => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
