@@ -77,7 +77,8 @@ class Refusal extends Error {
  * become a path that climbs out after the folder check.
  */
 export function requestPath(target) {
-  if (typeof target !== 'string' || !target.startsWith('/')) throw new Refusal(400, 'Bad request target');
+  // "//host/…" is a URL without a scheme, not a path: never one this server made.
+  if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//')) throw new Refusal(400, 'Bad request target');
   const raw = target.split('?')[0].split('#')[0];
   if (/%2f|%5c|%00|\\/i.test(raw)) throw new Refusal(400, 'Encoded separators are not allowed');
   let decoded;
