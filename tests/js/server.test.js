@@ -270,6 +270,26 @@ describe('the command line', () => {
     }
   });
 
+  test('--verbose prints one line per answer, from the structured log', async () => {
+    const { child, ready } = run(['--verbose', '--port', '0'], { until: /is at http:\/\/\S+\n/ });
+    try {
+      const origin = /is at (http:\/\/[^/\s]+)\//.exec(await ready)[1];
+      const lines = new Promise((resolve) => {
+        let out = '';
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          const requests = out.split('\n').filter((line) => /^(GET|HEAD) /.test(line));
+          if (requests.length === 2) resolve(requests);
+        });
+      });
+      await (await fetch(`${origin}/model/config.json`, { headers: { Range: 'bytes=0-9' } })).arrayBuffer();
+      await (await fetch(`${origin}/web/%ff`)).arrayBuffer();
+      assert.deepEqual(await lines, ['GET /model/config.json 206 10', 'GET /web/%ff 400 26']);
+    } finally {
+      child.kill();
+    }
+  });
+
   test('--root serves the docs\' minimal page at a site root', async () => {
     const site = await mkdtemp(join(tmpdir(), 'embeddings-site-'));
     const docs = await readFile(join(repository, 'docs', 'embedding.md'), 'utf8');
