@@ -2,7 +2,7 @@
 // tokenizer, traces, nearest tokens and cosine maps.
 import { instantiate } from './runtime.js';
 import { Matrix, checkIndex, describe, rowView } from './matrix.js';
-import { openSource, readText } from './sources.js';
+import { checkSignal, openSource, readText, settleInput } from './sources.js';
 import { checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
 
 const TOKEN = 0;
@@ -39,18 +39,25 @@ export const defaultModelFiles = Object.freeze({
  * so only the two tables travel), a file path (Node), an ArrayBuffer, a
  * typed array or a Blob. `config` may also be an already-parsed object,
  * and `tokenizer` an already-loaded Model whose tokenizer is then shared
- * (training snapshots of one model load without parsing it again).
+ * (training snapshots of one model load without parsing it again). A
+ * Promise of any of these is awaited, a fetch() Response is read. `signal`
+ * (an AbortSignal) abandons the load: it rejects with the signal's reason.
  *
- * @param {{ weights: any, config?: any, tokenizer?: any, onProgress?: (p: {loaded: number, total: number, stage: string}) => void }} [files]
+ * @param {{ weights: any, config?: any, tokenizer?: any, onProgress?: (p: {loaded: number, total: number, stage: string}) => void, signal?: AbortSignal }} [files]
  */
 export async function loadModel(files = defaultModelFiles) {
   if (typeof files !== 'object' || files === null || ArrayBuffer.isView(files) || files instanceof ArrayBuffer) {
     throw new TypeError(`loadModel: expected { weights, config, tokenizer }, got ${describe(files)}`);
   }
-  const unknown = Object.keys(files).filter((key) => !['weights', 'config', 'tokenizer', 'onProgress'].includes(key));
+  const unknown = Object.keys(files).filter((key) => !['weights', 'config', 'tokenizer', 'onProgress', 'signal'].includes(key));
   if (unknown.length) throw new TypeError(`loadModel: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
   if (files.weights === undefined) throw new TypeError('loadModel: the weights file (a .safetensors) is required');
   const progress = typeof files.onProgress === 'function' ? files.onProgress : () => {};
+  const { signal } = files;
+  if (signal !== undefined && !(typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal)) {
+    throw new TypeError(`loadModel: signal must be an AbortSignal, got ${describe(signal)}`);
+  }
+  checkSignal(signal);
 
   // The three files load in parallel; the weights are the slow one. The
   // tokenizer's parse (main-thread work) waits until the tables' requests
@@ -59,10 +66,10 @@ export async function loadModel(files = defaultModelFiles) {
   let tablesRequested;
   const tablesInFlight = new Promise((resolve) => { tablesRequested = resolve; });
   const [tables, tokenizer] = await Promise.all([
-    loadTables(files.weights, files.config, progress, tablesRequested),
+    loadTables(files.weights, files.config, progress, tablesRequested, signal),
     files.tokenizer === undefined ? Promise.resolve(undefined)
-      : files.tokenizer instanceof Model ? Promise.resolve().then(() => shareTokenizer(files.tokenizer))
-        : loadTokenizer(files.tokenizer, tablesInFlight),
+      : settleInput(files.tokenizer, 'tokenizer', signal).then((tokenizer) => (tokenizer instanceof Model
+        ? shareTokenizer(tokenizer) : loadTokenizer(tokenizer, tablesInFlight, signal))),
   ].map((promise) => promise.then((value) => ({ value }), (error) => ({ error }))))
     .then((results) => {
       const failed = results.find((result) => result.error);
@@ -72,6 +79,12 @@ export async function loadModel(files = defaultModelFiles) {
       }
       return results.map((result) => result.value);
     });
+  if (signal?.aborted) {
+    // Aborted while the last step ran: the caller no longer wants the model.
+    tokenizer?.dispose();
+    tables.dispose();
+    checkSignal(signal);
+  }
   if (tokenizer && tokenizer.vocabSize > tables.vocabSize) {
     const message = `${tokenizer.name}: the tokenizer has ${tokenizer.vocabSize} tokens but the token table ` +
       `${tables.tokenTableName} has only ${tables.vocabSize} rows`;
@@ -84,22 +97,22 @@ export async function loadModel(files = defaultModelFiles) {
 
 // ---- The tables instance ------------------------------------------------------
 
-async function loadTables(weightsInput, configInput, progress, requested = () => {}) {
+async function loadTables(weightsInput, configInput, progress, requested = () => {}, signal = undefined) {
   try {
-    return await loadTablesNow(weightsInput, configInput, progress, requested);
+    return await loadTablesNow(weightsInput, configInput, progress, requested, signal);
   } finally {
     requested();  // also when loading failed first: nothing waits forever
   }
 }
 
-async function loadTablesNow(weightsInput, configInput, progress, requested) {
+async function loadTablesNow(weightsInput, configInput, progress, requested, signal) {
   // The module instantiates while the files open and the weights' first
   // bytes travel (one round trip fewer before the tables are asked for).
   const instancePromise = instantiate('tables');
   instancePromise.catch(() => {});  // awaited below; a failure is reported there
-  const configPromise = configInput === undefined ? Promise.resolve(undefined) : readText(configInput, 'config');
+  const configPromise = configInput === undefined ? Promise.resolve(undefined) : readText(configInput, 'config', { signal });
   configPromise.catch(() => {});
-  const source = await openSource(weightsInput, 'weights');
+  const source = await openSource(weightsInput, 'weights', { signal });
   // The weights' first bytes (their size and header) are asked for at once,
   // beside config.json, not after it: over HTTP that is the first round trip
   // of the weights, and the tables' requests can only follow it.
@@ -236,9 +249,10 @@ function shareTokenizer(model) {
   return host;
 }
 
-async function loadTokenizer(input, after = Promise.resolve()) {
-  const { name, text } = await readText(input, 'tokenizer');
+async function loadTokenizer(input, after = Promise.resolve(), signal = undefined) {
+  const { name, text } = await readText(input, 'tokenizer', { signal });
   await after;
+  checkSignal(signal);
   const module = await instantiate('tokenizer');
   const tokenizer = new module.TextTokenizer();
   const bytes = utf8.encode(text);

@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createServer } from 'node:http';
-import { createChapterServer, contentSecurityPolicy } from '../../../tools/serve.mjs';
+import { createChapterServer } from '../../../tools/serve.mjs';
 import { loadModel } from '../../../web/index.js';
 import { makeDevModel } from './dev-model.js';
 
@@ -38,26 +37,17 @@ function folderFiles(folder) {
 }
 
 /**
- * Starts the chapter server on a free port; counts the bytes it sends. With
- * the dev model, /model/ is answered from memory (with range requests, as
- * the chapter server answers files) and everything else by the chapter server.
+ * Starts the chapter server on a free port and records what it sends, one
+ * { method, path, status, bytes } per answer. With the dev model, /model/
+ * is answered from memory, with the same headers and range requests as
+ * files on disk.
  */
 export async function startServer() {
   const requests = [];
-  const chapter = createChapterServer({
-    log(line) {
-      const [method, path, status, length] = line.split(' ');
-      requests.push({ method, path, status: Number(status), bytes: Number(length) || 0 });
-    },
+  const server = createChapterServer({
+    onRequest: (entry) => requests.push(entry),
+    ...(devFiles ? { files: { prefix: '/model/', get: (path) => devFiles.get(path) } } : {}),
   });
-  let server = chapter;
-  if (devFiles) {
-    const [handler] = chapter.listeners('request');
-    server = createServer((request, response) => {
-      if (!request.url.startsWith('/model/')) return handler(request, response);
-      serveDevFile(request, response, requests);
-    });
-  }
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   return {
@@ -67,31 +57,10 @@ export async function startServer() {
   };
 }
 
-function serveDevFile(request, response, requests) {
-  const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname.slice('/model/'.length));
-  const bytes = devFiles.get(path);
-  response.setHeader('Content-Security-Policy', contentSecurityPolicy);
-  if (!bytes) {
-    response.writeHead(404, { 'Content-Type': 'text/plain' });
-    return response.end('Not found');
-  }
-  const headers = { 'Accept-Ranges': 'bytes', 'Content-Type': path.endsWith('.json') ? 'application/json' : 'application/octet-stream' };
-  let start = 0, end = bytes.length - 1, status = 200;
-  const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
-  if (range) {
-    start = Number(range[1]);
-    if (range[2] !== '') end = Math.min(end, Number(range[2]));
-    if (start >= bytes.length || start > end) {
-      response.writeHead(416, { 'Content-Range': `bytes */${bytes.length}` });
-      return response.end();
-    }
-    status = 206;
-    headers['Content-Range'] = `bytes ${start}-${end}/${bytes.length}`;
-  }
-  headers['Content-Length'] = String(end - start + 1);
-  requests.push({ method: request.method, path: `/model/${path}`, status, bytes: end - start + 1 });
-  response.writeHead(status, headers);
-  response.end(Buffer.from(bytes.subarray(start, end + 1)));
+/** One of the page's model files (path relative to model/), as bytes: the dev model's, a folder's or the default model's. */
+export function pageModelFile(path) {
+  if (devFiles) return devFiles.get(path);
+  return new Uint8Array(readFileSync(join(root, 'model', path)));
 }
 
 /** Debian's Chromium, headless. */
