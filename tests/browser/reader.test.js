@@ -334,6 +334,9 @@ describe('search boxes read a word as a reader means it', () => {
     await page.evaluate(() => { document.querySelector('#table').token = 'girl'; });
     assert.equal(await page.evaluate(() => document.querySelector('#table').grid.highlighted), idOf('·girl'));
     assert.equal(await page.evaluate(() => document.querySelector('#table').token), '·girl');
+    await page.evaluate(() => { document.querySelector('#slider').word = 'ran'; });
+    assert.equal(await page.evaluate(() => document.querySelector('#slider nearest-words').tokenId), idOf('·ran'));
+    assert.equal(await page.evaluate(() => document.querySelector('#slider').word), '·ran');
   });
 });
 

@@ -53,7 +53,6 @@ export class TrainingSlider extends ModelWidget {
         el('section', { 'aria-label': 'Position map at this step' }, el('h4', { textContent: 'Position map' }), this.map)));
     this.range.addEventListener('input', () => this.#go(Number(this.range.value)));
     this.play.addEventListener('click', () => this.#toggle());
-    this.nearest.addEventListener('ew-token', (event) => { this.word = event.detail.id; });
   }
 
   attributeChangedCallback(name, before, after) {
@@ -63,6 +62,15 @@ export class TrainingSlider extends ModelWidget {
     }
     if (name === 'snapshots') return;
     super.attributeChangedCallback(name, before, after);
+  }
+
+  /** The word whose closest tokens are shown (its token's text); setting it is the same as setting the attribute. */
+  get word() {
+    return this.nearest.word;
+  }
+
+  set word(text) {
+    this.setAttribute('word', String(text));
   }
 
   /** How many snapshots stay loaded. */
