@@ -220,18 +220,20 @@ test('cpp/src/unicode_tables.inc is what tools/gen-unicode-tables.mjs makes', ()
 
 // ---- 1. Default model's tokenizer ------------------------------------------------
 
-describe('the default tokenizer (model/tokenizer.json) and @huggingface/tokenizers', () => {
+describe('the default tokenizer (model/tokenizer.json), @huggingface/tokenizers and the Rust library', () => {
   test('loads with the ids the file has', () => {
     assert.equal(defaultModel.vocabSize, idCount(defaultJson));
     assert.equal(defaultModel.tokenId(EOT), defaultJson.model.vocab[EOT]);
   });
 
-  test('the corpus, awkward strings and long runs encode to the same ids', (t) => {
-    assertAgree(t, 'default, corpus', compare(defaultModel, { hf: hfEncode(defaultHf) }, CORPUS));
+  test('the corpus, awkward strings and long runs encode to the same ids', async (t) => {
+    const rust = await rustEncoder(defaultJson, CORPUS);
+    assertAgree(t, 'default, corpus', compare(defaultModel, { hf: hfEncode(defaultHf), rust }, CORPUS));
   });
 
-  test('seeded random strings encode to the same ids', (t) => {
-    assertAgree(t, 'default, random', compare(defaultModel, { hf: hfEncode(defaultHf) }, [...RANDOM, ...RANDOM_LONG]));
+  test('seeded random strings encode to the same ids', async (t) => {
+    const texts = [...RANDOM, ...RANDOM_LONG];
+    assertAgree(t, 'default, random', compare(defaultModel, { hf: hfEncode(defaultHf), rust: await rustEncoder(defaultJson, texts) }, texts));
   });
 
   test('decode gives the same text, also for random ids that split UTF-8 characters', () => {
@@ -273,11 +275,12 @@ describe('the default tokenizer (model/tokenizer.json) and @huggingface/tokenize
 
 // ---- 1b. GPT-2 -------------------------------------------------------------------
 
-describe('GPT-2: the package, @huggingface/tokenizers, js-tiktoken and gpt-tokenizer', () => {
-  const gpt2Oracles = () => ({
+describe('GPT-2: the package, @huggingface/tokenizers, js-tiktoken, gpt-tokenizer and the Rust library', () => {
+  const gpt2Oracles = async (texts) => ({
     hf: hfEncode(gpt2Hf),
     'js-tiktoken': (s) => tiktoken.encode(s, 'all'),
     'gpt-tokenizer': gptTokenizerEncode,
+    rust: await rustEncoder(gpt2Json, texts),
   });
 
   test('the tokenizer.json built from js-tiktoken\'s ranks has GPT-2\'s shape', (t) => {
@@ -291,12 +294,13 @@ describe('GPT-2: the package, @huggingface/tokenizers, js-tiktoken and gpt-token
     assert.equal(gpt2Model.vocabSize, 50257);
   });
 
-  test('the corpus, awkward strings and long runs encode to the same ids', (t) => {
-    assertAgree(t, 'GPT-2, corpus', compare(gpt2Model, gpt2Oracles(), CORPUS));
+  test('the corpus, awkward strings and long runs encode to the same ids', async (t) => {
+    assertAgree(t, 'GPT-2, corpus', compare(gpt2Model, await gpt2Oracles(CORPUS), CORPUS));
   });
 
-  test('seeded random strings encode to the same ids', (t) => {
-    assertAgree(t, 'GPT-2, random', compare(gpt2Model, gpt2Oracles(), [...RANDOM, ...RANDOM_LONG]));
+  test('seeded random strings encode to the same ids', async (t) => {
+    const texts = [...RANDOM, ...RANDOM_LONG];
+    assertAgree(t, 'GPT-2, random', compare(gpt2Model, await gpt2Oracles(texts), texts));
   });
 
   test('decode gives the same text as @huggingface/tokenizers and js-tiktoken', () => {
@@ -355,10 +359,10 @@ describe('a hand-made tokenizer with add_prefix_space and added tokens', () => {
     assert.deepEqual(handModel.encode('[MASK]'), [vocabSize]);
   });
 
-  test('the corpus, random strings and strings full of added tokens encode to the same ids', (t) => {
+  test('the corpus, random strings and strings full of added tokens encode to the same ids', async (t) => {
     const texts = [...CORPUS, ...RANDOM.slice(0, 500), ...withAdded(3, 800),
       ' [MASK] ', 'a  [MASK]  b', 'x[SEP]   y', '\n<pad>\n', 'the big dog', 'a big dogs', '<|end<|endoftext|>', '<|endoftext'];
-    assertAgree(t, 'hand-made', compare(handModel, { hf: hfEncode(handHf) }, texts));
+    assertAgree(t, 'hand-made', compare(handModel, { hf: hfEncode(handHf), rust: await rustEncoder(handJson, texts) }, texts));
   });
 
   test('decode keeps the prefix space and the added tokens', () => {
