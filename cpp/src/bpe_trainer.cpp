@@ -178,6 +178,14 @@ BpeTrainer::BpeTrainer(std::vector<std::string> special_tokens) : special_tokens
   special_tokens_.erase(std::remove_if(special_tokens_.begin(), special_tokens_.end(),
                                        [](const std::string& token) { return token.empty(); }),
                         special_tokens_.end());
+  std::vector<std::string_view> contents;
+  std::vector<std::int32_t> values;
+  for (const std::string& token : special_tokens_) {
+    if (std::find(contents.begin(), contents.end(), token) != contents.end()) continue;
+    contents.push_back(token);
+    values.push_back(static_cast<std::int32_t>(values.size()));
+  }
+  special_trie_.build(contents, values);
 }
 
 void BpeTrainer::add_text(std::string_view text) {
@@ -191,20 +199,11 @@ void BpeTrainer::add_text(std::string_view text) {
     }
   };
   // Cut out special tokens the way Tokenizer::encode does: leftmost, longest.
-  std::size_t start = 0;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t best = 0;
-    for (const std::string& special : special_tokens_) {
-      if (special.size() > best && text.compare(pos, special.size(), special) == 0) best = special.size();
-    }
-    if (best == 0) {
-      ++pos;
-      continue;
-    }
-    count_pieces(text.substr(start, pos - start));
-    pos += best;
-    start = pos;
+  std::size_t start = 0, match = 0, length = 0;
+  std::int32_t which = 0;
+  while (special_trie_.find(text, start, match, length, which)) {
+    count_pieces(text.substr(start, match - start));
+    start = match + length;
   }
   count_pieces(text.substr(start));
 }
