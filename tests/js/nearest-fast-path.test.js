@@ -1,7 +1,6 @@
-// model.nearest(q, k) for small k takes the WebAssembly module's two-pass
-// path (int16 first pass, exact float32 second pass); for k close to the
-// vocabulary size it scans every row exactly. Both must give the same ids and
-// the same scores, bit for bit, in the WebAssembly build too.
+// model.nearest(q, k) for small k and for k close to the vocabulary size
+// must give the same ids and the same scores, bit for bit, in the
+// WebAssembly build: the ranking is top_k of one scan, whatever k is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
