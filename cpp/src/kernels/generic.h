@@ -224,13 +224,29 @@ struct Kernels {
     }
   }
 
-  // The factor (1 / |row|, or kScoreInDouble) of every row.
-  static void row_factors(const float* table, std::size_t rows, std::size_t cols, float* out) {
-    for (std::size_t r = 0; r < rows; ++r) {
-      float dot, norm;
-      dot_and_norm_row(table + r * cols, table + r * cols, cols, dot, norm);
-      out[r] = row_factor(norm);
+  // A row's squared norm alone, with dot_and_norm_four_rows' arithmetic.
+  static float squared_norm_row(const float* r, std::size_t n) {
+    V m = B::zero();
+    std::size_t k = 0;
+    for (; k + L <= n; k += L) {
+      const V x = B::load(r + k);
+      m = B::mul_add(m, x, x);
     }
+    float out[4];
+    B::sum4(m, m, m, m, out);
+    for (; k < n; ++k) out[0] += r[k] * r[k];
+    return out[0];
+  }
+
+  // The factor (1 / |row|, or kScoreInDouble) of every row; returns whether
+  // any row must be scored in double.
+  static bool row_factors(const float* table, std::size_t rows, std::size_t cols, float* out) {
+    bool any_in_double = false;
+    for (std::size_t r = 0; r < rows; ++r) {
+      out[r] = row_factor(squared_norm_row(table + r * cols, cols));
+      any_in_double |= out[r] < 0;
+    }
+    return any_in_double;
   }
 
   static void cosine_scores(const float* query, const float* table, std::size_t rows, std::size_t cols,
@@ -327,8 +343,9 @@ template <class B>
 void Kernels<B>::cosine_map_rows(const float* table, std::size_t rows, std::size_t cols,
                                  std::size_t row_begin, std::size_t row_end, float* scratch, float* out) {
   // cosine_scores' arithmetic, with every row's norm computed once per call
-  // instead of once per query row.
-  row_factors(table, rows, cols, scratch);
+  // instead of once per query row; the pairs with a row to be scored in
+  // double are put right afterwards, so the main loop has no branch.
+  const bool any_in_double = row_factors(table, rows, cols, scratch);
   float dots[4];
   for (std::size_t i = row_begin; i < row_end; ++i) {
     const float* a = table + i * cols;
@@ -337,14 +354,22 @@ void Kernels<B>::cosine_map_rows(const float* table, std::size_t rows, std::size
     for (; j + 4 <= rows; j += 4) {
       const float* r = table + j * cols;
       dot_four_rows(a, r, r + cols, r + 2 * cols, r + 3 * cols, cols, dots);
-      for (std::size_t t = 0; t < 4; ++t) {
-        line[j + t] = pair_score(dots[t], scratch[j + t], scratch[i], a, r + t * cols, cols);
-      }
+      for (std::size_t t = 0; t < 4; ++t)
+        line[j + t] = std::clamp(dots[t] * scratch[j + t] * scratch[i], -1.0f, 1.0f);
     }
     for (; j < rows; ++j) {
       float norm;
       dot_and_norm_row(a, table + j * cols, cols, dots[0], norm);
-      line[j] = pair_score(dots[0], scratch[j], scratch[i], a, table + j * cols, cols);
+      line[j] = std::clamp(dots[0] * scratch[j] * scratch[i], -1.0f, 1.0f);
+    }
+  }
+  if (!any_in_double) return;
+  for (std::size_t i = row_begin; i < row_end; ++i) {
+    for (std::size_t j = 0; j < rows; ++j) {
+      if (scratch[i] < 0 || scratch[j] < 0) {
+        out[(i - row_begin) * rows + j] =
+            static_cast<float>(cosine_reference(table + i * cols, table + j * cols, cols));
+      }
     }
   }
 }
@@ -355,9 +380,11 @@ void Kernels<B>::cosine_map(const float* table, std::size_t rows, std::size_t co
   // Each pair once, written to both (i, j) and (j, i), so the map is exactly
   // symmetric: rows i and i + 1 against rows i + 2.. four at a time (each
   // load feeds two or four multiply-adds), then what is left pair by pair.
-  row_factors(table, rows, cols, scratch);
+  // The pairs with a row to be scored in double are put right afterwards,
+  // so the main loop has no branch.
+  const bool any_in_double = row_factors(table, rows, cols, scratch);
   const auto put = [&](std::size_t i, std::size_t j, float dot_ij) {
-    const float c = pair_score(dot_ij, scratch[j], scratch[i], table + i * cols, table + j * cols, cols);
+    const float c = std::clamp(dot_ij * scratch[j] * scratch[i], -1.0f, 1.0f);
     out[i * rows + j] = c;
     out[j * rows + i] = c;
   };
@@ -389,6 +416,15 @@ void Kernels<B>::cosine_map(const float* table, std::size_t rows, std::size_t co
     }
   }
   if (i < rows) put(i, i, dot_of(table + i * cols, table + i * cols));
+  if (!any_in_double) return;
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (!(scratch[r] < 0)) continue;
+    for (std::size_t j = 0; j < rows; ++j) {
+      const float c = static_cast<float>(cosine_reference(table + r * cols, table + j * cols, cols));
+      out[r * rows + j] = c;
+      out[j * rows + r] = c;
+    }
+  }
 }
 
 template <class B>
