@@ -172,7 +172,10 @@ export function dot(a: Vector, b: Vector): number;
  */
 export function cosine(a: Vector, b: Vector): number;
 
-/** The rows × rows cosine map of any table, with Model.cosineMatrix's limits. */
+/**
+ * The rows × rows cosine map of any table, with Model.cosineMatrix's limits;
+ * a table outside a model also holds at most 2^24 numbers (it is copied).
+ */
 export function cosineMatrix(table: Matrix): Matrix;
 
 /** Which kernels this build runs, e.g. "wasm-simd128". */

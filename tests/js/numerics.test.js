@@ -115,6 +115,9 @@ describe('cosineMatrix limits', () => {
       { name: 'RangeError', message: /cosineMatrix: a map of 2049 × 2049 numbers is too large \(at most 2048 rows\); nearest\(\) or cosine\(\)/ });
     assert.throws(() => cosineMatrix(new Matrix(new Float32Array(1024 * 1025), 1024, 1025)),
       { name: 'RangeError', message: /the map of a 1024 × 1025 table takes 1074790400 multiply-adds, more than 1073741824 \(2\^30\)/ });
+    // A few rows of very many numbers: within the work limit, but the copy would grow the shared instance for good.
+    assert.throws(() => cosineMatrix(new Matrix(new Float32Array(2 * 2 ** 24), 2, 2 ** 24)),
+      { name: 'RangeError', message: /a table of 33554432 numbers is too large to copy for its map \(at most 16777216, 64 MiB\)/ });
   });
 
   test('at them, a large map computed block by block matches pairwise cosine', () => {

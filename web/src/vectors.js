@@ -21,6 +21,8 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 export const MAX_MAP_ROWS = 2048;
 /** Most multiply-adds (rows × rows × cols), 2^30. */
 export const MAX_MAP_MULTIPLY_ADDS = 2 ** 30;
+/** Most numbers in a table outside any model, which is copied into the shared instance (64 MiB). */
+export const MAX_MAP_TABLE_NUMBERS = 2 ** 24;
 // Numbers in one block of a map computed on the shared instance (1 MiB),
 // copied out before the next block.
 const MAP_BLOCK_NUMBERS = 2 ** 18;
@@ -214,6 +216,10 @@ export function cosineMatrixOf(table) {
   }
   const { rows, cols } = table;
   checkMapSize(rows, cols);
+  if (rows * cols > MAX_MAP_TABLE_NUMBERS) {
+    throw new RangeError(`cosineMatrix: a table of ${rows * cols} numbers is too large to copy for its map ` +
+      `(at most ${MAX_MAP_TABLE_NUMBERS}, 64 MiB)`);
+  }
   const module = defaultHost.module;
   const whole = rows * rows <= MAP_BLOCK_NUMBERS;
   const blockRows = whole ? rows : Math.max(1, Math.floor(MAP_BLOCK_NUMBERS / Math.max(1, rows)));
