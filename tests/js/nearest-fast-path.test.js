@@ -20,7 +20,7 @@ function sameAsFullScan(model, query, k, label) {
   }
 }
 
-test('a model of the chapter\'s shape: the two-pass nearest equals the full scan', async () => {
+test('a model of the chapter\'s shape: nearest for small k equals the full scan', async () => {
   const m = makeModel({ words, width: 128, context: 128, extraRows: 4096 - base, seed: 3 });
   const model = await loadModel({ weights: m.weights, config: m.config, tokenizer: m.tokenizer });
   try {
@@ -35,7 +35,7 @@ test('a model of the chapter\'s shape: the two-pass nearest equals the full scan
   }
 });
 
-test('near-ties and duplicate rows: the two-pass nearest equals the full scan', async () => {
+test('near-ties and duplicate rows: nearest for small k equals the full scan', async () => {
   const width = 64, rows = 2048, random = seededRandom(11);
   const direction = Float32Array.from({ length: width }, random);
   const wte = new Float32Array(rows * width);
