@@ -75,6 +75,22 @@ void Cosine128(benchmark::State& state) {
 }
 BENCHMARK(Cosine128);
 
+// The same two rows scaled by 1e20: float32 sums of squares would overflow,
+// so the kernel sums in double (what float32's whole range costs when it is used).
+void Cosine128_OutOfRange(benchmark::State& state) {
+  const Pair p = row_pair();
+  std::vector<float> a(p.a, p.a + p.n), b(p.b, p.b + p.n);
+  for (auto& x : a) x *= 1e20f;
+  for (auto& x : b) x *= 1e20f;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(a.data());
+    benchmark::DoNotOptimize(k::cosine(a.data(), b.data(), p.n));
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * p.n * sizeof(float));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(Cosine128_OutOfRange);
+
 // ---- Nearest over the whole vocabulary, top 10 --------------------------------
 
 // Reference: every cosine in double, then a full sort (score desc, id asc).
@@ -114,6 +130,22 @@ void Nearest4096(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * wte.rows);
 }
 BENCHMARK(Nearest4096)->Unit(benchmark::kMicrosecond);
+
+// A query of size 1e-25 (its float32 squared norm underflows): every row is
+// scored from double sums, the slow path of float32's whole range.
+void Nearest4096_TinyQuery(benchmark::State& state) {
+  const auto wte = data().tables.wte();
+  std::vector<float> query(wte.row(477), wte.row(477) + wte.cols), scratch(wte.rows), top_scores(kTopK);
+  for (auto& x : query) x *= 1e-25f;
+  std::vector<std::int32_t> top_ids(kTopK);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(k::nearest(query.data(), wte.data, wte.rows, wte.cols, kTopK, 477,
+                                        scratch.data(), top_ids.data(), top_scores.data()));
+  }
+  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK(Nearest4096_TinyQuery)->Unit(benchmark::kMicrosecond);
 
 // The same on the portable backend, for the ratio of SIMD to plain code.
 void Nearest4096_Portable(benchmark::State& state) {

@@ -25,7 +25,9 @@
 // - Float32's whole range: a sum of squares in float32 overflows for
 //   numbers beyond about 1e19 and loses its digits below about 1e-19. So a
 //   vector whose float32 squared norm is outside [2^-100, 2^100] (or not a
-//   number) is scored with double sums instead; inside that range every
+//   number) is scored with double sums instead (a query of nearest() or
+//   cosine_scores() of up to 2048 numbers is first scaled by a power of two
+//   into the range, exactly, and keeps the float32 path); inside it every
 //   float32 product and partial sum of a cosine is at most 2^100 and the
 //   products that underflow change a score by under n * 2^-50. Cosine,
 //   nearest's scores and the cosine map are therefore right (to float32's

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "embeddings/kernels.h"
 #include "embeddings/kernels_backends.h"
@@ -38,6 +39,35 @@ inline float row_factor(float squared_norm) {
   return squared_norm_is_safe(squared_norm)
              ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(squared_norm)))
              : kScoreInDouble;
+}
+
+// A query outside the safe range is scaled by a power of two into it (exact,
+// bar components below 2^-149 of the largest, far below a score's
+// precision) and takes the float32 path; up to this width, on the stack.
+// Wider ones are scored in double.
+inline constexpr std::size_t kScaledQueryMaxCols = 2048;
+
+// out = q * 2^-e with the largest |q[k]| in [0.5, 1); false for a zero, NaN
+// or infinite q (those keep the double path and its rules).
+inline bool scale_into_range(const float* q, std::size_t n, float* out) {
+  float largest = 0;
+  for (std::size_t k = 0; k < n; ++k) largest = std::max(largest, std::fabs(q[k]));  // NaN is dropped here
+  if (!(largest > 0) || !std::isfinite(largest)) return false;
+  // The exponent from the bits (no libm: frexp and ldexp cost the module a
+  // kilobyte): largest < 2^exponent, and at least 2^(exponent - 24) for a
+  // subnormal largest, so the scaled squared norm is at least 2^-48.
+  std::uint32_t bits;
+  std::memcpy(&bits, &largest, sizeof bits);
+  const int biased = static_cast<int>((bits >> 23) & 0xff);
+  const int exponent = biased == 0 ? -126 : biased - 126;
+  const std::uint64_t factor_bits = static_cast<std::uint64_t>(1023 - exponent) << 52;  // 2^-exponent
+  double factor;
+  std::memcpy(&factor, &factor_bits, sizeof factor);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (std::isnan(q[k])) return false;
+    out[k] = static_cast<float>(static_cast<double>(q[k]) * factor);
+  }
+  return true;
 }
 
 // The score of a pair from a float32 dot product and the two factors, or the
@@ -251,8 +281,13 @@ struct Kernels {
 
   static void cosine_scores(const float* query, const float* table, std::size_t rows, std::size_t cols,
                             float* out) {
-    float query_dot, query_norm;
-    dot_and_norm_row(query, query, cols, query_dot, query_norm);
+    float query_norm = squared_norm_row(query, cols);
+    alignas(16) float scaled[kScaledQueryMaxCols];
+    if (!squared_norm_is_safe(query_norm) && cols <= kScaledQueryMaxCols &&
+        scale_into_range(query, cols, scaled)) {
+      query = scaled;
+      query_norm = squared_norm_row(scaled, cols);
+    }
     const float query_factor = row_factor(query_norm);
     std::size_t r = 0;
     float dots[4], norms[4];
@@ -350,6 +385,10 @@ void Kernels<B>::cosine_map_rows(const float* table, std::size_t rows, std::size
   for (std::size_t i = row_begin; i < row_end; ++i) {
     const float* a = table + i * cols;
     float* line = out + (i - row_begin) * rows;
+    if (scratch[i] < 0) {  // a row outside the safe range: cosine_scores scales it, as nearest() would
+      cosine_scores(a, table, rows, cols, line);
+      continue;
+    }
     std::size_t j = 0;
     for (; j + 4 <= rows; j += 4) {
       const float* r = table + j * cols;
@@ -365,8 +404,9 @@ void Kernels<B>::cosine_map_rows(const float* table, std::size_t rows, std::size
   }
   if (!any_in_double) return;
   for (std::size_t i = row_begin; i < row_end; ++i) {
+    if (scratch[i] < 0) continue;  // done above
     for (std::size_t j = 0; j < rows; ++j) {
-      if (scratch[i] < 0 || scratch[j] < 0) {
+      if (scratch[j] < 0) {
         out[(i - row_begin) * rows + j] =
             static_cast<float>(cosine_reference(table + i * cols, table + j * cols, cols));
       }
