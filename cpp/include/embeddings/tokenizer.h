@@ -120,7 +120,7 @@ class Tokenizer {
 
  private:
   struct Scratch;
-  class Reader;  // tokenizer_json.cpp
+  class Reader;  // Reads tokenizer.json: src/tokenizer_json.h
   class Splitter;
 
   void encode_with(std::string_view utf8_text, Scratch& scratch, std::vector<std::int32_t>& ids) const;
