@@ -64,6 +64,50 @@ for (const { name, what, regex } of classes) {
   text += '};\n';
 }
 
+// The general category of every code point, for the regular expressions of
+// Split pre-tokenizers (\p{Lu}, \p{M}, ...; cpp/include/embeddings/regex.h):
+// only the categories those use, as runs of equal category from U+0000 on.
+// Each run is one byte, the category in its low 4 bits and the run's length
+// minus 1 in its high 4 bits; a length over 15 writes 15 there and the
+// length follows as a little-endian base-128 number (7 bits a byte, high bit
+// set on all bytes but the last). Surrogates count as "other". About 4 KB
+// where a table of ranges would take about 28 KB of the WebAssembly module.
+const categories = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Mn', 'Mc', 'Me', 'Nd', 'Nl', 'No'];
+const categoryRegexes = categories.map((name) => new RegExp(`^\\p{${name}}$`, 'u'));
+function categoryOf(code) {
+  if (code >= 0xd800 && code <= 0xdfff) return 0;
+  const s = String.fromCodePoint(code);
+  for (let i = 0; i < categoryRegexes.length; ++i) if (categoryRegexes[i].test(s)) return i + 1;
+  return 0;
+}
+const runBytes = [];
+let runCount = 0;
+for (let code = 0; code <= 0x10ffff; ) {
+  const category = categoryOf(code);
+  let end = code + 1;
+  while (end <= 0x10ffff && categoryOf(end) === category) ++end;
+  const length = end - code;
+  ++runCount;
+  if (length <= 15) {
+    runBytes.push(category | ((length - 1) << 4));
+  } else {
+    runBytes.push(category | (15 << 4));
+    let rest = length;
+    while (rest >= 0x80) {
+      runBytes.push((rest & 0x7f) | 0x80);
+      rest >>>= 7;
+    }
+    runBytes.push(rest);
+  }
+  code = end;
+}
+text += `\n// General category runs (0 other, then ${categories.join(' ')} as 1..${categories.length}): ${runCount} runs, ${runBytes.length} bytes.\n`;
+text += 'static constexpr unsigned char kCategoryRuns[] = {\n';
+for (let i = 0; i < runBytes.length; i += 16) {
+  text += `    ${runBytes.slice(i, i + 16).map((b) => '0x' + b.toString(16).toUpperCase().padStart(2, '0')).join(', ')},\n`;
+}
+text += '};\n';
+
 if (process.argv.includes('--check')) {
   let current = '';
   try {

@@ -58,7 +58,7 @@ std::vector<BadCase> bad_cases() {
       "no pre_tokenizer", [](Fixture& f) { f.pre_tokenizer = "null"; }, "pre_tokenizer is missing or null");
   with(
       "whitespace pre_tokenizer", [](Fixture& f) { f.pre_tokenizer = R"({"type": "Whitespace"})"; },
-      "pre_tokenizer must be {\"type\": \"ByteLevel\", ...}, found type \"Whitespace\"");
+      "pre_tokenizer must be {\"type\": \"ByteLevel\", ...}, Split or Sequence, found type \"Whitespace\"");
   with(
       "no add_prefix_space", [](Fixture& f) { f.pre_tokenizer = R"({"type": "ByteLevel"})"; },
       "pre_tokenizer.add_prefix_space must be true or false, found nothing");

@@ -253,7 +253,7 @@ async function loadTokenizer(input, after = Promise.resolve(), signal = undefine
   const { name, text } = await readText(input, 'tokenizer', { signal });
   await after;
   checkSignal(signal);
-  const module = await instantiate('tokenizer');
+  const module = await instantiate('tokenizer', { full: needsFullModule(text) });
   const tokenizer = new module.TextTokenizer();
   const bytes = utf8.encode(text);
   // The pointer first: allocating it may grow memory and replace HEAPU8's buffer.
@@ -264,6 +264,15 @@ async function loadTokenizer(input, after = Promise.resolve(), signal = undefine
     throw new Error(`${name}: ${message}`);
   }
   return new TokenizerHost(module, tokenizer, name);
+}
+
+// Whether a tokenizer.json has a component only embeddings-full.wasm holds
+// (runtime.js): a Split pre-tokenizer. A token that merely contains the
+// words (never seen in a real file) costs a needless fetch, not a wrong id:
+// the full module reads every file the critical one does, identically.
+const SPLIT_TYPE = /"type"\s*:\s*"Split"/;
+function needsFullModule(text) {
+  return SPLIT_TYPE.test(text);
 }
 
 class TokenizerHost {

@@ -126,6 +126,8 @@ class Tokenizer {
   void encode_with(std::string_view utf8_text, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   std::string_view normalize(std::string_view text, Scratch& scratch) const;
   void encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const;
+  void pre_tokenize(const PreTokenizer* steps, std::size_t count, std::string_view piece, std::size_t depth,
+                    Scratch& scratch, std::vector<std::int32_t>& ids) const;
   std::size_t bounded_pretoken_length(std::string_view text, std::size_t pos, Scratch& scratch,
                                       std::size_t ids_so_far) const;
   void encode_piece(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;

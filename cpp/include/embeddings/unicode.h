@@ -29,4 +29,10 @@ bool is_whitespace(std::uint32_t code);
 // for the single_word flag of added tokens.
 bool is_word_character(std::uint32_t code);
 
+// The General_Category values the regular expressions of Split
+// pre-tokenizers name (regex.h); every other category is Other. Surrogates
+// and code points past U+10FFFF are Other.
+enum class Category : std::uint8_t { Other, Lu, Ll, Lt, Lm, Lo, Mn, Mc, Me, Nd, Nl, No };
+Category general_category(std::uint32_t code);
+
 }  // namespace embeddings::unicode
