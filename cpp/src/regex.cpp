@@ -73,7 +73,7 @@ struct Node {
 
 }  // namespace
 
-bool Regex::CharSet::contains(std::uint32_t code) const {
+bool Regex::CharSet::contains_slowly(std::uint32_t code) const {
   bool in = false;
   if (code != kInvalidByte) {
     for (const auto& [first, last] : ranges) {
@@ -86,6 +86,12 @@ bool Regex::CharSet::contains(std::uint32_t code) const {
     if (!in && white_space) in = unicode::is_whitespace(code);
   }
   return in != negated;
+}
+
+void Regex::CharSet::finish() {
+  for (std::uint32_t code = 0; code < 128; ++code) {
+    if (contains_slowly(code)) ascii[code >> 6] |= std::uint64_t{1} << (code & 63);
+  }
 }
 
 class Compiler {
@@ -117,6 +123,7 @@ class Compiler {
   }
 
   int add_set(Regex::CharSet set) {
+    set.finish();
     out_.sets_.push_back(std::move(set));
     return static_cast<int>(out_.sets_.size()) - 1;
   }

@@ -65,7 +65,15 @@ class Regex {
     std::uint32_t categories = 0;                                 // bit 1 << unicode::Category
     bool white_space = false;
     bool negated = false;
-    bool contains(std::uint32_t code) const;
+    // contains() for the ASCII characters, worked out once by finish(): most
+    // text is ASCII, and this is most of the matching time.
+    std::uint64_t ascii[2] = {0, 0};
+    bool contains(std::uint32_t code) const {
+      if (code < 128) return (ascii[code >> 6] >> (code & 63)) & 1;
+      return contains_slowly(code);
+    }
+    bool contains_slowly(std::uint32_t code) const;
+    void finish();
   };
   enum class Op : std::uint8_t {
     Char,      // one character in sets_[x]
