@@ -39,7 +39,7 @@ build_wasm() {
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/wasm -j"$jobs"
   ls -l web/dist/embeddings.wasm | awk '{print "web/dist/embeddings.wasm: " $5 " bytes (the critical path: at most 150 KB)"}'
-  ls -l web/dist/embeddings-full.wasm | awk '{print "web/dist/embeddings-full.wasm: " $5 " bytes (fetched for a tokenizer with a Split)"}'
+  ls -l web/dist/embeddings-full.wasm | awk '{print "web/dist/embeddings-full.wasm: " $5 " bytes (fetched for a tokenizer with a Split or an NFC or NFD normalizer)"}'
 }
 
 build_wasm_tests() {

@@ -108,6 +108,82 @@ for (let i = 0; i < runBytes.length; i += 16) {
 }
 text += '};\n';
 
+// Canonical normalization (NFC, NFD; cpp/include/embeddings/normalize.h),
+// taken from this Node.js's String.prototype.normalize, as the other
+// tables are from its RegExp:
+// - each code point's full canonical decomposition, where it has one
+//   (Hangul syllables are decomposed by formula, so not listed);
+// - the canonical combining class, as a rank (1, 2, ...) that orders the
+//   classes as their numbers do: JavaScript does not give the numbers, but
+//   NFD reorders two marks exactly when the first one's class is greater,
+//   which is all the algorithm needs;
+// - the primary composites: (first, second) -> composite for each code
+//   point that NFC keeps and whose decomposition ends in `second`.
+const character = (code) => String.fromCodePoint(code);
+const isHangulSyllable = (code) => code >= 0xac00 && code <= 0xd7a3;
+const reorders = (a, b) => (character(a) + character(b)).normalize('NFD') === character(b) + character(a);
+const decompositions = [];
+const nonStarters = [];
+for (let code = 0; code <= 0x10ffff; ++code) {
+  if (code >= 0xd800 && code <= 0xdfff) continue;
+  const text = character(code);
+  const decomposed = text.normalize('NFD');
+  if (decomposed !== text) {
+    if (!isHangulSyllable(code)) decompositions.push([code, Array.from(decomposed, (c) => c.codePointAt(0))]);
+  } else if (reorders(0x0345, code) || reorders(code, 0x0301)) {
+    // U+0345 has the greatest class in use (240), U+0301 has 230.
+    nonStarters.push(code);
+  }
+}
+nonStarters.sort((a, b) => (reorders(a, b) ? 1 : reorders(b, a) ? -1 : a - b));
+const classRanks = [];
+let rank = 0;
+nonStarters.forEach((code, i) => {
+  if (i === 0 || reorders(code, nonStarters[i - 1])) ++rank;
+  classRanks.push([code, rank]);
+});
+classRanks.sort((a, b) => a[0] - b[0]);
+const compositions = [];
+for (let code = 0; code <= 0x10ffff; ++code) {
+  if (code >= 0xd800 && code <= 0xdfff || isHangulSyllable(code)) continue;
+  const text = character(code);
+  if (text.normalize('NFC') !== text) continue;
+  const decomposed = Array.from(text.normalize('NFD'));
+  if (decomposed.length < 2) continue;
+  const first = decomposed.slice(0, -1).join('').normalize('NFC');
+  if (Array.from(first).length !== 1) continue;
+  compositions.push([first.codePointAt(0), decomposed[decomposed.length - 1].codePointAt(0), code]);
+}
+compositions.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+const decompositionCodes = [];
+text += `\n// Canonical decompositions: ${decompositions.length} code points. kDecompositionIndex[i] = {code point,\n`;
+text += '// offset of its decomposition in kDecompositionCodes, length}.\n';
+text += 'static constexpr DecompositionEntry kDecompositionIndex[] = {\n';
+for (let i = 0; i < decompositions.length; i += 4) {
+  const row = decompositions.slice(i, i + 4).map(([code, parts]) => {
+    const entry = `{${hex(code)}, ${decompositionCodes.length}, ${parts.length}}`;
+    decompositionCodes.push(...parts);
+    return entry;
+  });
+  text += `    ${row.join(', ')},\n`;
+}
+text += '};\n';
+text += `static constexpr std::uint32_t kDecompositionCodes[] = {\n`;
+for (let i = 0; i < decompositionCodes.length; i += 8) text += `    ${decompositionCodes.slice(i, i + 8).map(hex).join(', ')},\n`;
+text += '};\n';
+text += `\n// Canonical combining classes as ranks (see the generator): ${classRanks.length} code points, ${rank} classes.\n`;
+text += 'static constexpr CombiningRank kCombiningRanks[] = {\n';
+for (let i = 0; i < classRanks.length; i += 6) {
+  text += `    ${classRanks.slice(i, i + 6).map(([code, r]) => `{${hex(code)}, ${r}}`).join(', ')},\n`;
+}
+text += '};\n';
+text += `\n// Primary composites {first, second, composite}, sorted by first then second: ${compositions.length}.\n`;
+text += 'static constexpr Composition kCompositions[] = {\n';
+for (let i = 0; i < compositions.length; i += 4) {
+  text += `    ${compositions.slice(i, i + 4).map(([a, b, c]) => `{${hex(a)}, ${hex(b)}, ${hex(c)}}`).join(', ')},\n`;
+}
+text += '};\n';
+
 if (process.argv.includes('--check')) {
   let current = '';
   try {

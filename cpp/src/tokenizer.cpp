@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "embeddings/byte_level.h"
+#include "embeddings/normalize.h"
 #include "embeddings/pretokenizer.h"
 #include "embeddings/token_display.h"
 #include "embeddings/utf8.h"
@@ -24,6 +25,7 @@ constexpr std::size_t kMaxPieceBytes = std::size_t{1} << 30;
 struct Tokenizer::Scratch {
   bpe::MergeWorkspace merge;
   regex::Regex::Scratch regex;
+  std::string normalized;  // the normalizer's output, when it changes the text
   // ByteLevel's added space, one buffer per stage of a Sequence: a stage's
   // pieces are views into its own buffer while the later stages run.
   std::vector<std::string> prefixed;
@@ -96,14 +98,26 @@ void Tokenizer::encode_with(std::string_view utf8_text, Scratch& scratch,
 
 // A normalizer that changes the text will write it into `scratch` and
 // return a view of that.
-std::string_view Tokenizer::normalize(std::string_view text, Scratch& /*scratch*/) const {
+std::string_view Tokenizer::normalize(std::string_view text, Scratch& scratch) const {
   switch (normalizer_.kind) {
     case Normalizer::Kind::None: return text;
+    case Normalizer::Kind::NFC:
+    case Normalizer::Kind::NFD:
+#if !EMBEDDINGS_CRITICAL_MODULE
+    {
+      const normalize::Form form =
+          normalizer_.kind == Normalizer::Kind::NFC ? normalize::Form::NFC : normalize::Form::NFD;
+      if (normalize::is_quick_unchanged(form, text)) return text;
+      normalize::apply(form, text, scratch.normalized);
+      return scratch.normalized;
+    }
+#endif
+      return text;  // (Without the normalizers in the build, the reader refuses them.)
   }
   return text;
 }
 
-#if !EMBEDDINGS_WITHOUT_SPLIT
+#if !EMBEDDINGS_CRITICAL_MODULE
 namespace {
 
 // The pieces a Split stage makes of `text`, in order, each given to `emit`:
@@ -244,7 +258,7 @@ void Tokenizer::pre_tokenize(const PreTokenizer* steps, std::size_t count, std::
       return;
     }
     case PreTokenizer::Kind::Split:
-#if !EMBEDDINGS_WITHOUT_SPLIT
+#if !EMBEDDINGS_CRITICAL_MODULE
       split_pieces(step, piece, scratch.regex, next);
 #endif
       return;  // (Without Split in the build, the reader refuses it.)

@@ -185,7 +185,19 @@ bool Tokenizer::Reader::read_settings() {
     t_.normalizer_.kind = Normalizer::Kind::None;
     return true;
   }
-  return fail("normalizer must be null, found " + describe_component(*normalizer) + " (not supported)");
+  for (const auto& [name, kind] :
+       {std::pair{"NFC", Normalizer::Kind::NFC}, std::pair{"NFD", Normalizer::Kind::NFD}}) {
+    if (!has_type(*normalizer, name)) continue;
+#if EMBEDDINGS_CRITICAL_MODULE
+    return fail(std::string("normalizer: ") + name +
+                " is left out of this build (it is in embeddings-full.wasm)");
+#else
+    t_.normalizer_.kind = kind;
+    return true;
+#endif
+  }
+  return fail("normalizer must be null, NFC or NFD, found " + describe_component(*normalizer) +
+              " (not supported)");
 }
 
 bool Tokenizer::Reader::read_pre_tokenizer() {
@@ -243,7 +255,7 @@ bool Tokenizer::Reader::read_pre_tokenizer_stage(const json::Value& pre, const s
     }
     return true;
   }
-#if EMBEDDINGS_WITHOUT_SPLIT
+#if EMBEDDINGS_CRITICAL_MODULE
   // The chapter's critical-path WebAssembly module (CMakeLists.txt); the
   // package loads such a file with the full module instead.
   if (has_type(pre, "Split"))
@@ -255,7 +267,7 @@ bool Tokenizer::Reader::read_pre_tokenizer_stage(const json::Value& pre, const s
               describe_component(pre) + " (not supported)");
 }
 
-#if !EMBEDDINGS_WITHOUT_SPLIT
+#if !EMBEDDINGS_CRITICAL_MODULE
 bool Tokenizer::Reader::read_split(const json::Value& split, const std::string& where, PreTokenizer& out) {
   out.kind = PreTokenizer::Kind::Split;
   const json::Value* pattern = split.find("pattern");

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
+#include <utility>
 #include <vector>
 
 namespace embeddings::unicode {
@@ -10,6 +12,20 @@ namespace {
 struct CodeRange {
   std::uint32_t first;
   std::uint32_t last;
+};
+struct DecompositionEntry {
+  std::uint32_t code;
+  std::uint16_t offset;
+  std::uint8_t length;
+};
+struct CombiningRank {
+  std::uint32_t code;
+  std::uint8_t rank;
+};
+struct Composition {
+  std::uint32_t first;
+  std::uint32_t second;
+  std::uint32_t composite;
 };
 
 #include "unicode_tables.inc"
@@ -98,6 +114,35 @@ bool is_whitespace(std::uint32_t code) {
 bool is_word_character(std::uint32_t code) {
   if (code < 0x80) return is_letter(code) || is_number(code) || code == '_';
   return in_ranges(kWordRanges, code);
+}
+
+std::size_t canonical_decomposition(std::uint32_t code, const std::uint32_t*& parts) {
+  const auto* end = std::end(kDecompositionIndex);
+  const auto* found =
+      std::lower_bound(std::begin(kDecompositionIndex), end, code,
+                       [](const DecompositionEntry& entry, std::uint32_t c) { return entry.code < c; });
+  if (found == end || found->code != code) return 0;
+  parts = kDecompositionCodes + found->offset;
+  return found->length;
+}
+
+unsigned combining_rank(std::uint32_t code) {
+  if (code < 0x300) return 0;  // No mark comes before U+0300.
+  const auto* end = std::end(kCombiningRanks);
+  const auto* found =
+      std::lower_bound(std::begin(kCombiningRanks), end, code,
+                       [](const CombiningRank& entry, std::uint32_t c) { return entry.code < c; });
+  return found != end && found->code == code ? found->rank : 0;
+}
+
+std::uint32_t primary_composite(std::uint32_t first, std::uint32_t second) {
+  const auto* end = std::end(kCompositions);
+  const auto* found = std::lower_bound(
+      std::begin(kCompositions), end, std::make_pair(first, second),
+      [](const Composition& entry, const std::pair<std::uint32_t, std::uint32_t>& key) {
+        return entry.first < key.first || (entry.first == key.first && entry.second < key.second);
+      });
+  return found != end && found->first == first && found->second == second ? found->composite : 0;
 }
 
 }  // namespace embeddings::unicode

@@ -49,7 +49,8 @@ std::vector<BadCase> bad_cases() {
   cases.push_back({"not json", "{", "tokenizer.json: "});
   cases.push_back({"array", "[]", "the top level must be an object, found an array"});
   with(
-      "normalizer", [](Fixture& f) { f.normalizer = R"({"type": "NFC"})"; }, "normalizer must be null");
+      "normalizer", [](Fixture& f) { f.normalizer = R"({"type": "NFKC"})"; },
+      "normalizer must be null, NFC or NFD, found type \"NFKC\"");
   with(
       "truncation", [](Fixture& f) { f.truncation = R"({"max_length": 8})"; }, "truncation must be null");
   with(

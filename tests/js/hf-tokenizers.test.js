@@ -92,7 +92,7 @@ async function compareWithRust(model, rust, texts, what) {
 
 // ---- The real files --------------------------------------------------------------
 
-for (const name of ['llama3', 'gpt4o']) {
+for (const name of ['llama3', 'gpt4o', 'qwen3']) {
   test(`${name}'s tokenizer.json gives Rust's ids and text over the corpus`, async () => {
     const bytes = readFileSync(modelFile(name));
     const json = JSON.parse(bytes.toString('utf8'));
@@ -224,4 +224,39 @@ test('the critical-path module leaves Split out and says so; the package loads s
   }
   const model = await loadWithTokenizer(bytes, idCount(json));
   assert.deepEqual(model.encode('a12'), [97, 49, 50]);
+});
+
+// ---- Normalizers -----------------------------------------------------------------
+
+test('NFC and NFD normalizers give String.prototype.normalize\'s text, and Rust\'s ids', async () => {
+  const random = uniformRandom(15);
+  // Marks of many classes, letters that compose with them, Hangul jamo and
+  // syllables, singletons and excluded composites, and some of everything.
+  const pieces = ['a', 'e', 'o', 'u', 'A', 'E', 'ß', 'ſ', '\u0300', '\u0301', '\u0302', '\u0303', '\u0308', '\u0323',
+    '\u0327', '\u0328', '\u031B', '\u0345', '\u0344', '\u0340', '\u05B0', '\u0650', '\u0651', '\u093C', '\u094D', '\u3099',
+    '\u309A', 'か', 'ハ', '\u1100', '\u1161', '\u11A8', '\u11C2', '가', '각', '힣', '\u212B', '\u2126', 'Å', 'Ω', 'ḉ', 'ṩ',
+    'ǖ', '\u0F73', '\u0F75', '\u0F71', '\u0F72', 'ำ', '\u1E9B', '\u0958', '\uFB2C', '\u{1D15E}', '\u{1D165}', '\u{1D16E}', ' ', '.'];
+  const texts = [...VARIED];
+  for (let i = 0; i < 3000; ++i) {
+    let text = '';
+    const length = 1 + Math.floor(random() * 12);
+    for (let j = 0; j < length; ++j) text += pieces[Math.floor(random() * pieces.length)];
+    texts.push(text);
+  }
+  for (let i = 0; i < 500; ++i) {
+    const text = randomCodePoints(random, 1 + Math.floor(random() * 20));
+    if (oracleSafe(text)) texts.push(text);
+  }
+  for (const form of ['NFC', 'NFD']) {
+    // Byte tokens and no merges: the ids are the normalized text's bytes.
+    const json = pairTokenizer({ type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false });
+    json.model.merges = [];
+    json.normalizer = { type: form };
+    const text = JSON.stringify(json);
+    const model = await loadWithTokenizer(utf8.encode(text), idCount(json));
+    for (const input of texts) {
+      assert.deepEqual(model.encode(input), Array.from(utf8.encode(input.normalize(form))), `${form} of ${JSON.stringify(input)}`);
+    }
+    await compareWithRust(model, rustTokenizers.Tokenizer.fromString(text), texts, form);
+  }
 });

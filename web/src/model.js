@@ -267,12 +267,12 @@ async function loadTokenizer(input, after = Promise.resolve(), signal = undefine
 }
 
 // Whether a tokenizer.json has a component only embeddings-full.wasm holds
-// (runtime.js): a Split pre-tokenizer. A token that merely contains the
+// (runtime.js): a Split pre-tokenizer, an NFC or NFD normalizer. A token that merely contains the
 // words (never seen in a real file) costs a needless fetch, not a wrong id:
 // the full module reads every file the critical one does, identically.
-const SPLIT_TYPE = /"type"\s*:\s*"Split"/;
+const FULL_MODULE_TYPE = /"type"\s*:\s*"(?:Split|NFC|NFD)"/;
 function needsFullModule(text) {
-  return SPLIT_TYPE.test(text);
+  return FULL_MODULE_TYPE.test(text);
 }
 
 class TokenizerHost {

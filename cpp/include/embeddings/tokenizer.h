@@ -48,7 +48,7 @@ class Tokenizer {
   // fuse_unk; dropout null; byte_fallback false; continuing_subword_prefix
   // and end_of_word_suffix null or ""), pre_tokenizer ByteLevel
   // (add_prefix_space, use_regex) or a Sequence of Split stages (regex.h)
-  // ending in ByteLevel, decoder ByteLevel or null, normalizer
+  // ending in ByteLevel, decoder ByteLevel or null, normalizer NFC, NFD or
   // null, post_processor null or ByteLevel, truncation and padding null,
   // added_tokens. Anything else is refused with a message starting with
   // "tokenizer.json: " that names the field and the problem; `out` is left

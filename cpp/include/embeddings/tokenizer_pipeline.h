@@ -18,6 +18,8 @@ namespace embeddings {
 struct Normalizer {
   enum class Kind {
     None,  // "normalizer": null
+    NFC,   // Unicode canonical composition (normalize.h)
+    NFD,   // Unicode canonical decomposition
   };
   Kind kind = Kind::None;
 };
