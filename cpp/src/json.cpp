@@ -1,10 +1,10 @@
 #include "embeddings/json.h"
 
-#include <cerrno>
 #include <cstdlib>
 #include <limits>
 #include <unordered_set>
 
+#include "embeddings/message.h"
 #include "embeddings/utf8.h"
 
 namespace embeddings::json {
@@ -37,9 +37,9 @@ bool Value::as_int64(std::int64_t& out) const {
   magnitude.text = negative ? text.substr(1) : text;
   std::uint64_t value = 0;
   if (!magnitude.as_uint64(value)) return false;
-  const std::uint64_t limit =
-      negative ? static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1
-               : static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  const std::uint64_t limit = negative
+                                  ? static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1
+                                  : static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   if (value > limit) return false;
   out = negative ? static_cast<std::int64_t>(0 - value) : static_cast<std::int64_t>(value);
   return true;
@@ -47,7 +47,9 @@ bool Value::as_int64(std::int64_t& out) const {
 
 bool Value::as_double(double& out) const {
   if (type != Type::Number) return false;
-  errno = 0;
+  // The lexeme is valid JSON, so strtod reads all of it; a number too large
+  // for a double gives an infinity and one too small gives 0 (ERANGE), which
+  // is what a double can say about it, so errno is not consulted.
   out = std::strtod(text.c_str(), nullptr);
   return true;
 }
@@ -105,12 +107,20 @@ class Parser {
 
   bool parse_value(Value& out, int depth) {
     if (at_end()) return fail("unexpected end of input");
+    if (++values_ > options_.max_values)
+      return fail("more than " + std::to_string(options_.max_values) + " values");
     switch (peek()) {
       case '{': return parse_object(out, depth + 1);
       case '[': return parse_array(out, depth + 1);
       case '"': out.type = Type::String; return parse_string(out.text);
-      case 't': out.type = Type::Bool; out.boolean = true; return expect_literal("true");
-      case 'f': out.type = Type::Bool; out.boolean = false; return expect_literal("false");
+      case 't':
+        out.type = Type::Bool;
+        out.boolean = true;
+        return expect_literal("true");
+      case 'f':
+        out.type = Type::Bool;
+        out.boolean = false;
+        return expect_literal("false");
       case 'n': out.type = Type::Null; return expect_literal("null");
       default:
         if (peek() == '-' || (peek() >= '0' && peek() <= '9')) return parse_number(out);
@@ -123,7 +133,10 @@ class Parser {
     out.type = Type::Object;
     ++pos_;  // '{'
     skip_whitespace();
-    if (!at_end() && peek() == '}') { ++pos_; return true; }
+    if (!at_end() && peek() == '}') {
+      ++pos_;
+      return true;
+    }
     // A hash set, not a scan of the members: a tokenizer.json vocabulary has
     // 50,000+ keys, and a scan per key made loading GPT-2's take seconds.
     std::unordered_set<std::string> keys;
@@ -132,7 +145,7 @@ class Parser {
       if (at_end() || peek() != '"') return fail("expected a string key");
       std::string key;
       if (!parse_string(key)) return false;
-      if (!keys.insert(key).second) return fail("duplicate key \"" + key + "\"");
+      if (!keys.insert(key).second) return fail("duplicate key " + quote(key));
       skip_whitespace();
       if (at_end() || peek() != ':') return fail("expected ':'");
       ++pos_;
@@ -141,8 +154,14 @@ class Parser {
       if (!parse_value(out.members.back().second, depth)) return false;
       skip_whitespace();
       if (at_end()) return fail("unexpected end of input in an object");
-      if (peek() == ',') { ++pos_; continue; }
-      if (peek() == '}') { ++pos_; return true; }
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() == '}') {
+        ++pos_;
+        return true;
+      }
       return fail("expected ',' or '}'");
     }
   }
@@ -152,15 +171,24 @@ class Parser {
     out.type = Type::Array;
     ++pos_;  // '['
     skip_whitespace();
-    if (!at_end() && peek() == ']') { ++pos_; return true; }
+    if (!at_end() && peek() == ']') {
+      ++pos_;
+      return true;
+    }
     for (;;) {
       skip_whitespace();
       out.items.emplace_back();
       if (!parse_value(out.items.back(), depth)) return false;
       skip_whitespace();
       if (at_end()) return fail("unexpected end of input in an array");
-      if (peek() == ',') { ++pos_; continue; }
-      if (peek() == ']') { ++pos_; return true; }
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() == ']') {
+        ++pos_;
+        return true;
+      }
       return fail("expected ',' or ']'");
     }
   }
@@ -198,10 +226,14 @@ class Parser {
     for (int i = 0; i < 4; ++i) {
       const char c = input_[pos_++];
       out <<= 4;
-      if (c >= '0' && c <= '9') out |= static_cast<std::uint32_t>(c - '0');
-      else if (c >= 'a' && c <= 'f') out |= static_cast<std::uint32_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') out |= static_cast<std::uint32_t>(c - 'A' + 10);
-      else return fail("invalid \\u escape");
+      if (c >= '0' && c <= '9')
+        out |= static_cast<std::uint32_t>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        out |= static_cast<std::uint32_t>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        out |= static_cast<std::uint32_t>(c - 'A' + 10);
+      else
+        return fail("invalid \\u escape");
     }
     return true;
   }
@@ -212,7 +244,10 @@ class Parser {
     for (;;) {
       if (at_end()) return fail("unterminated string");
       const unsigned char c = static_cast<unsigned char>(peek());
-      if (c == '"') { ++pos_; return true; }
+      if (c == '"') {
+        ++pos_;
+        return true;
+      }
       if (c < 0x20) return fail("control character in a string");
       if (c == '\\') {
         ++pos_;
@@ -265,6 +300,7 @@ class Parser {
   std::string_view input_;
   ParseOptions options_;
   std::size_t pos_ = 0;
+  std::size_t values_ = 0;
   std::string error_;
 };
 
@@ -279,30 +315,61 @@ bool parse(std::string_view input, Value& out, std::string& error, ParseOptions 
   return false;
 }
 
-void append_quoted(std::string& out, std::string_view text) {
+namespace {
+
+// What follows the backslash when JSON requires `c` escaped: the letter of a
+// short form, 'u' for "\\u00XX", or 0 when `c` stands for itself.
+char escape_letter(unsigned char c) {
+  switch (c) {
+    case '"': return '"';
+    case '\\': return '\\';
+    case '\n': return 'n';
+    case '\r': return 'r';
+    case '\t': return 't';
+    case '\b': return 'b';
+    case '\f': return 'f';
+    default: return c < 0x20 ? 'u' : 0;
+  }
+}
+
+}  // namespace
+
+std::size_t quoted_length(std::string_view text) {
+  std::size_t length = 2;
+  for (const char ch : text) {
+    const char letter = escape_letter(static_cast<unsigned char>(ch));
+    length += letter == 0 ? 1 : letter == 'u' ? 6 : 2;
+  }
+  return length;
+}
+
+char* write_quoted(char* out, std::string_view text) {
   static const char* const kHex = "0123456789abcdef";
-  out += '"';
+  *out++ = '"';
   for (const char ch : text) {
     const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else {
-          out += ch;
-        }
+    const char letter = escape_letter(c);
+    if (letter == 0) {
+      *out++ = ch;
+      continue;
+    }
+    *out++ = '\\';
+    *out++ = letter;
+    if (letter == 'u') {
+      *out++ = '0';
+      *out++ = '0';
+      *out++ = kHex[c >> 4];
+      *out++ = kHex[c & 15];
     }
   }
-  out += '"';
+  *out++ = '"';
+  return out;
+}
+
+void append_quoted(std::string& out, std::string_view text) {
+  const std::size_t start = out.size();
+  out.resize(start + quoted_length(text));
+  write_quoted(&out[start], text);
 }
 
 }  // namespace embeddings::json

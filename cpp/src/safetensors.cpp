@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "embeddings/json.h"
+#include "embeddings/message.h"
 
 namespace embeddings::safetensors {
 
@@ -30,15 +31,9 @@ bool checked_multiply(std::uint64_t a, std::uint64_t b, std::uint64_t& out) {
   return true;
 }
 
-std::string quoted(std::string_view name) {
-  std::string out;
-  json::append_quoted(out, name);
-  return out;
-}
-
 bool parse_tensor(const std::string& name, const json::Value& entry, std::uint64_t data_size, TensorInfo& out,
                   std::string& error) {
-  const std::string where = "tensor " + quoted(name);
+  const std::string where = "tensor " + quote(name);
   if (!entry.is_object()) {
     error = where + " is " + json::type_name(entry.type) + ", not an object";
     return false;
@@ -51,7 +46,7 @@ bool parse_tensor(const std::string& name, const json::Value& entry, std::uint64
     return false;
   }
   if (!parse_dtype(dtype->text, out.dtype)) {
-    error = where + " has unknown dtype " + quoted(dtype->text);
+    error = where + " has unknown dtype " + quote(dtype->text);
     return false;
   }
   if (shape == nullptr || !shape->is_array()) {
@@ -199,7 +194,7 @@ bool parse_header(std::string_view header_json, std::uint64_t file_size, Header&
       }
       for (const auto& [key, value] : entry.members) {
         if (!value.is_string()) {
-          error = "__metadata__ entry " + quoted(key) + " is not a string";
+          error = "__metadata__ entry " + quote(key) + " is not a string";
           return false;
         }
         header.metadata.emplace_back(key, value.text);
@@ -220,12 +215,12 @@ bool parse_header(std::string_view header_json, std::uint64_t file_size, Header&
   std::uint64_t expected_begin = 0;
   for (const TensorInfo* tensor : by_offset) {
     if (tensor->file_offset < expected_begin) {
-      error = "tensor " + quoted(tensor->name) + " overlaps the tensor before it in the data";
+      error = "tensor " + quote(tensor->name) + " overlaps the tensor before it in the data";
       return false;
     }
     if (tensor->file_offset > expected_begin) {
       error = "the data has a gap of " + std::to_string(tensor->file_offset - expected_begin) +
-              " bytes before tensor " + quoted(tensor->name);
+              " bytes before tensor " + quote(tensor->name);
       return false;
     }
     expected_begin = tensor->file_offset + tensor->byte_length;

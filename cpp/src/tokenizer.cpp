@@ -7,6 +7,7 @@
 
 #include "embeddings/byte_level.h"
 #include "embeddings/json.h"
+#include "embeddings/message.h"
 #include "embeddings/pretokenizer.h"
 #include "embeddings/unicode.h"
 #include "embeddings/utf8.h"
@@ -20,31 +21,6 @@ constexpr std::int64_t kMaxId = std::numeric_limits<std::int32_t>::max() - 1;
 std::uint64_t pair_key(std::int32_t left, std::int32_t right) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(left)) << 32) |
          static_cast<std::uint32_t>(right);
-}
-
-// A token or other user text for an error message: quoted, and cut (at a
-// character boundary) when long so that a hostile file cannot make the message huge.
-std::string quote(std::string_view text) {
-  constexpr std::size_t kLimit = 40;
-  std::string_view shown = text;
-  bool cut = false;
-  if (shown.size() > kLimit) {
-    std::size_t end = kLimit;
-    while (end > 0 && (static_cast<unsigned char>(shown[end]) & 0xC0) == 0x80) --end;
-    shown = shown.substr(0, end);
-    cut = true;
-  }
-  std::string out;
-  if (utf8::is_valid(shown)) {
-    json::append_quoted(out, shown);
-  } else {
-    // Error messages stay valid UTF-8 even for invalid input.
-    std::string repaired;
-    byte_level::append_utf8_lossy(repaired, shown);
-    json::append_quoted(out, repaired);
-  }
-  if (cut) out.insert(out.size() - 1, "...");
-  return out;
 }
 
 std::string describe(const json::Value& value) {
