@@ -8,7 +8,8 @@ export type Vector = Float32Array | Float64Array | Int8Array | Uint8Array | Int1
 /**
  * A row-major table of float32 numbers, rows × cols. For model.wte and
  * model.wpe, `data` is a view of the model's WebAssembly memory (no copy),
- * valid for the life of the model. Printing one shows its shape, not its numbers.
+ * valid for the life of the model; a view kept after dispose() keeps all of
+ * that memory alive (see Model.dispose). Printing one shows its shape, not its numbers.
  */
 export class Matrix implements Iterable<Float32Array> {
   constructor(data: Float32Array, rows: number, cols: number, options?: { name?: string });
@@ -70,7 +71,11 @@ export type ModelFile = string | URL | ArrayBuffer | ArrayBufferView | Blob;
 export interface ModelFiles {
   /** model.safetensors: needs wte and wpe (names with or without "transformer."). */
   weights: ModelFile;
-  /** Hugging Face config.json (GPT2Config), or the parsed object; checked against the tensors. */
+  /**
+   * Hugging Face config.json (GPT2Config), or the parsed object; checked
+   * against the tensors. At most 4 MiB and 65,536 JSON values (GPT-2's is
+   * under a kilobyte), so that it cannot grow the memory the tables live in.
+   */
   config?: ModelFile | Record<string, unknown>;
   /**
    * Hugging Face tokenizer.json (byte-level BPE), needed for text; or a
@@ -104,7 +109,10 @@ export class Model implements Disposable {
    * become U+FFFD first. Throws a RangeError for text over 8 MiB of UTF-8.
    */
   encode(text: string): number[];
-  /** The text of token ids. */
+  /**
+   * The text of token ids, exactly: decode(encode(s)) === s for any string
+   * without lone surrogates, a leading U+FEFF included.
+   */
   decode(ids: readonly number[] | Int32Array): string;
   /** A text's tokens with their display texts. */
   tokenize(text: string): Token[];
@@ -125,14 +133,23 @@ export class Model implements Disposable {
   /**
    * The k tokens closest by cosine (default 10, from 1 to vocabSize), best
    * first; a token never lists itself. A query vector must hold `width`
-   * finite numbers.
+   * finite numbers. Rows of wte that have no token (the padding of a table
+   * padded past the tokenizer's vocabulary, as nanoGPT and llm.c pad GPT-2
+   * to 50,304 rows, or ids the tokenizer leaves unused) are never listed,
+   * so fewer than k may come back when k is close to vocabSize.
    */
   nearest(query: number | string | Vector, k?: number): Neighbour[];
   /** The rows × rows cosine map of a table (model.wpe: the position map). */
   cosineMatrix(table: Matrix): Matrix;
   /** Bytes of WebAssembly memory held by the model. */
   memoryUsage(): { tables: number; tokenizer: number };
-  /** Frees the model; later calls on it throw. */
+  /**
+   * Frees the model; later calls on it throw. Views taken before (wte.data,
+   * rowView of wte or wpe) stay readable, but each one keeps the model's
+   * whole WebAssembly memory alive for as long as it is referenced (for
+   * GPT-2, about 240 MiB for a 3 KiB row). To keep numbers past dispose(),
+   * keep a copy: `model.wte.row(i)` or `rowView(model.wte, i).slice()`.
+   */
   dispose(): void;
   /** Same as dispose(). */
   delete(): void;
@@ -145,7 +162,11 @@ export function loadModel(files?: ModelFiles): Promise<Model>;
 /** The files of the default model. */
 export const defaultModelFiles: Readonly<{ weights: URL; config: URL; tokenizer: URL }>;
 
-/** Row i of a table as a Float32Array view (no copy). Throws for a bad index. */
+/**
+ * Row i of a table as a Float32Array view (no copy). Throws for a bad index.
+ * A view of a model's table keeps the model's memory alive even after
+ * dispose(); `.slice()` it to keep only the numbers.
+ */
 export function rowView(table: Matrix, i: number): Float32Array;
 
 /** Dot product, in float32. Throws a RangeError for vectors of different lengths. */

@@ -465,7 +465,7 @@ export class Model {
     return this.#text().encode(text, 'encode');
   }
 
-  /** The text of a list of token ids. */
+  /** The text of a list of token ids, exactly (a leading U+FEFF included). */
   decode(ids) {
     const tokenizer = this.#text();
     if (!Array.isArray(ids) && !ArrayBuffer.isView(ids)) throw new TypeError(`decode: expected an array of token ids, got ${describe(ids)}`);
@@ -564,7 +564,8 @@ export class Model {
    * The k tokens closest to a query by cosine similarity, best first:
    * [{ id, text, score }]. The query is a token id, a token's text ("·girl")
    * or a vector of `width` numbers. A token query never lists itself; equal
-   * scores list the smaller id first.
+   * scores list the smaller id first. Rows without a token (a padded
+   * table's, or ids the tokenizer leaves unused) are never listed.
    */
   nearest(query, k = 10) {
     const tables = this.#live();
@@ -647,7 +648,12 @@ export class Model {
     };
   }
 
-  /** Frees the model's WebAssembly objects. Later calls on it throw; views already taken stay readable. */
+  /**
+   * Frees the model's WebAssembly objects. Later calls on it throw. Views
+   * already taken stay readable, and so keep the model's whole WebAssembly
+   * memory alive while they are referenced: keep copies (`wte.row(i)`,
+   * `rowView(..).slice()`) of what must outlive the model.
+   */
   dispose() {
     if (!this.#tables.alive) return;
     this.#tables.dispose();
