@@ -264,10 +264,10 @@ bool ModelSession::nearest(const float* query, std::size_t k, std::int64_t exclu
   // well (its error bound is a maximum over rows).
   kernels::QuantizedRows index = nearest_index_.rows;
   index.rows = rows;
-  result_count_ =
+  result_count_ = static_cast<std::uint32_t>(
       kernels::nearest(query, tables_.wte().data, tables_.wte_inverse_norms(), &index, rows, tables_.width(),
                        k < rows ? k : rows, exclude, workspace_.scores.data(), workspace_.candidates.data(),
-                       workspace_.result_ids.data(), workspace_.result_scores.data());
+                       workspace_.result_ids.data(), workspace_.result_scores.data()));
   return true;
 }
 
@@ -312,6 +312,12 @@ bool ModelSession::cosine_map(int table) {
 }
 
 // ---- TextSession ---------------------------------------------------------------
+
+void TextSession::set_output(const void* data, std::size_t count) {
+  output_[0] = reinterpret_cast<std::uintptr_t>(data);
+  output_[1] = count;
+  output_[2] = over_limit_ ? 1 : 0;
+}
 
 bool TextSession::fail(std::string message) {
   error_ = std::move(message);
@@ -358,6 +364,7 @@ bool TextSession::encode_checked(const std::size_t* max_tokens) {
     ids_ = tokenizer_.encode(text);
   }
   input_.reset();
+  set_output(ids_.data(), ids_.size());
   return true;
 }
 
@@ -368,6 +375,8 @@ bool TextSession::encode_at_most(std::size_t max_tokens) { return encode_checked
 void TextSession::release() {
   std::vector<std::int32_t>().swap(ids_);
   std::string().swap(decoded_);
+  over_limit_ = false;
+  set_output(nullptr, 0);
 }
 
 std::int32_t* TextSession::ids_input(std::size_t count) {
@@ -391,8 +400,11 @@ bool TextSession::decode() {
   std::string text;
   const bool ok = tokenizer_.decode(ids_in_.data(), ids_in_.size(), text, error_);
   ids_in_.reset();
-  if (ok) decoded_ = std::move(text);
-  return ok;
+  if (!ok) return false;
+  decoded_ = std::move(text);
+  over_limit_ = false;
+  set_output(decoded_.data(), decoded_.size());
+  return true;
 }
 
 std::string TextSession::vocabulary_json() const {

@@ -118,6 +118,14 @@ TEST(ModelSession, LoadsAndComputesOverItsWorkspace) {
   for (std::size_t c = 0; c < 24; ++c) session.query()[c] = std::sin(static_cast<float>(c));
   ASSERT_TRUE(session.nearest_to_query(5)) << session.error();
   EXPECT_EQ(results(session), nearest_by_full_scan(session.tables(), session.query(), 300, 5, -1));
+  EXPECT_EQ(*session.result_count_address(), 5u);
+
+  // Every table and workspace buffer starts on a cache line.
+  for (const void* p :
+       {static_cast<const void*>(session.tables().wte().data),
+        static_cast<const void*>(session.tables().wpe().data), static_cast<const void*>(session.query()),
+        static_cast<const void*>(session.map_block()), static_cast<const void*>(session.result_ids())})
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % embeddings::kBufferAlignment, 0u);
 
   // The position map, whole and by row blocks, agree.
   ASSERT_TRUE(session.cosine_map(kWpe)) << session.error();
@@ -298,7 +306,11 @@ TEST_F(TextSessionTest, EncodesAndDecodesExactly) {
   const auto ids = encode(text);
   EXPECT_EQ(ids, session.tokenizer().encode(text));
   EXPECT_EQ(decode(ids), text);
+  // The same, where a caller across a slow boundary reads it.
+  EXPECT_EQ(session.output_address()[0], reinterpret_cast<std::uintptr_t>(session.decoded().data()));
+  EXPECT_EQ(session.output_address()[1], text.size());
   session.release();
+  EXPECT_EQ(session.output_address()[1], 0u);
   EXPECT_EQ(session.id_count(), 0u);
   EXPECT_TRUE(session.decoded().empty());
 }
@@ -309,10 +321,15 @@ TEST_F(TextSessionTest, EncodeAtMostSaysWhenTheTextIsLonger) {
   std::memcpy(session.input_buffer(text.size()), text.data(), text.size());
   ASSERT_TRUE(session.encode_at_most(tokens - 1));
   EXPECT_TRUE(session.over_limit());
+  EXPECT_EQ(session.output_address()[2], 1u);
   std::memcpy(session.input_buffer(text.size()), text.data(), text.size());
   ASSERT_TRUE(session.encode_at_most(tokens));
   EXPECT_FALSE(session.over_limit());
   EXPECT_EQ(session.id_count(), tokens);
+  const std::uintptr_t* output = session.output_address();
+  EXPECT_EQ(output[0], reinterpret_cast<std::uintptr_t>(session.ids()));
+  EXPECT_EQ(output[1], tokens);
+  EXPECT_EQ(output[2], 0u);
 }
 
 TEST(TextSession, RefusesWithoutATokenizerOrMemory) {

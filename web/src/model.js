@@ -13,6 +13,8 @@ export const MAX_TEXT_BYTES = 8 * 1024 * 1024;
 const COUNT_LIMIT = 4096;
 const utf8 = new TextEncoder();
 const exactUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+// Text up to this many bytes is read from memory by hand when it is ASCII.
+const SHORT_TEXT_BYTES = 16;
 // Bytes of a safetensors file before its header: the header's length.
 const PREFIX_BYTES = 8;
 // A display form spells a byte in at most this many characters ("<0xNN>"),
@@ -222,6 +224,7 @@ class TablesHost {
       query: session.queryBuffer(),
       resultIds: session.resultIds(),
       resultScores: session.resultScores(),
+      resultCount: session.resultCountAddress(),
       mapBlock: session.mapBlock(),
     };
     this.mapBlockSize = module.mapBlockSize();
@@ -252,7 +255,17 @@ class TablesHost {
  * order mark), which would break decode(encode(s)) === s.
  */
 function readUtf8(module, pointer, length) {
-  return exactUtf8.decode(module.HEAPU8.subarray(pointer, pointer + length));
+  const bytes = module.HEAPU8.subarray(pointer, pointer + length);
+  // Short ASCII (most decoded tokens) is quicker by hand than through a call to the decoder.
+  if (length <= SHORT_TEXT_BYTES) {
+    let text = '';
+    for (let i = 0; i < length; i++) {
+      if (bytes[i] >= 0x80) return exactUtf8.decode(bytes);
+      text += String.fromCharCode(bytes[i]);
+    }
+    return text;
+  }
+  return exactUtf8.decode(bytes);
 }
 
 // ---- The tokenizer instance ---------------------------------------------------
@@ -294,6 +307,10 @@ class TokenizerHost {
     // Ids below vocabSize that no token has (gaps in the file's numbering).
     this.unusedIds = this.vocabSize - session.tokenCount();
     this.maxTokenBytes = session.maxTokenBytes();
+    // Where the session says what its last encode or decode produced:
+    // [address, count, over the limit], as 32-bit words (wasm32). Addresses
+    // pass 2^31 in a memory near 4 GiB, so they are shifted unsigned (>>>).
+    this.output = session.outputAddress() >>> 2;
     this.texts = new Array(this.vocabSize);
     this.allTexts = undefined;
     this.refs = 1;  // Models using this tokenizer (see shareTokenizer).
@@ -325,10 +342,10 @@ class TokenizerHost {
     this.module.HEAPU8.set(bytes, pointer);
     const ok = maxTokens === undefined ? session.encode() : session.encodeAtMost(maxTokens);
     if (!ok) throw new RangeError(`${caller}: ${session.error()}`);
+    const [address, count, overLimit] = this.module.HEAPU32.subarray(this.output, this.output + 3);
     let ids = null;
-    if (!session.overLimit()) {
-      const count = session.idCount();
-      const view = new Int32Array(this.module.HEAP32.buffer, session.ids(), count);
+    if (!overLimit) {
+      const view = new Int32Array(this.module.HEAP32.buffer, address, count);
       ids = [];
       for (let i = 0; i < count; i++) ids.push(view[i]);
     }
@@ -343,9 +360,10 @@ class TokenizerHost {
     const { session } = this;
     const pointer = session.idsInput(ids.length);
     if (!pointer) throw new RangeError(`decode: ${session.error()}`);
-    this.module.HEAP32.set(ids, pointer >> 2);
+    this.module.HEAP32.set(ids, pointer >>> 2);
     if (!session.decode()) throw new RangeError(`decode: ${session.error()}`);
-    const text = readUtf8(this.module, session.decoded(), session.decodedLength());
+    const heap = this.module.HEAPU32;
+    const text = readUtf8(this.module, heap[this.output], heap[this.output + 1]);
     session.release();
     return text;
   }
@@ -542,7 +560,7 @@ export class Model {
       ids = ids.slice(0, tables.context);
     }
     const n = ids.length, d = tables.width, { module, pointers } = tables;
-    module.HEAP32.set(ids, pointers.ids >> 2);
+    module.HEAP32.set(ids, pointers.ids >>> 2);
     if (!tables.session.embed(n)) throw new Error(`trace: ${tables.session.error()}`);
     // new + set copies faster than slice() in V8.
     const copy = (pointer) => {
@@ -600,14 +618,20 @@ export class Model {
       throw new TypeError(`nearest: the query must be a token id, a token's text or a vector, got ${describe(query)}`);
     }
     if (!ok) throw new Error(`nearest: ${session.error()}`);
-    const count = session.resultCount();
+    const count = module.HEAPU32[pointers.resultCount >>> 2];
     const ids = new Int32Array(module.HEAP32.buffer, pointers.resultIds, count);
     const scores = tables.floats(pointers.resultScores, count);
-    const out = [];
-    for (let i = 0; i < count && out.length < k; i++) {
-      const text = tokenizer ? tokenizer.text(ids[i]) : String(ids[i]);
-      if (tokenizer && tokenizer.unusedIds && text === '') continue;
-      out.push({ id: ids[i], text, score: scores[i] });
+    if (tokenizer && tokenizer.unusedIds) {
+      const out = [];
+      for (let i = 0; i < count && out.length < k; i++) {
+        const text = tokenizer.text(ids[i]);
+        if (text !== '') out.push({ id: ids[i], text, score: scores[i] });
+      }
+      return out;
+    }
+    const out = new Array(count);
+    for (let i = 0; i < count; i++) {
+      out[i] = { id: ids[i], text: tokenizer ? tokenizer.text(ids[i]) : String(ids[i]), score: scores[i] };
     }
     return out;
   }

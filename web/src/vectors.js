@@ -98,9 +98,9 @@ function forEachChunk(host, a, b, kernel) {
     const count = Math.min(host.chunk, n - start);
     let pa = host.vectorA, pb = host.vectorB;
     if (inA) pa = a.byteOffset + start * 4;
-    else copyInto(heap, pa >> 2, a, start, count);
+    else copyInto(heap, pa >>> 2, a, start, count);
     if (inB) pb = b.byteOffset + start * 4;
-    else copyInto(heap, pb >> 2, b, start, count);
+    else copyInto(heap, pb >>> 2, b, start, count);
     kernel(pa, pb, count);
     start += count;
   } while (start < n);
@@ -151,7 +151,7 @@ export function cosine(a, b) {
   const host = hostOf(a);
   const target = host ?? hostOf(b) ?? defaultHost;
   const sums = target.sums;
-  target.module.HEAPF64.fill(0, sums >> 3, (sums >> 3) + 3);
+  target.module.HEAPF64.fill(0, sums >>> 3, (sums >>> 3) + 3);
   forEachChunk(target, a, b, (pa, pb, count) => {
     target.module._embeddings_accumulate_dot_and_norms(pa, pb, count, sums);
   });
@@ -178,10 +178,10 @@ export function cosineMatrixOf(table) {
   const outPointer = module._malloc(Math.max(1, rows * rows) * 4);
   try {
     if (!tablePointer || !normsPointer || !outPointer) throw new RangeError('cosineMatrix: out of memory');
-    module.HEAPF32.set(table.data, tablePointer >> 2);
+    module.HEAPF32.set(table.data, tablePointer >>> 2);
     module._embeddings_cosine_map(tablePointer, rows, cols, normsPointer, outPointer);
     const out = new Float32Array(rows * rows);
-    out.set(module.HEAPF32.subarray(outPointer >> 2, (outPointer >> 2) + rows * rows));
+    out.set(module.HEAPF32.subarray(outPointer >>> 2, (outPointer >>> 2) + rows * rows));
     return new Matrix(out, rows, rows, { name: `cosine map of ${table.name || 'a table'}` });
   } finally {
     module._free(tablePointer);

@@ -123,10 +123,13 @@ class ModelSession {
   const float* sum_rows() const { return workspace_.sum_rows.data(); }
   // Filled by the caller before nearest_to_query(): width() numbers.
   float* query() { return workspace_.query.data(); }
-  // nearest()'s results: result_count() ids and scores, best first.
+  // nearest()'s results: result_count() ids and scores, best first. The
+  // count is also at result_count_address(), for a caller across a slow
+  // boundary (an Embind call costs as much as a few percent of nearest()).
   const std::int32_t* result_ids() const { return workspace_.result_ids.data(); }
   const float* result_scores() const { return workspace_.result_scores.data(); }
   std::size_t result_count() const { return result_count_; }
+  const std::uint32_t* result_count_address() const { return &result_count_; }
   // Scratch for vectors from outside, kVectorChunk numbers each, and the three
   // sums of a cosine over chunks.
   float* vector_a() { return workspace_.vector_a.data(); }
@@ -187,7 +190,7 @@ class ModelSession {
   NearestIndex nearest_index_;
   bool loaded_ = false;
   std::size_t rows_with_tokens_ = 0;
-  std::size_t result_count_ = 0;
+  std::uint32_t result_count_ = 0;  // At most the rows of wte, which fit (kMaxTableBytes).
   std::size_t metadata_json_size_ = 0;
   std::string error_;
   ErrorSource error_source_ = ErrorSource::Weights;
@@ -228,12 +231,20 @@ class TextSession {
   bool decode();
   std::string_view decoded() const { return decoded_; }
 
+  // What the last encode or decode produced, also as words at
+  // output_address(): [0] the address of the ids or of the text, [1] their
+  // count in ids or bytes, [2] over_limit(). A caller across a slow boundary
+  // reads them there rather than making three more calls (each Embind call
+  // costs a few percent of a short encode).
+  const std::uintptr_t* output_address() const { return output_; }
+
   const Tokenizer& tokenizer() const { return tokenizer_; }
   // Every id's display text as one JSON array ("" for unused ids).
   std::string vocabulary_json() const;
 
  private:
   bool encode_checked(const std::size_t* max_tokens);
+  void set_output(const void* data, std::size_t count);
   bool fail(std::string message);
   std::string_view input() const { return {input_.data(), input_.size()}; }
 
@@ -241,6 +252,7 @@ class TextSession {
   Tokenizer tokenizer_;
   bool loaded_ = false;
   bool over_limit_ = false;
+  std::uintptr_t output_[3] = {};
   std::string error_, decoded_;
   Buffer<char> input_;
   std::vector<std::int32_t> ids_;
