@@ -20,11 +20,10 @@
 // script into the page, 10-20 ms of the page's main thread in the middle of
 // its loading, and then runs its check every frame.
 import { existsSync, statSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { createChapterServer, contentSecurityPolicy } from './serve.mjs';
+import { createChapterServer } from './serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
@@ -43,42 +42,16 @@ async function generatedModel() {
   return makeDevModel({ extraRows: 4096 - base });
 }
 
-/** The chapter server on a free port, counting the bytes it sends per path. */
+/**
+ * The chapter server on a free port, recording what it sends per path; a
+ * generated model's files, when given, are answered from memory under /model/.
+ */
 async function startServer(files) {
   const sent = [];
-  const chapter = createChapterServer({
-    log(line) {
-      const [method, path, status, length] = line.split(' ');
-      sent.push({ method, path, status: Number(status), bytes: Number(length) || 0 });
-    },
+  const server = createChapterServer({
+    onRequest: (entry) => sent.push(entry),
+    ...(files ? { files: { prefix: '/model/', get: (path) => files.get(path) } } : {}),
   });
-  let server = chapter;
-  if (files) {
-    const [handler] = chapter.listeners('request');
-    server = createServer((request, response) => {
-      if (!request.url.startsWith('/model/')) return handler(request, response);
-      const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname.slice('/model/'.length));
-      const bytes = files.get(path);
-      response.setHeader('Content-Security-Policy', contentSecurityPolicy);
-      if (!bytes) {
-        response.writeHead(404);
-        return response.end();
-      }
-      let start = 0, end = bytes.length - 1, status = 200;
-      const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
-      if (range) {
-        start = Number(range[1]);
-        if (range[2] !== '') end = Math.min(end, Number(range[2]));
-        status = 206;
-      }
-      const headers = { 'Accept-Ranges': 'bytes', 'Content-Length': String(end - start + 1), 'Cache-Control': 'no-cache',
-        'Content-Type': path.endsWith('.json') ? 'application/json' : 'application/octet-stream' };
-      if (range) headers['Content-Range'] = `bytes ${start}-${end}/${bytes.length}`;
-      sent.push({ method: request.method, path: `/model/${path}`, status, bytes: end - start + 1 });
-      response.writeHead(status, headers);
-      response.end(request.method === 'HEAD' ? undefined : Buffer.from(bytes.subarray(start, end + 1)));
-    });
-  }
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     origin: `http://127.0.0.1:${server.address().port}`,

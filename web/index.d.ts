@@ -17,6 +17,12 @@ export class Matrix implements Iterable<Float32Array> {
   readonly cols: number;
   /** What the table is, e.g. "wte"; may be empty. */
   readonly name: string;
+  /**
+   * "4096 × 128 wte: [0.238, 0.167, …]": the shape, name and first numbers as
+   * made with the table (not enumerable), for DevTools' one-line preview;
+   * `data` holds the numbers themselves.
+   */
+  readonly preview: string;
   /** All numbers, row after row; no copy. */
   readonly data: Float32Array;
   /** Row i as a view (no copy). */
@@ -65,25 +71,43 @@ export interface ModelConfig {
   readonly heads?: number;
 }
 
-/** A model file given as a URL (browser), a file path (Node), bytes or a Blob. */
-export type ModelFile = string | URL | ArrayBuffer | ArrayBufferView | Blob;
+/**
+ * A model file given as a URL (browser), a file path (Node), bytes, a Blob
+ * or a fetch() Response (its body is read once). A path must name a regular
+ * file: a folder or a FIFO is an Error naming it; a detached ArrayBuffer
+ * (or a view of one) is a TypeError.
+ */
+export type ModelFileSource = string | URL | ArrayBuffer | ArrayBufferView | Blob | Response;
+
+/** A model file, or a Promise of one (awaited, so a forgotten `await` still works). */
+export type ModelFile = ModelFileSource | PromiseLike<ModelFileSource>;
 
 export interface ModelFiles {
   /** model.safetensors: needs wte and wpe (names with or without "transformer."). */
   weights: ModelFile;
   /**
-   * Hugging Face config.json (GPT2Config), or the parsed object; checked
-   * against the tensors. At most 4 MiB and 65,536 JSON values (GPT-2's is
-   * under a kilobyte), so that it cannot grow the memory the tables live in.
+   * Hugging Face config.json (GPT2Config), or the parsed object (a plain
+   * object: a Map or a class instance is a TypeError); checked against the
+   * tensors. An object JSON cannot hold (a cycle, a BigInt, nesting deeper
+   * than 64 levels) is a one-line Error naming config.json and where. At
+   * most 4 MiB and 65,536 JSON values (GPT-2's is under a kilobyte), so that
+   * it cannot grow the memory the tables live in.
    */
-  config?: ModelFile | Record<string, unknown>;
+  config?: ModelFile | Record<string, unknown> | PromiseLike<Record<string, unknown>>;
   /**
    * Hugging Face tokenizer.json (byte-level BPE), needed for text; or a
-   * loaded Model whose tokenizer is shared (e.g. training snapshots of it).
+   * loaded Model (or a Promise of one) whose tokenizer is shared (e.g.
+   * training snapshots of it).
    */
-  tokenizer?: ModelFile | Model;
+  tokenizer?: ModelFile | Model | PromiseLike<Model>;
   /** Called as the weights arrive. */
   onProgress?: (progress: { loaded: number; total: number; stage: string }) => void;
+  /**
+   * Abandons the load when it fires (a server that never answers, a reader
+   * who left): requests in flight are aborted and loadModel rejects with
+   * the signal's reason (an AbortError unless abort() was given another).
+   */
+  signal?: AbortSignal;
 }
 
 export class Model implements Disposable {
@@ -99,6 +123,8 @@ export class Model implements Disposable {
   readonly parameterCount: number;
   /** The weights file's safetensors __metadata__. */
   readonly metadata: Readonly<Record<string, string>>;
+  /** "4096 tokens × 128 numbers, 128 positions, …" (not enumerable), for DevTools' one-line preview. */
+  readonly preview: string;
   /** Where the weights came from. */
   readonly source: string;
   readonly disposed: boolean;

@@ -58,14 +58,21 @@ TEST_P(FuzzReplay, SeedCorpus) {
   EXPECT_GT(replay("corpus", GetParam().name, GetParam().run), 0u) << "no seeds for " << GetParam().name;
 }
 
-TEST_P(FuzzReplay, Regressions) { replay("regressions", GetParam().name, GetParam().run); }
+// The folder holds the inputs that once broke a target or the package
+// (tests/fuzz/make_regressions.mjs) and every fuzz finding; an empty or
+// missing folder would make this pass without checking anything.
+TEST_P(FuzzReplay, Regressions) {
+  EXPECT_GT(replay("regressions", GetParam().name, GetParam().run), 0u)
+      << "no regression inputs for " << GetParam().name << " (tests/fuzz/regressions/" << GetParam().name
+      << "/)";
+}
 
-INSTANTIATE_TEST_SUITE_P(Targets, FuzzReplay,
-                         ::testing::Values(TargetCase{"safetensors", embeddings::fuzz::safetensors_target},
-                                           TargetCase{"tokenizer_json", embeddings::fuzz::tokenizer_json_target},
-                                           TargetCase{"tokenizer_encode",
-                                                      embeddings::fuzz::tokenizer_encode_target},
-                                           TargetCase{"json", embeddings::fuzz::json_target}),
-                         [](const ::testing::TestParamInfo<TargetCase>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(
+    Targets, FuzzReplay,
+    ::testing::Values(TargetCase{"safetensors", embeddings::fuzz::safetensors_target},
+                      TargetCase{"tokenizer_json", embeddings::fuzz::tokenizer_json_target},
+                      TargetCase{"tokenizer_encode", embeddings::fuzz::tokenizer_encode_target},
+                      TargetCase{"json", embeddings::fuzz::json_target}),
+    [](const ::testing::TestParamInfo<TargetCase>& info) { return std::string(info.param.name); });
 
 }  // namespace

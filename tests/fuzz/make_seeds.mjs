@@ -7,24 +7,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { byteToUnicode, makeTokenizerJson, rawFile, writeSafetensors } from '../js/helpers/fixtures.js';
+import { CONFIG_MARKER, concat } from './inputs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), 'corpus');
 const utf8 = new TextEncoder();
-const CONFIG_MARKER = '\n#config.json#\n';  // tests/fuzz/targets/safetensors.h
 
 function write(target, name, content) {
   const dir = join(root, target);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, name), typeof content === 'string' ? utf8.encode(content) : content);
 }
-
-const concat = (...parts) => {
-  const arrays = parts.map((p) => (typeof p === 'string' ? utf8.encode(p) : p));
-  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
-  let at = 0;
-  for (const a of arrays) { out.set(a, at); at += a.length; }
-  return out;
-};
 
 // ---- safetensors ----------------------------------------------------------------
 rmSync(root, { recursive: true, force: true });

@@ -112,10 +112,10 @@ describe('wrong arguments', () => {
 
   test('loadModel with inputs of the wrong kind', async () => {
     for (const [files, message] of [
-      [{ weights: fixture.weights, tokenizer: 42 }, /tokenizer must be a URL, a file path, an ArrayBuffer, a typed array or a Blob; got number 42/],
+      [{ weights: fixture.weights, tokenizer: 42 }, /tokenizer must be a URL, a file path, an ArrayBuffer, a typed array, a Blob or a Response; got number 42/],
       [{ weights: fixture.weights, config: 'no such file' }, /^no such file: cannot open the file \(ENOENT\)$/],
       [{ weights: '' }, /weights: the file name is an empty string/],
-      [{ weights: null }, /weights must be a URL, a file path, an ArrayBuffer, a typed array or a Blob; got null/],
+      [{ weights: null }, /weights must be a URL, a file path, an ArrayBuffer, a typed array, a Blob or a Response; got null/],
       [[], /the weights file \(a \.safetensors\) is required/],
     ]) {
       await assert.rejects(loadModel(files), (error) => error instanceof Error && message.test(error.message));

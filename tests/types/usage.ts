@@ -47,5 +47,20 @@ async function custom(bytes: ArrayBuffer, file: Blob): Promise<void> {
   void model.parameterCount;
 }
 
+// A forgotten await, a fetch() Response, and a load that can be abandoned.
+async function kinds(tokenizerResponse: Response, snapshotOf: Promise<Model>): Promise<void> {
+  const controller = new AbortController();
+  using model = await loadModel({
+    weights: fetch('model/model.safetensors'),
+    config: Promise.resolve({ n_embd: 128 }),
+    tokenizer: tokenizerResponse,
+    signal: controller.signal,
+  });
+  using snapshot = await loadModel({ weights: 'step-100.safetensors', tokenizer: snapshotOf, signal: AbortSignal.timeout(30000) });
+  controller.abort();
+  void [model.width, snapshot.width];
+}
+
 void chapter;
 void custom;
+void kinds;

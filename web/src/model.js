@@ -2,7 +2,7 @@
 // tokenizer, traces, nearest tokens and cosine maps.
 import { instantiate } from './runtime.js';
 import { Matrix, checkIndex, describe, rowView } from './matrix.js';
-import { openSource, readText } from './sources.js';
+import { checkSignal, openSource, readText, settleInput } from './sources.js';
 import { checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
 
 const TOKEN = 0;
@@ -52,18 +52,25 @@ export const defaultModelFiles = Object.freeze({
  * so only the two tables travel), a file path (Node), an ArrayBuffer, a
  * typed array or a Blob. `config` may also be an already-parsed object,
  * and `tokenizer` an already-loaded Model whose tokenizer is then shared
- * (training snapshots of one model load without parsing it again).
+ * (training snapshots of one model load without parsing it again). A
+ * Promise of any of these is awaited, a fetch() Response is read. `signal`
+ * (an AbortSignal) abandons the load: it rejects with the signal's reason.
  *
- * @param {{ weights: any, config?: any, tokenizer?: any, onProgress?: (p: {loaded: number, total: number, stage: string}) => void }} [files]
+ * @param {{ weights: any, config?: any, tokenizer?: any, onProgress?: (p: {loaded: number, total: number, stage: string}) => void, signal?: AbortSignal }} [files]
  */
 export async function loadModel(files = defaultModelFiles) {
   if (typeof files !== 'object' || files === null || ArrayBuffer.isView(files) || files instanceof ArrayBuffer) {
     throw new TypeError(`loadModel: expected { weights, config, tokenizer }, got ${describe(files)}`);
   }
-  const unknown = Object.keys(files).filter((key) => !['weights', 'config', 'tokenizer', 'onProgress'].includes(key));
+  const unknown = Object.keys(files).filter((key) => !['weights', 'config', 'tokenizer', 'onProgress', 'signal'].includes(key));
   if (unknown.length) throw new TypeError(`loadModel: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
   if (files.weights === undefined) throw new TypeError('loadModel: the weights file (a .safetensors) is required');
   const progress = typeof files.onProgress === 'function' ? files.onProgress : () => {};
+  const { signal } = files;
+  if (signal !== undefined && !(typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal)) {
+    throw new TypeError(`loadModel: signal must be an AbortSignal, got ${describe(signal)}`);
+  }
+  checkSignal(signal);
 
   // The three files load in parallel; the weights are the slow one. The
   // tokenizer's parse (main-thread work) waits until the tables' requests
@@ -72,10 +79,10 @@ export async function loadModel(files = defaultModelFiles) {
   let tablesRequested;
   const tablesInFlight = new Promise((resolve) => { tablesRequested = resolve; });
   const [tables, tokenizer] = await Promise.all([
-    loadTables(files.weights, files.config, progress, tablesRequested),
+    loadTables(files.weights, files.config, progress, tablesRequested, signal),
     files.tokenizer === undefined ? Promise.resolve(undefined)
-      : files.tokenizer instanceof Model ? Promise.resolve().then(() => shareTokenizer(files.tokenizer))
-        : loadTokenizer(files.tokenizer, tablesInFlight),
+      : settleInput(files.tokenizer, 'tokenizer', signal).then((tokenizer) => (tokenizer instanceof Model
+        ? shareTokenizer(tokenizer) : loadTokenizer(tokenizer, tablesInFlight, signal))),
   ].map((promise) => promise.then((value) => ({ value }), (error) => ({ error }))))
     .then((results) => {
       const failed = results.find((result) => result.error);
@@ -85,6 +92,12 @@ export async function loadModel(files = defaultModelFiles) {
       }
       return results.map((result) => result.value);
     });
+  if (signal?.aborted) {
+    // Aborted while the last step ran: the caller no longer wants the model.
+    tokenizer?.dispose();
+    tables.dispose();
+    checkSignal(signal);
+  }
   if (tokenizer && tokenizer.vocabSize > tables.vocabSize) {
     const message = `${tokenizer.name}: the tokenizer has ${tokenizer.vocabSize} tokens but the token table ` +
       `${tables.tokenTableName} has only ${tables.vocabSize} rows`;
@@ -99,16 +112,16 @@ export async function loadModel(files = defaultModelFiles) {
 
 // ---- The tables instance ------------------------------------------------------
 
-async function loadTables(weightsInput, configInput, progress, requested = () => {}) {
+async function loadTables(weightsInput, configInput, progress, requested = () => {}, signal = undefined) {
   try {
-    return await loadTablesNow(weightsInput, configInput, progress, requested);
+    return await loadTablesNow(weightsInput, configInput, progress, requested, signal);
   } finally {
     requested();  // also when loading failed first: nothing waits forever
   }
 }
 
-async function loadTablesNow(weightsInput, configInput, progress, requested) {
-  const { module, source, config, sizePromise } = await openTableFiles(weightsInput, configInput);
+async function loadTablesNow(weightsInput, configInput, progress, requested, signal) {
+  const { module, source, config, sizePromise } = await openTableFiles(weightsInput, configInput, signal);
   const session = new module.ModelSession();
   // The session's messages name no file; which one it was about, it says.
   const fail = () => {
@@ -131,12 +144,12 @@ async function loadTablesNow(weightsInput, configInput, progress, requested) {
 // Starts everything that can travel at once: the module instantiates while
 // the files open and the weights' first bytes travel (one round trip fewer
 // before the tables are asked for).
-async function openTableFiles(weightsInput, configInput) {
+async function openTableFiles(weightsInput, configInput, signal) {
   const instancePromise = instantiate('tables');
   instancePromise.catch(() => {});  // awaited below; a failure is reported there
-  const configPromise = configInput === undefined ? Promise.resolve(undefined) : readText(configInput, 'config');
+  const configPromise = configInput === undefined ? Promise.resolve(undefined) : readText(configInput, 'config', { signal });
   configPromise.catch(() => {});
-  const source = await openSource(weightsInput, 'weights');
+  const source = await openSource(weightsInput, 'weights', { signal });
   // The weights' first bytes (their size and header) are asked for at once,
   // beside config.json, not after it: over HTTP that is the first round trip
   // of the weights, and the tables' requests can only follow it.
@@ -280,9 +293,10 @@ function shareTokenizer(model) {
   return host;
 }
 
-async function loadTokenizer(input, after = Promise.resolve()) {
-  const { name, text } = await readText(input, 'tokenizer');
+async function loadTokenizer(input, after = Promise.resolve(), signal = undefined) {
+  const { name, text } = await readText(input, 'tokenizer', { signal });
   await after;
+  checkSignal(signal);
   const module = await instantiate('tokenizer');
   const session = new module.TextSession();
   const bytes = utf8.encode(text);
@@ -417,15 +431,17 @@ export class Trace {
   }
 }
 
-export class Model {
-  #tables;
-  #tokenizer;
-  #wte;
-  #wpe;
+// A model's hosts and tables, kept off the object (rather than in private
+// fields) so that DevTools' preview of a model shows its sizes, not its internals.
+const internalsOf = new WeakMap();
 
+export class Model {
   constructor(tables, tokenizer) {
-    this.#tables = tables;
-    this.#tokenizer = tokenizer;
+    internalsOf.set(this, { tables, tokenizer });
+    // Not enumerable: DevTools' one-line preview of a model shows its sizes.
+    Object.defineProperty(this, 'preview', {
+      value: `${tables.vocabSize} tokens × ${tables.width} numbers, ${tables.context} positions, ${tables.parameterCount} learned numbers`,
+    });
     if (tokenizer) tokenizerOfModel.set(this, tokenizer);
     const { width, vocabSize, context, pointers } = tables;
     // One view per table, made again only if memory was ever replaced: rowView
@@ -439,10 +455,10 @@ export class Model {
         return view;
       };
     };
-    this.#wte = new Matrix(liveView(pointers.wte, vocabSize * width), vocabSize, width, { name: 'wte' });
-    this.#wpe = new Matrix(liveView(pointers.wpe, context * width), context, width, { name: 'wpe' });
-    tableOwners.set(this.#wte, this);
-    tableOwners.set(this.#wpe, this);
+    internalsOf.get(this).wte = new Matrix(liveView(pointers.wte, vocabSize * width), vocabSize, width, { name: 'wte' });
+    internalsOf.get(this).wpe = new Matrix(liveView(pointers.wpe, context * width), context, width, { name: 'wpe' });
+    tableOwners.set(internalsOf.get(this).wte, this);
+    tableOwners.set(internalsOf.get(this).wpe, this);
     /** Sizes read from the files. */
     this.config = Object.freeze({ vocabSize, width, context, layers: tables.layers, heads: tables.heads });
     /** Learned numbers in the whole weights file, not only the two tables. */
@@ -454,20 +470,20 @@ export class Model {
   }
 
   #live() {
-    this.#tables.checkAlive();
-    return this.#tables;
+    internalsOf.get(this).tables.checkAlive();
+    return internalsOf.get(this).tables;
   }
 
   #text() {
-    this.#tables.checkAlive();
-    if (!this.#tokenizer) throw new Error('This model was loaded without a tokenizer.json, so it cannot read text');
-    return this.#tokenizer;
+    internalsOf.get(this).tables.checkAlive();
+    if (!internalsOf.get(this).tokenizer) throw new Error('This model was loaded without a tokenizer.json, so it cannot read text');
+    return internalsOf.get(this).tokenizer;
   }
 
   /** The token embedding table, vocabSize × width (a live view, no copy). */
-  get wte() { this.#live(); return this.#wte; }
+  get wte() { this.#live(); return internalsOf.get(this).wte; }
   /** The position embedding table, context × width (a live view, no copy). */
-  get wpe() { this.#live(); return this.#wpe; }
+  get wpe() { this.#live(); return internalsOf.get(this).wpe; }
   /** Number of rows of wte. */
   get vocabSize() { return this.config.vocabSize; }
   /** Numbers per row. */
@@ -475,7 +491,7 @@ export class Model {
   /** Most tokens the model reads at once (rows of wpe). */
   get context() { return this.config.context; }
   /** True after dispose(). */
-  get disposed() { return !this.#tables.alive; }
+  get disposed() { return !internalsOf.get(this).tables.alive; }
 
   /** Token ids of a text. */
   encode(text) {
@@ -494,7 +510,7 @@ export class Model {
   /** A text's tokens as { id, text }, text in the chapter's display form ("·" for a space). */
   tokenize(text) {
     checkText(text, 'tokenize');
-    return this.#text().encode(text, 'tokenize').map((id) => ({ id, text: this.#tokenizer.text(id) }));
+    return this.#text().encode(text, 'tokenize').map((id) => ({ id, text: internalsOf.get(this).tokenizer.text(id) }));
   }
 
   /** A token's text as the chapter shows it: "·Lily" for " Lily". */
@@ -595,7 +611,7 @@ export class Model {
     // Rows without a token (a padded table's, or gaps in the tokenizer's
     // numbering) are never listed: the session leaves out the padding, and
     // asking for as many more as there are gaps leaves k after the gaps go.
-    const tokenizer = this.#tokenizer;
+    const { tokenizer } = internalsOf.get(this);
     const wanted = tokenizer ? Math.min(vocabSize, k + tokenizer.unusedIds) : k;
     const { session } = tables;
     let ok;
@@ -643,10 +659,10 @@ export class Model {
    */
   cosineMatrix(table) {
     const tables = this.#live();
-    if (table !== this.#wte && table !== this.#wpe) return cosineMatrixOf(table);
+    if (table !== internalsOf.get(this).wte && table !== internalsOf.get(this).wpe) return cosineMatrixOf(table);
     const n = table.rows;
     checkMapSize(n);
-    const which = table === this.#wte ? TOKEN : POSITION;
+    const which = table === internalsOf.get(this).wte ? TOKEN : POSITION;
     const out = new Float32Array(n * n);
     if (n * n <= tables.mapBlockSize) {
       // The whole map at once, each pair computed once (wpe).
@@ -668,7 +684,7 @@ export class Model {
     const tables = this.#live();
     return {
       tables: tables.module.HEAPU8.buffer.byteLength,
-      tokenizer: this.#tokenizer ? this.#tokenizer.module.HEAPU8.buffer.byteLength : 0,
+      tokenizer: internalsOf.get(this).tokenizer ? internalsOf.get(this).tokenizer.module.HEAPU8.buffer.byteLength : 0,
     };
   }
 
@@ -679,9 +695,9 @@ export class Model {
    * `rowView(..).slice()`) of what must outlive the model.
    */
   dispose() {
-    if (!this.#tables.alive) return;
-    this.#tables.dispose();
-    this.#tokenizer?.dispose();
+    if (!internalsOf.get(this).tables.alive) return;
+    internalsOf.get(this).tables.dispose();
+    internalsOf.get(this).tokenizer?.dispose();
   }
 
   /** Same as dispose(), under Embind's name. */

@@ -1,9 +1,10 @@
 // Where model files come from: a URL (fetched, with HTTP range requests for
 // the weights so only the two tables travel), a file path (Node), a Blob or
-// File (a browser file picker), or bytes already in memory.
+// File (a browser file picker), bytes already in memory, a fetch()
+// Response, or a Promise of any of these. Every wait on the network or the
+// disk can be abandoned with an AbortSignal.
 import { describe } from './matrix.js';
-
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+import { isNode } from './runtime.js';
 
 /**
  * A random-access byte source.
@@ -16,6 +17,56 @@ function nameOf(input, fallback) {
   if (typeof input === 'string') return input;
   if (typeof Blob !== 'undefined' && input instanceof Blob && input.name) return input.name;
   return fallback;
+}
+
+// What a fired signal rejects with: its reason (an AbortError unless abort() was given another).
+const abortReason = (signal) => signal.reason ?? new DOMException('The load was aborted', 'AbortError');
+
+/** Throws the signal's reason once it has fired. */
+export function checkSignal(signal) {
+  if (signal?.aborted) throw abortReason(signal);
+}
+
+/**
+ * Waits for a promise unless the signal fires first: a Promise given as a
+ * file, which loadModel cannot cancel, must not keep it waiting.
+ */
+export function untilAborted(promise, signal) {
+  if (!signal) return promise;
+  checkSignal(signal);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const isThenable = (value) => value !== null && (typeof value === 'object' || typeof value === 'function') &&
+  typeof value.then === 'function';
+const isResponse = (value) => typeof Response !== 'undefined' && value instanceof Response;
+
+/**
+ * The input itself, or what a Promise given for it resolves to (a
+ * forgotten `await` is the usual reason for one).
+ */
+export async function settleInput(input, role, signal) {
+  if (!isThenable(input)) return input;
+  const value = await untilAborted(Promise.resolve(input), signal);
+  if (value === undefined || value === null) throw new TypeError(`${role}: the Promise given for it resolved to ${value}`);
+  if (isThenable(value)) throw new TypeError(`${role}: the Promise given for it resolved to another Promise`);
+  return value;
+}
+
+// A detached buffer (transferred to a worker, or a grown WebAssembly
+// memory's old buffer) has no bytes left; reading it would throw deep inside.
+function isDetached(buffer) {
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 function looksLikeUrl(text) {
@@ -31,24 +82,44 @@ function bytesSource(bytes, name) {
   };
 }
 
-function blobSource(blob, name) {
+function blobSource(blob, name, signal) {
   return {
     name,
     async size() { return blob.size; },
-    async read(offset, length) { return new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()); },
+    async read(offset, length) {
+      return new Uint8Array(await untilAborted(blob.slice(offset, offset + length).arrayBuffer(), signal));
+    },
     async close() {},
   };
 }
 
-async function fileSource(path, name) {
+// What a path names when it is not a regular file, for the message.
+function kindOfFile(info) {
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  return 'something other than a regular file';
+}
+
+async function fileSource(path, name, signal) {
   const { open } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  checkSignal(signal);
   let handle;
   try {
-    handle = await open(path, 'r');
+    // Without blocking: opening a FIFO for reading would otherwise wait for
+    // a writer, forever.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     throw new Error(`${name}: cannot open the file (${error.code ?? error.message})`);
   }
-  const { size } = await handle.stat();
+  const info = await handle.stat();
+  if (!info.isFile()) {
+    await handle.close();
+    throw new Error(`${name}: is ${kindOfFile(info)}, not a file`);
+  }
+  const { size } = info;
   return {
     name,
     async size() { return size; },
@@ -56,6 +127,7 @@ async function fileSource(path, name) {
       const out = new Uint8Array(length);
       let done = 0;
       while (done < length) {
+        checkSignal(signal);
         const { bytesRead } = await handle.read(out, done, length - done, offset + done);
         if (bytesRead === 0) throw new Error(`${name}: the file ended early (it changed while being read?)`);
         done += bytesRead;
@@ -66,11 +138,39 @@ async function fileSource(path, name) {
   };
 }
 
+/**
+ * fetch() with the errors this package gives: a failed request names the
+ * file and why; an HTTP error status names the status. An abort passes
+ * through as the signal's reason.
+ */
+async function fetchFile(url, name, { headers, signal, accept = () => false } = {}) {
+  let response;
+  try {
+    response = await fetch(url, { headers, signal });
+  } catch (error) {
+    checkSignal(signal);
+    throw new Error(`${name}: could not fetch (${error.message})`);
+  }
+  if (!response.ok && !accept(response.status)) {
+    throw new Error(`${name}: HTTP ${response.status} ${response.statusText}`.trimEnd());
+  }
+  return response;
+}
+
+async function bodyBytes(response, name, signal) {
+  try {
+    return new Uint8Array(await response.arrayBuffer());
+  } catch (error) {
+    checkSignal(signal);
+    throw new Error(`${name}: the download broke off (${error.message})`);
+  }
+}
+
 // Range requests where the server supports them; otherwise the whole body
 // arrives with the first request and later reads are served from it.
 const PREFIX_BYTES = 16384;
 
-function urlSource(url, name) {
+function urlSource(url, name, signal) {
   let whole;
   let total;
   // The first bytes, fetched by size(): enough for the 8-byte length and,
@@ -78,20 +178,25 @@ function urlSource(url, name) {
   // round trip of its own.
   let prefix;
   async function request(offset, length) {
-    let response;
-    try {
-      response = await fetch(url, { headers: { Range: `bytes=${offset}-${offset + length - 1}` } });
-    } catch (error) {
-      throw new Error(`${name}: could not fetch (${error.message})`);
+    const response = await fetchFile(url, name, {
+      headers: { Range: `bytes=${offset}-${offset + length - 1}` },
+      signal,
+      accept: (status) => status === 416,
+    });
+    if (response.status === 416) {
+      // Range past the end. "bytes */N" says how large the file is: an empty
+      // file is always answered so, as no range of it exists.
+      const size = /^\s*bytes\s+\*\/(\d+)\s*$/.exec(response.headers.get('content-range') ?? '');
+      if (size) total = Number(size[1]);
+      await response.body?.cancel();
+      return new Uint8Array(0);
     }
     if (response.status === 206) {
       const range = /\/(\d+)\s*$/.exec(response.headers.get('content-range') ?? '');
       if (range) total = Number(range[1]);
-      return new Uint8Array(await response.arrayBuffer());
+      return bodyBytes(response, name, signal);
     }
-    if (response.status === 416) return new Uint8Array(0);  // Range past the end: an empty file.
-    if (!response.ok) throw new Error(`${name}: HTTP ${response.status} ${response.statusText}`.trimEnd());
-    whole = new Uint8Array(await response.arrayBuffer());
+    whole = await bodyBytes(response, name, signal);
     total = whole.length;
     return whole.subarray(offset, offset + length);
   }
@@ -116,14 +221,7 @@ function urlSource(url, name) {
     // rather than a probe for the size and then the body.
     async readAll() {
       if (whole) return whole;
-      let response;
-      try {
-        response = await fetch(url);
-      } catch (error) {
-        throw new Error(`${name}: could not fetch (${error.message})`);
-      }
-      if (!response.ok) throw new Error(`${name}: HTTP ${response.status} ${response.statusText}`.trimEnd());
-      whole = new Uint8Array(await response.arrayBuffer());
+      whole = await bodyBytes(await fetchFile(url, name, { signal }), name, signal);
       total = whole.length;
       return whole;
     },
@@ -131,31 +229,47 @@ function urlSource(url, name) {
   };
 }
 
+// A Response handed over (from the caller's own fetch): its body, read once.
+async function responseBytes(response, role, signal) {
+  const name = response.url || `${role} (Response)`;
+  if (!response.ok) throw new Error(`${name}: the Response given is HTTP ${response.status} ${response.statusText}`.trimEnd());
+  if (response.bodyUsed) throw new TypeError(`${name}: the body of the Response given has already been read`);
+  return { name, bytes: new Uint8Array(await untilAborted(response.arrayBuffer(), signal)) };
+}
+
 /**
  * Opens any accepted kind of input as a ByteSource.
- * @param {string | URL | ArrayBuffer | ArrayBufferView | Blob} input
+ * @param {string | URL | ArrayBuffer | ArrayBufferView | Blob | Response | Promise<any>} input
  * @param {string} role e.g. "weights", for messages when the input has no name
- * @param {URL | string | undefined} base URL that relative URLs resolve against (browser)
+ * @param {{ signal?: AbortSignal }} [options] signal: abandons the opening and every later read
  */
-export async function openSource(input, role) {
+export async function openSource(input, role, { signal } = {}) {
+  input = await settleInput(input, role, signal);
   if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) {
+    if (isDetached(input)) throw new TypeError(`${role} (ArrayBuffer): the ArrayBuffer is detached (transferred or freed), it holds no bytes`);
     return bytesSource(new Uint8Array(input), `${role} (ArrayBuffer)`);
   }
   if (ArrayBuffer.isView(input)) {
-    return bytesSource(new Uint8Array(input.buffer, input.byteOffset, input.byteLength), `${role} (${input.constructor.name})`);
+    const kind = input.constructor.name;
+    if (isDetached(input.buffer)) throw new TypeError(`${role} (${kind}): its ArrayBuffer is detached (transferred or freed), it holds no bytes`);
+    return bytesSource(new Uint8Array(input.buffer, input.byteOffset, input.byteLength), `${role} (${kind})`);
   }
-  if (typeof Blob !== 'undefined' && input instanceof Blob) return blobSource(input, nameOf(input, `${role} (Blob)`));
+  if (typeof Blob !== 'undefined' && input instanceof Blob) return blobSource(input, nameOf(input, `${role} (Blob)`), signal);
+  if (isResponse(input)) {
+    const { name, bytes } = await responseBytes(input, role, signal);
+    return bytesSource(bytes, name);
+  }
   if (input instanceof URL) {
     if (input.protocol === 'file:' && isNode) {
       const { fileURLToPath } = await import('node:url');
-      return fileSource(fileURLToPath(input), input.href);
+      return fileSource(fileURLToPath(input), input.href, signal);
     }
-    return urlSource(input, input.href);
+    return urlSource(input, input.href, signal);
   }
   if (typeof input === 'string') {
     if (input === '') throw new TypeError(`${role}: the file name is an empty string`);
-    if (isNode && !looksLikeUrl(input)) return fileSource(input, input);
-    if (isNode && input.startsWith('file:')) return openSource(new URL(input), role);
+    if (isNode && !looksLikeUrl(input)) return fileSource(input, input, signal);
+    if (isNode && input.startsWith('file:')) return openSource(new URL(input), role, { signal });
     const base = typeof document !== 'undefined' ? document.baseURI : undefined;
     let url;
     try {
@@ -163,29 +277,76 @@ export async function openSource(input, role) {
     } catch {
       throw new TypeError(`${role}: ${JSON.stringify(input)} is not a URL`);
     }
-    return urlSource(url, input);
+    return urlSource(url, input, signal);
   }
-  throw new TypeError(`${role} must be a URL, a file path, an ArrayBuffer, a typed array or a Blob; got ${describe(input)}`);
+  throw new TypeError(`${role} must be a URL, a file path, an ArrayBuffer, a typed array, a Blob or a Response; got ${describe(input)}`);
 }
 
-/** Reads a whole text file (config.json, tokenizer.json) from any accepted input. */
-export async function readText(input, role) {
-  if (typeof input === 'object' && input !== null && !(input instanceof URL) && !ArrayBuffer.isView(input) &&
-      !(input instanceof ArrayBuffer) && !(typeof Blob !== 'undefined' && input instanceof Blob)) {
-    // An already-parsed JSON object.
-    return { name: `${role} (object)`, text: JSON.stringify(input) };
+// As deep as the C++ JSON reader nests (JsonOptions::max_depth).
+const MAX_JSON_DEPTH = 64;
+
+/**
+ * Checks that a parsed object can be written as JSON the C++ reader takes:
+ * JSON.stringify would throw a multi-line TypeError for a cycle or a
+ * BigInt, and overflow the stack for a very deep object. The walk stops at
+ * the first problem, and at MAX_JSON_DEPTH, so it never recurses deeper.
+ */
+function checkJsonable(value, name, file, path = '', depth = 0, ancestors = new Set()) {
+  const where = path || 'the top level';
+  if (typeof value === 'bigint') throw new TypeError(`${name}: ${where} is a BigInt, which ${file} cannot hold; give a Number`);
+  if (typeof value !== 'object' || value === null) return;
+  if (ancestors.has(value)) throw new TypeError(`${name}: ${where} contains itself (a cycle), which ${file} cannot hold`);
+  if (depth >= MAX_JSON_DEPTH) throw new Error(`${name}: nested deeper than ${MAX_JSON_DEPTH} levels at ${where}, more than ${file} may be`);
+  if (typeof value.toJSON === 'function') return;  // a Date, say: JSON.stringify asks it
+  ancestors.add(value);
+  for (const key of Object.keys(value)) {
+    const step = Array.isArray(value) ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    checkJsonable(value[key], name, file, `${path}${step}`, depth + 1, ancestors);
   }
-  const source = await openSource(input, role);
+  ancestors.delete(value);
+}
+
+const isPlainData = (value) => Array.isArray(value) ||
+  [Object.prototype, null].includes(Object.getPrototypeOf(value));
+
+/**
+ * Reads a whole text file (config.json, tokenizer.json) from any accepted
+ * input, or writes an already-parsed object back as JSON.
+ * @param {{ signal?: AbortSignal }} [options]
+ */
+export async function readText(input, role, { signal } = {}) {
+  input = await settleInput(input, role, signal);
+  const file = `${role}.json`;
+  if (isResponse(input)) {
+    const { name, bytes } = await responseBytes(input, role, signal);
+    return { name, text: decodeUtf8(bytes, name) };
+  }
+  if (typeof input === 'object' && input !== null && !(input instanceof URL) && !ArrayBuffer.isView(input) &&
+      !(input instanceof ArrayBuffer) && !(typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer) &&
+      !(typeof Blob !== 'undefined' && input instanceof Blob)) {
+    // An already-parsed JSON object: a plain object or array, nothing that
+    // JSON.stringify would quietly turn into {} (a Map, a Set, a class).
+    if (!isPlainData(input)) {
+      throw new TypeError(`${role} must be the parsed ${file} (a plain object), a URL, a file path, bytes, a Blob or a Response; ` +
+        `got ${describe(input)}`);
+    }
+    const name = `${role} (object)`;
+    checkJsonable(input, name, file);
+    return { name, text: JSON.stringify(input) };
+  }
+  const source = await openSource(input, role, { signal });
   try {
     const bytes = source.readAll ? await source.readAll() : await source.read(0, await source.size());
-    let text;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      throw new Error(`${source.name}: not valid UTF-8 text`);
-    }
-    return { name: source.name, text };
+    return { name: source.name, text: decodeUtf8(bytes, source.name) };
   } finally {
     await source.close();
+  }
+}
+
+function decodeUtf8(bytes, name) {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error(`${name}: not valid UTF-8 text`);
   }
 }

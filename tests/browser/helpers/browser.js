@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createServer } from 'node:http';
-import { createChapterServer, contentSecurityPolicy } from '../../../tools/serve.mjs';
+import { createChapterServer } from '../../../tools/serve.mjs';
 import { loadModel } from '../../../web/index.js';
 import { makeDevModel } from './dev-model.js';
 
@@ -38,26 +37,17 @@ function folderFiles(folder) {
 }
 
 /**
- * Starts the chapter server on a free port; counts the bytes it sends. With
- * the dev model, /model/ is answered from memory (with range requests, as
- * the chapter server answers files) and everything else by the chapter server.
+ * Starts the chapter server on a free port and records what it sends, one
+ * { method, path, status, bytes } per answer. With the dev model, /model/
+ * is answered from memory, with the same headers and range requests as
+ * files on disk.
  */
 export async function startServer() {
   const requests = [];
-  const chapter = createChapterServer({
-    log(line) {
-      const [method, path, status, length] = line.split(' ');
-      requests.push({ method, path, status: Number(status), bytes: Number(length) || 0 });
-    },
+  const server = createChapterServer({
+    onRequest: (entry) => requests.push(entry),
+    ...(devFiles ? { files: { prefix: '/model/', get: (path) => devFiles.get(path) } } : {}),
   });
-  let server = chapter;
-  if (devFiles) {
-    const [handler] = chapter.listeners('request');
-    server = createServer((request, response) => {
-      if (!request.url.startsWith('/model/')) return handler(request, response);
-      serveDevFile(request, response, requests);
-    });
-  }
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   return {
@@ -67,31 +57,10 @@ export async function startServer() {
   };
 }
 
-function serveDevFile(request, response, requests) {
-  const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname.slice('/model/'.length));
-  const bytes = devFiles.get(path);
-  response.setHeader('Content-Security-Policy', contentSecurityPolicy);
-  if (!bytes) {
-    response.writeHead(404, { 'Content-Type': 'text/plain' });
-    return response.end('Not found');
-  }
-  const headers = { 'Accept-Ranges': 'bytes', 'Content-Type': path.endsWith('.json') ? 'application/json' : 'application/octet-stream' };
-  let start = 0, end = bytes.length - 1, status = 200;
-  const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
-  if (range) {
-    start = Number(range[1]);
-    if (range[2] !== '') end = Math.min(end, Number(range[2]));
-    if (start >= bytes.length || start > end) {
-      response.writeHead(416, { 'Content-Range': `bytes */${bytes.length}` });
-      return response.end();
-    }
-    status = 206;
-    headers['Content-Range'] = `bytes ${start}-${end}/${bytes.length}`;
-  }
-  headers['Content-Length'] = String(end - start + 1);
-  requests.push({ method: request.method, path: `/model/${path}`, status, bytes: end - start + 1 });
-  response.writeHead(status, headers);
-  response.end(Buffer.from(bytes.subarray(start, end + 1)));
+/** One of the page's model files (path relative to model/), as bytes: the dev model's, a folder's or the default model's. */
+export function pageModelFile(path) {
+  if (devFiles) return devFiles.get(path);
+  return new Uint8Array(readFileSync(join(root, 'model', path)));
 }
 
 /** Debian's Chromium, headless. */
@@ -142,10 +111,12 @@ export async function snapshotIndex() {
 
 /**
  * A new page at `width` × `height` that records console errors, uncaught
- * errors and CSP violations in `problems`.
+ * errors and CSP violations in `problems`, and every console message in
+ * `messages` ({ type, text }). `touch` emulates a phone: a touch screen and
+ * a mobile viewport.
  */
-export async function openPage(browser, { width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+export async function openPage(browser, { width = 1280, height = 900, touch = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, ...(touch ? { isMobile: true, hasTouch: true } : {}) });
   await context.addInitScript(() => {
     window.__violations = [];
     document.addEventListener('securitypolicyviolation', (event) => {
@@ -154,9 +125,12 @@ export async function openPage(browser, { width = 1280, height = 900 } = {}) {
   });
   const page = await context.newPage();
   const problems = [];
+  const messages = [];
   page.on('console', (message) => {
+    messages.push({ type: message.type(), text: message.text() });
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
+  page.messages = messages;
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   page.problems = problems;
   page.violations = () => page.evaluate(() => window.__violations);
@@ -174,10 +148,45 @@ export async function waitForWidgets(page, selector = '[data-state]') {
     .map((w) => `${w.localName}#${w.id}: ${w.querySelector('.ew-status')?.textContent}`), selector);
 }
 
+/**
+ * Checks a PNG: its pixel size (read from its header) and that it is not
+ * blank (decoded in a page of its own, more than a few distinct colours).
+ * Returns { width, height, colours }.
+ */
+export async function checkPng(browser, path) {
+  const bytes = readFileSync(path);
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (!signature.every((b, i) => bytes[i] === b)) throw new Error('not a PNG file');
+  const width = bytes.readUInt32BE(16), height = bytes.readUInt32BE(20);
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const colours = await page.evaluate(async (base64) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${base64}`;
+      await image.decode();
+      // A sample of rows across the whole picture, scaled to at most 400 px wide.
+      const scale = Math.min(1, 400 / image.width);
+      const canvas = new OffscreenCanvas(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
+      const context2d = canvas.getContext('2d');
+      context2d.drawImage(image, 0, 0, canvas.width, canvas.height);
+      const { data } = context2d.getImageData(0, 0, canvas.width, canvas.height);
+      const seen = new Set();
+      for (let i = 0; i < data.length; i += 4 * 7) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+      return seen.size;
+    }, bytes.toString('base64'));
+    return { width, height, colours };
+  } finally {
+    await context.close();
+  }
+}
+
 /** A screenshot into test-results/ (gitignored). */
 export async function screenshot(page, name, options = {}) {
   await mkdir(resultsDir, { recursive: true });
   const path = `${resultsDir}/${name}.png`;
-  await page.screenshot({ path, ...options });
+  const target = options.locator ?? page;
+  const { locator, ...rest } = options;
+  await target.screenshot({ path, ...rest });
   return path;
 }
