@@ -160,6 +160,8 @@ EMSCRIPTEN_BINDINGS(embeddings) {
                   return s.tokenizer().token_id(text);
                 }));
   function("backendName", optional_override([]() { return std::string(kernels::backend_name()); }));
+  // Bytes of a weights file read before its header (embeddings::kPrefixBytes).
+  function("prefixBytes", optional_override([]() { return embeddings::kPrefixBytes; }));
   // The chunk every instance's vector scratch holds (embeddings::kVectorChunk).
   function("vectorChunk", optional_override([]() { return embeddings::kVectorChunk; }));
   // Numbers in a block of a cosine map (embeddings::kMapBlock).

@@ -18,11 +18,11 @@ struct DTypeEntry {
 };
 
 constexpr DTypeEntry kDTypes[] = {
-    {DType::Bool, "BOOL", 1},       {DType::U8, "U8", 1},     {DType::I8, "I8", 1},
+    {DType::Bool, "BOOL", 1},       {DType::U8, "U8", 1},           {DType::I8, "I8", 1},
     {DType::F8_E5M2, "F8_E5M2", 1}, {DType::F8_E4M3, "F8_E4M3", 1}, {DType::I16, "I16", 2},
-    {DType::U16, "U16", 2},         {DType::F16, "F16", 2},   {DType::BF16, "BF16", 2},
-    {DType::I32, "I32", 4},         {DType::U32, "U32", 4},   {DType::F32, "F32", 4},
-    {DType::F64, "F64", 8},         {DType::I64, "I64", 8},   {DType::U64, "U64", 8},
+    {DType::U16, "U16", 2},         {DType::F16, "F16", 2},         {DType::BF16, "BF16", 2},
+    {DType::I32, "I32", 4},         {DType::U32, "U32", 4},         {DType::F32, "F32", 4},
+    {DType::F64, "F64", 8},         {DType::I64, "I64", 8},         {DType::U64, "U64", 8},
 };
 
 bool checked_multiply(std::uint64_t a, std::uint64_t b, std::uint64_t& out) {
@@ -210,7 +210,8 @@ bool parse_header(std::string_view header_json, std::uint64_t file_size, Header&
   by_offset.reserve(header.tensors.size());
   for (const auto& tensor : header.tensors) by_offset.push_back(&tensor);
   std::stable_sort(by_offset.begin(), by_offset.end(), [](const TensorInfo* a, const TensorInfo* b) {
-    return a->file_offset < b->file_offset || (a->file_offset == b->file_offset && a->byte_length < b->byte_length);
+    return a->file_offset < b->file_offset ||
+           (a->file_offset == b->file_offset && a->byte_length < b->byte_length);
   });
   std::uint64_t expected_begin = 0;
   for (const TensorInfo* tensor : by_offset) {
@@ -288,8 +289,7 @@ bool convert_to_f32(DType dtype, const unsigned char* bytes, std::size_t count, 
       for (std::size_t i = 0; i < count; ++i)
         out[i] = bf16_to_f32(static_cast<std::uint16_t>(bytes[2 * i] | bytes[2 * i + 1] << 8));
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 

@@ -15,8 +15,6 @@ const utf8 = new TextEncoder();
 const exactUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 // Text up to this many bytes is read from memory by hand when it is ASCII.
 const SHORT_TEXT_BYTES = 16;
-// Bytes of a safetensors file before its header: the header's length.
-const PREFIX_BYTES = 8;
 // A display form spells a byte in at most this many characters ("<0xNN>"),
 // so a text longer than that many per byte of the longest token, with some
 // margin, is never one token and is not looked up.
@@ -168,10 +166,12 @@ async function openTableFiles(weightsInput, configInput, signal) {
 // The header's length, then the header; reading it allocates everything
 // the model will need.
 async function readWeightsHeader(module, session, source, size, fail) {
-  const prefix = await source.read(0, Math.min(PREFIX_BYTES, size));
+  // The bytes before the header: its length (safetensors' 8).
+  const prefixBytes = module.prefixBytes();
+  const prefix = await source.read(0, Math.min(prefixBytes, size));
   module.HEAPU8.set(prefix, session.prefixBuffer());
   if (!session.begin(prefix.length, size)) fail();
-  const header = await source.read(PREFIX_BYTES, session.headerLength());
+  const header = await source.read(prefixBytes, session.headerLength());
   // Ask for the pointer before touching HEAPU8: allocating may grow
   // memory, which replaces the buffer behind HEAPU8.
   const headerPointer = session.headerBuffer();

@@ -153,9 +153,9 @@ class ModelSession {
   bool cosine_map(int table);
 
  private:
-  // Every buffer read_header() allocates. workspace_bytes() and allocate()
-  // both go through for_each(), so the budget and the allocation cannot
-  // disagree.
+  // Every buffer read_header() allocates besides the tables. It counts them
+  // for the budget and then allocates them through the same for_each(), so
+  // the budget and the allocation cannot disagree.
   struct Workspace {
     Buffer<std::int32_t> ids, candidates, result_ids;
     Buffer<float> token_rows, position_rows, sum_rows, query, scores, result_scores, vector_a, vector_b,
