@@ -67,12 +67,17 @@ EMSCRIPTEN_KEEPALIVE void embeddings_accumulate_dot_and_norms(const float* a, co
 EMSCRIPTEN_KEEPALIVE float embeddings_cosine_from_sums(const double* sums) {
   return kernels::cosine_from_sums(sums[0], sums[1], sums[2]);
 }
-// The (rows, rows) cosine map of a (rows, cols) table outside any model;
-// `norms` is scratch for `rows` floats, `out` receives rows * rows floats.
+// The cosine map of a (rows, cols) table outside any model: all of it
+// (rows * rows floats into `out`), or rows [begin, end) of it; `scratch`
+// holds `rows` floats.
 EMSCRIPTEN_KEEPALIVE void embeddings_cosine_map(const float* table, std::size_t rows, std::size_t cols,
-                                                float* norms, float* out) {
-  kernels::inverse_row_norms(table, rows, cols, norms);
-  kernels::cosine_map(table, norms, rows, cols, out);
+                                                float* scratch, float* out) {
+  kernels::cosine_map(table, rows, cols, scratch, out);
+}
+EMSCRIPTEN_KEEPALIVE void embeddings_cosine_map_rows(const float* table, std::size_t rows, std::size_t cols,
+                                                     std::size_t begin, std::size_t end, float* scratch,
+                                                     float* out) {
+  kernels::cosine_map_rows(table, rows, cols, begin, end, scratch, out);
 }
 }
 

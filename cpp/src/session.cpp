@@ -73,8 +73,7 @@ void ModelSession::Workspace::for_each(std::size_t vocab, std::size_t width, std
   visit(position_rows, context * width, true);
   visit(sum_rows, context * width, true);
   visit(query, width, true);
-  visit(scores, 2 * vocab, true);  // nearest(): approximate and exact scores
-  visit(candidates, vocab, false);
+  visit(scratch, vocab > context ? vocab : context, true);  // a score per row: nearest() and the maps
   visit(result_ids, vocab, true);
   visit(result_scores, vocab, true);
   visit(vector_a, kVectorChunk, true);
@@ -83,12 +82,6 @@ void ModelSession::Workspace::for_each(std::size_t vocab, std::size_t width, std
   visit(metadata_json, metadata_bytes, false);
   // Last, so that it lies at the top of the heap; freed by finish().
   visit(slack, kSlackBytes, false);
-}
-
-template <typename Visit>
-void ModelSession::NearestIndex::for_each(std::size_t vocab, std::size_t width, Visit visit) {
-  visit(values, vocab * kernels::quantized_width(width), false);
-  visit(factors, vocab, false);
 }
 
 bool ModelSession::fail(std::string message, ErrorSource source) {
@@ -158,7 +151,6 @@ bool ModelSession::read_header() {
     workspace += elements * sizeof(buffer[0]);
   };
   workspace_.for_each(vocab, width, context, metadata_bytes, count);
-  nearest_index_.for_each(vocab, width, count);
   const std::uint64_t tables = loader_.allocation_bytes();
   const std::uint64_t room = budget_.room();
   if (tables + workspace > room) {
@@ -172,7 +164,6 @@ bool ModelSession::read_header() {
     if (allocated) allocated = zeroed ? buffer.allocate_zeroed(elements) : buffer.allocate(elements);
   };
   workspace_.for_each(vocab, width, context, metadata_bytes, allocate);
-  nearest_index_.for_each(vocab, width, allocate);
   if (!allocated) {
     return fail("out of memory: the model needs " + mebibytes(tables + workspace) +
                 " and the WebAssembly instance could not grow that far");
@@ -221,11 +212,6 @@ bool ModelSession::read_config() {
 bool ModelSession::finish() {
   arm_reserve();
   if (!loader_.finish(tables_, error_)) return fail_from_loader();
-  // If the table cannot be quantized (values not finite, say), nearest()
-  // scans exactly instead.
-  kernels::quantize_rows(tables_.wte().data, tables_.wte_inverse_norms(), tables_.vocab_size(),
-                         tables_.width(), nearest_index_.values.data(), nearest_index_.factors.data(),
-                         nearest_index_.rows);
   // Its room stays free at the top of the heap for later short strings.
   workspace_.slack.reset();
   loaded_ = true;
@@ -260,14 +246,10 @@ bool ModelSession::nearest(const float* query, std::size_t k, std::int64_t exclu
     return fail("k is " + std::to_string(k) + "; it must be from 1 to " +
                 std::to_string(tables_.vocab_size()));
   }
-  // The index describes every row; it holds for the first `rows` of them as
-  // well (its error bound is a maximum over rows).
-  kernels::QuantizedRows index = nearest_index_.rows;
-  index.rows = rows;
-  result_count_ = static_cast<std::uint32_t>(
-      kernels::nearest(query, tables_.wte().data, tables_.wte_inverse_norms(), &index, rows, tables_.width(),
-                       k < rows ? k : rows, exclude, workspace_.scores.data(), workspace_.candidates.data(),
-                       workspace_.result_ids.data(), workspace_.result_scores.data()));
+  // The first `rows` rows of wte are a table of their own.
+  result_count_ = static_cast<std::uint32_t>(kernels::nearest(
+      query, tables_.wte().data, rows, tables_.width(), k < rows ? k : rows, exclude,
+      workspace_.scratch.data(), workspace_.result_ids.data(), workspace_.result_scores.data()));
   return true;
 }
 
@@ -283,31 +265,29 @@ bool ModelSession::nearest_to_query(std::size_t k) {
   return check_loaded() && nearest(workspace_.query.data(), k, -1);
 }
 
-bool ModelSession::table_view(int table, TableView& view, const float*& inverse_norms) {
+bool ModelSession::table_view(int table, TableView& view) {
   if (!check_loaded()) return false;
   if (!is_table(table))
     return fail("table " + std::to_string(table) + " does not exist (0 is wte, 1 is wpe)");
-  const bool token = table == kTokenTable;
-  view = token ? tables_.wte() : tables_.wpe();
-  inverse_norms = token ? tables_.wte_inverse_norms() : tables_.wpe_inverse_norms();
+  view = table == kTokenTable ? tables_.wte() : tables_.wpe();
   return true;
 }
 
 bool ModelSession::cosine_map_rows(int table, std::size_t begin, std::size_t end) {
   TableView view;
-  const float* norms = nullptr;
-  if (!table_view(table, view, norms)) return false;
+  if (!table_view(table, view)) return false;
   if (begin > end || end > view.rows || (end - begin) * view.rows > kMapBlock) return fail("bad row range");
-  kernels::cosine_map_rows(view.data, norms, view.rows, view.cols, begin, end, workspace_.map_block.data());
+  kernels::cosine_map_rows(view.data, view.rows, view.cols, begin, end, workspace_.scratch.data(),
+                           workspace_.map_block.data());
   return true;
 }
 
 bool ModelSession::cosine_map(int table) {
   TableView view;
-  const float* norms = nullptr;
-  if (!table_view(table, view, norms)) return false;
+  if (!table_view(table, view)) return false;
   if (view.rows * view.rows > kMapBlock) return fail("the map does not fit in one block");
-  kernels::cosine_map(view.data, norms, view.rows, view.cols, workspace_.map_block.data());
+  kernels::cosine_map(view.data, view.rows, view.cols, workspace_.scratch.data(),
+                      workspace_.map_block.data());
   return true;
 }
 
@@ -334,8 +314,9 @@ char* TextSession::input_buffer(std::size_t bytes) {
 bool TextSession::load() {
   arm_reserve();
   Tokenizer tokenizer;
-  const bool ok = json_fits(budget_, input_.size(), kTokenizerJsonBytesPerInputByte, "the file", error_) &&
-                  Tokenizer::from_json(input(), tokenizer, error_);
+  // The loader estimates its tables from the file's counts and refuses what
+  // the budget cannot hold.
+  const bool ok = Tokenizer::from_json(input(), tokenizer, error_, budget_.room());
   input_.reset();
   if (!ok) return false;
   tokenizer_ = std::move(tokenizer);

@@ -82,18 +82,19 @@ describe('memory', () => {
 
   test('at the edge of memory, a model with big metadata loads or is refused by name, never aborts', async () => {
     // 124 MiB left and 1.25 MiB of metadata (its parse is budgeted at 120
-    // MiB); the token table grows by about 1 MiB a step, so the sweep
-    // crosses the point where the tables and workspace fit but what is made
-    // after them (the metadata's copy and JSON text, over 2.5 MiB) would
-    // not, unless the budget counts it.
-    const width = 256, context = 16, free = 124, step = 640;
+    // MiB). Coarse steps of the token table (4,096 rows, about 4 MiB) find
+    // where the model stops fitting; fine steps (256 rows) then cross that
+    // edge, where the tables and workspace fit but what is made after them
+    // (the metadata's copy and JSON text, over 2.5 MiB) would not unless the
+    // budget counted it.
+    const width = 256, context = 16, free = 124, coarse = 4096, fine = 256;
     const notes = 'n\u00e9 '.repeat(5 * 2 ** 16);
-    const smallest = 76800, largest = smallest + 9 * step;
+    const largest = 147456;
     const wte = new Float32Array(largest * width);
     for (let i = 0; i < wte.length; i += 97) wte[i] = 1 + (i % 13);
     const wpe = new Float32Array(context * width).fill(0.5);
-    const outcomes = [];
-    for (let vocab = smallest; vocab <= largest; vocab += step) {
+    const outcomes = new Map();
+    const attempt = async (vocab) => {
       const weights = writeSafetensors([
         { name: 'wte.weight', shape: [vocab, width], data: wte.subarray(0, vocab * width) },
         { name: 'wpe.weight', shape: [context, width], data: wpe },
@@ -104,16 +105,32 @@ describe('memory', () => {
         assert.equal(model.metadata.notes, notes);
         assert.equal(model.nearest(7, 3).length, 3);
         model.dispose();
-        outcomes.push('loaded');
+        outcomes.set(vocab, true);
       } catch (error) {
-        assert.equal(error.constructor, Error, `${error.constructor.name}: ${error.message}`);
+        assert.equal(error.constructor, Error, `${vocab} rows: ${error.constructor.name}: ${error.message}`);
         assert.match(error.message, /^weights \(Uint8Array\): (the model needs \d+\.\d MiB of memory|out of memory)/);
-        outcomes.push('refused');
+        outcomes.set(vocab, false);
       } finally {
         onInstance = () => {};
       }
+      return outcomes.get(vocab);
+    };
+    // `low` rows load and `low + coarse` do not.
+    let low = 106496;
+    if (await attempt(low)) {
+      while (await attempt(low + coarse)) {
+        low += coarse;
+        assert.ok(low + coarse <= largest, `still loading at ${low} rows`);
+      }
+    } else {
+      do {
+        low -= coarse;
+        assert.ok(low > 0, 'nothing loads');
+      } while (!(await attempt(low)));
     }
-    assert.ok(outcomes.includes('loaded') && outcomes.includes('refused'), outcomes.join(' '));
+    for (let vocab = low + fine; vocab < low + coarse; vocab += fine) await attempt(vocab);
+    const results = [...outcomes.values()];
+    assert.ok(results.includes(true) && results.includes(false), [...outcomes].join(' '));
   });
 
   test('config.json is bounded: a large one is refused by name before it is read', async () => {

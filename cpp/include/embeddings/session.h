@@ -1,6 +1,5 @@
 // What one loaded model is to its caller: a ModelSession owns the tables
-// loader, the two tables, the data nearest() derives from them and a
-// workspace for every later call; a TextSession owns the tokenizer and the
+// loader, the two tables and a workspace for every later call; a TextSession owns the tokenizer and the
 // buffers text passes through. The WebAssembly bindings hand these to
 // JavaScript almost unchanged (bindings/embind.cpp), and the native tests
 // drive them the same way.
@@ -63,9 +62,9 @@ inline constexpr std::size_t kSlackBytes = 1 << 20;
 // The JSON reader builds its tree with std containers: at worst
 // ("[0,0,0,...]") about 88 bytes of memory per input byte in wasm32,
 // measured. A JSON text whose worst case cannot fit is refused before
-// parsing; a tokenizer adds its tables to the tree.
+// parsing. (tokenizer.json is not read as a tree; its loader estimates its
+// own tables and checks them against the budget.)
 inline constexpr std::uint64_t kJsonBytesPerInputByte = 96;
-inline constexpr std::uint64_t kTokenizerJsonBytesPerInputByte = 128;
 // Worst case of Tokenizer::encode per input byte: the ids (4, doubled by
 // vector growth), a piece's symbols (16) and merge queue (up to 3 entries of
 // 12, doubled), the prefixed copy of a gap (1), with margin.
@@ -91,8 +90,7 @@ class ModelSession {
   // memory for it.
   unsigned char* header_buffer();
   // Parses the header, then allocates everything the model will need (the
-  // tables, the data derived from them and the workspace), after checking
-  // that it fits the budget.
+  // tables and the workspace), after checking that it fits the budget.
   bool read_header();
   // For table 0 (wte) and 1 (wpe): where in the file its bytes are, and
   // where they go (null for another table number).
@@ -157,28 +155,19 @@ class ModelSession {
   // for the budget and then allocates them through the same for_each(), so
   // the budget and the allocation cannot disagree.
   struct Workspace {
-    Buffer<std::int32_t> ids, candidates, result_ids;
-    Buffer<float> token_rows, position_rows, sum_rows, query, scores, result_scores, vector_a, vector_b,
+    Buffer<std::int32_t> ids, result_ids;
+    Buffer<float> token_rows, position_rows, sum_rows, query, scratch, result_scores, vector_a, vector_b,
         map_block;
     Buffer<char> metadata_json, slack;
     template <typename Visit>
     void for_each(std::size_t vocab, std::size_t width, std::size_t context, std::size_t metadata_bytes,
                   Visit visit);
   };
-  // The data nearest() derives from wte, owned here alone so that a change to
-  // how nearest() keeps it stays in one place: the int16 copy of the rows.
-  struct NearestIndex {
-    Buffer<std::int16_t> values;
-    Buffer<float> factors;
-    kernels::QuantizedRows rows;
-    template <typename Visit>
-    void for_each(std::size_t vocab, std::size_t width, Visit visit);
-  };
 
   bool fail(std::string message, ErrorSource source = ErrorSource::Weights);
   bool fail_from_loader();
   bool check_loaded();
-  bool table_view(int table, TableView& view, const float*& inverse_norms);
+  bool table_view(int table, TableView& view);
   bool nearest(const float* query, std::size_t k, std::int64_t exclude);
   std::size_t metadata_json_length() const;
   void write_metadata_json();
@@ -187,7 +176,6 @@ class ModelSession {
   TablesLoader loader_;
   EmbeddingTables tables_;
   Workspace workspace_;
-  NearestIndex nearest_index_;
   bool loaded_ = false;
   std::size_t rows_with_tokens_ = 0;
   std::uint32_t result_count_ = 0;  // At most the rows of wte, which fit (kMaxTableBytes).
