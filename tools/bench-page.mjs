@@ -5,9 +5,11 @@
 // desktop profile, a phone profile (390 × 844, CPU slowed 4×) and the phone
 // on an emulated network (9 Mbit/s down, 150 ms round trip).
 //
-//   node tools/bench-page.mjs [--runs N] [--markdown] [--profile] [--desktop] [--no-network]
+//   node tools/bench-page.mjs [--runs N] [--markdown] [--profile] [--desktop] [--no-network] [--page PATH]
 //   (--desktop: the desktop profile only, for quick comparisons;
-//    --no-network: the desktop and phone profiles, without the network one.)
+//    --no-network: the desktop and phone profiles, without the network one;
+//    --page: another page of the server's in place of /web/page/, such as an
+//    older copy of index.html kept beside it, for before/after pairs.)
 //   (npm run bench runs it after the kernel table.)
 //
 // Beside the page, in the same browser and run, interleaved load by load,
@@ -224,14 +226,14 @@ async function waitForPage(cdp, timeout = 60_000, ready = pageReady) {
  * (and "WebAssembly", "browser" for V8's own (program) time, "GC"), from
  * navigation until the first model widget is ready.
  */
-async function profileLoad(browser, server) {
+async function profileLoad(browser, server, pagePath) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
   await cdp.send('Profiler.start');
-  await page.goto(`${server.origin}/web/page/`, { waitUntil: 'commit' });
+  await page.goto(`${server.origin}${pagePath}`, { waitUntil: 'commit' });
   const { marks } = await waitForPage(cdp);
   const { profile } = await cdp.send('Profiler.stop');
   await context.close();
@@ -257,7 +259,7 @@ async function profileLoad(browser, server) {
 }
 
 /** One cold load of the chapter page (or, with `floor`, of the floor page) on a profile. */
-async function loadPage(browser, server, profile, { floor = false } = {}) {
+async function loadPage(browser, server, profile, { floor = false, pagePath = '/web/page/' } = {}) {
   const context = await browser.newContext({ viewport: profile.viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const errors = [];
@@ -269,7 +271,7 @@ async function loadPage(browser, server, profile, { floor = false } = {}) {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, ...profile.network });
   }
   server.sent.length = 0;
-  await page.goto(`${server.origin}${floor ? FLOOR_PATH : '/web/page/'}`, { waitUntil: 'commit' });
+  await page.goto(`${server.origin}${floor ? FLOOR_PATH : pagePath}`, { waitUntil: 'commit' });
   // The figures and every model widget on the page ready (the training slider loads when scrolled to).
   const timing = await waitForPage(cdp, 120_000, floor ? floorReady : pageReady);
   await context.close();
@@ -329,7 +331,7 @@ function summarizeFloor(floors, pages) {
   };
 }
 
-export async function runPageBench({ runs = 5, markdown = false, profile: wantProfile = false, desktopOnly = false, network = true } = {}) {
+export async function runPageBench({ runs = 5, markdown = false, profile: wantProfile = false, desktopOnly = false, network = true, pagePath = '/web/page/' } = {}) {
   if (!existsSync(CHROMIUM)) {
     console.log(`\nPage: skipped (no Chromium at ${CHROMIUM}).`);
     return undefined;
@@ -359,17 +361,17 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
   let profileText;
   try {
     for (const profile of profiles) {
-      await loadPage(browser, server, profile);  // warms the server's file cache, not the browser's
+      await loadPage(browser, server, profile, { pagePath });  // warms the server's file cache, not the browser's
       // Interleaved: the floor, then the page, so a slow spell of the machine hits both alike.
       const list = [], floors = [];
       for (let i = 0; i < runs; i++) {
         floors.push(await loadPage(browser, server, profile, { floor: true }));
-        list.push(await loadPage(browser, server, profile));
+        list.push(await loadPage(browser, server, profile, { pagePath }));
       }
       const page = summarize(list), floor = summarizeFloor(floors, list);
       results.push({ profile, ...page, ...floor, errors: [...page.errors, ...floor.errors] });
     }
-    if (wantProfile) profileText = await profileLoad(browser, server);
+    if (wantProfile) profileText = await profileLoad(browser, server, pagePath);
   } finally {
     await server.close();
     await browser.close();
@@ -402,7 +404,7 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
   ];
   const header = ['page', ...results.map((r) => r.profile.name)];
   const body = rows.map(([label, f]) => [label, ...results.map(f)]);
-  console.log(`\nPage: ${haveModel ? 'default model (model/)' : 'generated model of the default shape (model/ is empty)'}; ` +
+  console.log(`\nPage ${pagePath}: ${haveModel ? 'default model (model/)' : 'generated model of the default shape (model/ is empty)'}; ` +
     `Chromium headless on localhost (the network profile throttled by DevTools); median of ${runs} cold loads (range in brackets), ` +
     'each beside a load of the floor page. ' +
     `embeddings.wasm: ${wasmSize} bytes (${wasmGzip} gzipped).\n`);
@@ -429,11 +431,13 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--runs');
+  const pageAt = args.indexOf('--page');
   await runPageBench({
     runs: at >= 0 ? Number(args[at + 1]) : 5,
     markdown: args.includes('--markdown'),
     profile: args.includes('--profile'),
     desktopOnly: args.includes('--desktop'),
     network: !args.includes('--no-network'),
+    ...(pageAt >= 0 ? { pagePath: args[pageAt + 1] } : {}),
   });
 }

@@ -6,6 +6,7 @@ import { sharedModel } from '../widgets/index.js';
 import { whenIdle } from '../widgets/base.js';
 import { positionMap } from '../widgets/position-map.js';
 import { int, num, share, quote } from '../widgets/format.js';
+import { dot as jsDot, cosine as jsCosine } from './code-parts.js';
 
 const $ = (selector) => document.querySelector(selector);
 const traceWidget = $('#trace');
@@ -156,13 +157,8 @@ function fillDotFigures() {
 }
 
 // ---- Code parts ----------------------------------------------------------------
-// The chapter's own definitions, as written in its Code parts (a console
-// prints a function as its source, so these are spelled exactly so).
-const { jsDot, jsCosine } = (() => {
-  const dot = (a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0);
-  const cosine = (a, b) => dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b));
-  return { jsDot: dot, jsCosine: cosine };
-})();
+// The chapter's own definitions (jsDot, jsCosine) come from code-parts.js,
+// spelled as the Code parts write them.
 const dotLine = {
   code: 'const dot = (a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0);',
   name: 'dot',
