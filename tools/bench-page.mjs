@@ -5,11 +5,12 @@
 // desktop profile, a phone profile (390 × 844, CPU slowed 4×) and the phone
 // on an emulated network (9 Mbit/s down, 150 ms round trip).
 //
-//   node tools/bench-page.mjs [--runs N] [--markdown] [--profile] [--desktop] [--no-network] [--page PATH]
+//   node tools/bench-page.mjs [--runs N] [--markdown] [--profile] [--desktop] [--no-network] [--page PATH ...]
 //   (--desktop: the desktop profile only, for quick comparisons;
 //    --no-network: the desktop and phone profiles, without the network one;
-//    --page: another page of the server's in place of /web/page/, such as an
-//    older copy of index.html kept beside it, for before/after pairs.)
+//    --page PATH: a page of the server's in place of /web/page/, such as an
+//    older copy of index.html kept beside it; given more than once, the
+//    pages load in turns, beside the same floor loads: before/after pairs.)
 //   (npm run bench runs it after the kernel table.)
 //
 // Beside the page, in the same browser and run, interleaved load by load,
@@ -173,7 +174,11 @@ function pageReady() {
       .filter((m) => m.name.startsWith('embeddings:'))
       .map((m) => [m.name.slice('embeddings:'.length), m.startTime]));
     const nav = performance.getEntriesByType('navigation')[0];
-    return { marks, domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd };
+    const weights = performance.getEntriesByType('resource').filter((r) => r.name.endsWith('/model.safetensors'));
+    return {
+      marks, domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd,
+      weightsAsked: Math.min(...weights.map((r) => r.startTime)), tablesArrived: Math.max(...weights.map((r) => r.responseEnd)),
+    };
   };
   return new Promise((resolve) => {
     if (state()) return resolve(result());
@@ -192,7 +197,11 @@ function floorReady() {
   const result = () => {
     const nav = performance.getEntriesByType('navigation')[0];
     const [floor] = performance.getEntriesByName('embeddings:ready:floor');
-    return { marks: { floor: floor.startTime }, domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd };
+    const weights = performance.getEntriesByType('resource').filter((r) => r.name.endsWith('/model.safetensors'));
+    return {
+      marks: { floor: floor.startTime }, domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd,
+      weightsAsked: Math.min(...weights.map((r) => r.startTime)), tablesArrived: Math.max(...weights.map((r) => r.responseEnd)),
+    };
   };
   return new Promise((resolve) => {
     if (performance.getEntriesByName('embeddings:ready:floor').length) return resolve(result());
@@ -298,12 +307,14 @@ function summarize(runs) {
     everyModelWidget: time((r) => Math.max(...modelReady(r))),
     figures: time((r) => r.timing.marks.figures),
     domContentLoaded: time((r) => r.timing.domContentLoaded),
+    weightsAsked: time((r) => r.timing.weightsAsked),
+    tablesArrived: time((r) => r.timing.tablesArrived),
     load: time((r) => r.timing.load),
     bytes: {
       total: pick((r) => bytes(r, () => true)),
       wasm: pick((r) => bytes(r, (p) => p.endsWith('.wasm'))),
-      moduleJs: pick((r) => bytes(r, (p) => p.endsWith('/dist/embeddings.js'))),
-      otherJs: pick((r) => bytes(r, (p) => p.endsWith('.js') && !p.endsWith('/dist/embeddings.js'))),
+      pageJs: pick((r) => bytes(r, (p) => p.endsWith('.js') && !p.includes('/katex/'))),
+      katexJs: pick((r) => bytes(r, (p) => p.endsWith('.js') && p.includes('/katex/'))),
       css: pick((r) => bytes(r, (p) => p.endsWith('.css'))),
       fonts: pick((r) => bytes(r, (p) => /\.(woff2?|ttf)$/.test(p))),
       weights: pick((r) => bytes(r, (p) => p === '/model/model.safetensors')),
@@ -325,13 +336,15 @@ function summarizeFloor(floors, pages) {
   return {
     floor: { median: median(times), min: Math.min(...times), max: Math.max(...times) },
     floorBytes: median(floors.map((r) => r.sent.reduce((sum, s) => sum + s.bytes, 0))),
+    floorWeightsAsked: median(floors.map((r) => r.timing.weightsAsked)),
+    floorTablesArrived: median(floors.map((r) => r.timing.tablesArrived)),
     ratio: median(pages.map(firstModel)) / median(times),
     pairRatios: { min: Math.min(...ratios), max: Math.max(...ratios) },
     errors: floors.flatMap((r) => r.errors),
   };
 }
 
-export async function runPageBench({ runs = 5, markdown = false, profile: wantProfile = false, desktopOnly = false, network = true, pagePath = '/web/page/' } = {}) {
+export async function runPageBench({ runs = 5, markdown = false, profile: wantProfile = false, desktopOnly = false, network = true, pagePaths = ['/web/page/'] } = {}) {
   if (!existsSync(CHROMIUM)) {
     console.log(`\nPage: skipped (no Chromium at ${CHROMIUM}).`);
     return undefined;
@@ -357,21 +370,28 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
       network: { latency: 150, downloadThroughput: 9e6 / 8, uploadThroughput: 2e6 / 8 },
     },
   ].slice(0, desktopOnly ? 1 : network ? 3 : 2);
-  const results = [];
+  // One list of results per page, one entry per profile.
+  const pageResults = pagePaths.map(() => []);
   let profileText;
   try {
     for (const profile of profiles) {
-      await loadPage(browser, server, profile, { pagePath });  // warms the server's file cache, not the browser's
-      // Interleaved: the floor, then the page, so a slow spell of the machine hits both alike.
-      const list = [], floors = [];
+      for (const pagePath of pagePaths) await loadPage(browser, server, profile, { pagePath });  // warms the server's file cache, not the browser's
+      // Interleaved: the floor, then each page (in turns, the first of them changing each round),
+      // so a slow spell of the machine hits all alike.
+      const lists = pagePaths.map(() => []), floors = [];
       for (let i = 0; i < runs; i++) {
         floors.push(await loadPage(browser, server, profile, { floor: true }));
-        list.push(await loadPage(browser, server, profile, { pagePath }));
+        for (let k = 0; k < pagePaths.length; k++) {
+          const j = (i + k) % pagePaths.length;
+          lists[j].push(await loadPage(browser, server, profile, { pagePath: pagePaths[j] }));
+        }
       }
-      const page = summarize(list), floor = summarizeFloor(floors, list);
-      results.push({ profile, ...page, ...floor, errors: [...page.errors, ...floor.errors] });
+      lists.forEach((list, j) => {
+        const page = summarize(list), floor = summarizeFloor(floors, list);
+        pageResults[j].push({ profile, ...page, ...floor, errors: [...page.errors, ...floor.errors] });
+      });
     }
-    if (wantProfile) profileText = await profileLoad(browser, server, pagePath);
+    if (wantProfile) profileText = await profileLoad(browser, server, pagePaths[0]);
   } finally {
     await server.close();
     await browser.close();
@@ -390,36 +410,43 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
     ['embedding table ready (top of the page)', (r) => span(r.table)],
     ['every figure in the text filled', (r) => span(r.figures)],
     ['every model widget ready (those off screen build after first paint)', (r) => span(r.everyModelWidget)],
+    ['the weights\' first request sent (the floor\'s)', (r) => `${span(r.weightsAsked)} [${ms(r.floorWeightsAsked)}]`],
+    ['the tables\' last byte in (the floor\'s)', (r) => `${span(r.tablesArrived)} [${ms(r.floorTablesArrived)}]`],
     ['DOMContentLoaded', (r) => span(r.domContentLoaded)],
     ['load event', (r) => span(r.load)],
     ['bytes fetched, all', (r) => kb(r.bytes.total)],
     ['  the floor\'s', (r) => kb(r.floorBytes)],
     ['  embeddings.wasm', (r) => kb(r.bytes.wasm)],
-    ['  embeddings.js (Emscripten glue)', (r) => kb(r.bytes.moduleJs)],
-    ['  other JavaScript (package, page, widgets, KaTeX)', (r) => kb(r.bytes.otherJs)],
+    ['  JavaScript: the page, widgets, package and Emscripten\'s glue', (r) => kb(r.bytes.pageJs)],
+    ['  JavaScript: KaTeX (after the widgets, when idle)', (r) => kb(r.bytes.katexJs)],
     ['  CSS / fonts', (r) => `${kb(r.bytes.css)} / ${kb(r.bytes.fonts)}`],
     ['  model.safetensors (range requests)', (r) => `${kb(r.bytes.weights)} of ${kb(weightsSize)} in ${r.bytes.weightRequests} requests`],
     ['  config.json / tokenizer.json', (r) => `${kb(r.bytes.config)} / ${kb(r.bytes.tokenizer)}`],
     ['  training snapshots (load when scrolled to)', (r) => kb(r.bytes.snapshots)],
   ];
-  const header = ['page', ...results.map((r) => r.profile.name)];
-  const body = rows.map(([label, f]) => [label, ...results.map(f)]);
-  console.log(`\nPage ${pagePath}: ${haveModel ? 'default model (model/)' : 'generated model of the default shape (model/ is empty)'}; ` +
-    `Chromium headless on localhost (the network profile throttled by DevTools); median of ${runs} cold loads (range in brackets), ` +
-    'each beside a load of the floor page. ' +
-    `embeddings.wasm: ${wasmSize} bytes (${wasmGzip} gzipped).\n`);
-  if (markdown) {
-    const line = (cells) => `| ${cells.join(' | ')} |`;
-    const indent = (cells) => [cells[0].replace(/^ +/, (m) => '&nbsp;'.repeat(2 * m.length)), ...cells.slice(1)];
-    console.log([line(header), line(header.map((_, i) => (i ? '---:' : '---'))), ...body.map((r) => line(indent(r)))].join('\n'));
-  } else {
-    const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-    const pad = (cells) => cells.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
-    console.log([pad(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(pad)].join('\n'));
+  for (const [j, results] of pageResults.entries()) printPage(pagePaths[j], results);
+
+  function printPage(pagePath, results) {
+    const header = ['page', ...results.map((r) => r.profile.name)];
+    const body = rows.map(([label, f]) => [label, ...results.map(f)]);
+    console.log(`\nPage ${pagePath}: ${haveModel ? 'default model (model/)' : 'generated model of the default shape (model/ is empty)'}; ` +
+      `Chromium headless on localhost (the network profile throttled by DevTools); median of ${runs} cold loads (range in brackets), ` +
+      'each beside a load of the floor page. ' +
+      `embeddings.wasm: ${wasmSize} bytes (${wasmGzip} gzipped).\n`);
+    if (markdown) {
+      const line = (cells) => `| ${cells.join(' | ')} |`;
+      const indent = (cells) => [cells[0].replace(/^ +/, (m) => '&nbsp;'.repeat(2 * m.length)), ...cells.slice(1)];
+      console.log([line(header), line(header.map((_, i) => (i ? '---:' : '---'))), ...body.map((r) => line(indent(r)))].join('\n'));
+    } else {
+      const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+      const pad = (cells) => cells.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+      console.log([pad(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(pad)].join('\n'));
+    }
+    const errors = results.flatMap((r) => r.errors);
+    if (errors.length) console.log(`\nPage errors: ${[...new Set(errors)].join('; ')}`);
   }
-  const errors = results.flatMap((r) => r.errors);
-  if (errors.length) console.log(`\nPage errors: ${[...new Set(errors)].join('; ')}`);
   if (profileText) console.log(profileText);
+  const results = pageResults[0];
   const desktop = results[0];
   const withinFloor = results.slice(0, 2).map((r) => `\n  ${r.ratio <= 1.5 ? 'met    ' : 'NOT met'}  first model widget ≤ 1.5× the floor (${r.profile.name}): ${r.ratio.toFixed(2)}×`).join('');
   console.log(`\nTargets:\n  ${desktop.firstModelWidget.median <= 500 ? 'met    ' : 'NOT met'}  first model widget ≤ 500 ms (desktop): ${span(desktop.firstModelWidget)}` +
@@ -431,13 +458,13 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--runs');
-  const pageAt = args.indexOf('--page');
+  const pagePaths = args.flatMap((arg, i) => (arg === '--page' ? [args[i + 1]] : []));
   await runPageBench({
     runs: at >= 0 ? Number(args[at + 1]) : 5,
     markdown: args.includes('--markdown'),
     profile: args.includes('--profile'),
     desktopOnly: args.includes('--desktop'),
     network: !args.includes('--no-network'),
-    ...(pageAt >= 0 ? { pagePath: args[pageAt + 1] } : {}),
+    ...(pagePaths.length ? { pagePaths } : {}),
   });
 }

@@ -44,3 +44,15 @@ test('the widgets\' stylesheet is linked once, from web/widgets/, and the formul
   assert.ok(sheets.includes('/node_modules/katex/dist/katex.min.css'));
   assert.ok(await page.evaluate(() => document.querySelectorAll('.tex.typeset .katex').length > 0));
 });
+
+test('the model is asked for once, before the widgets are up, and every widget shares that load', async () => {
+  const count = (path) => server.requests.filter((r) => r.path === path).length;
+  // The size and header in one range request, then the two tables: one load, not one per widget.
+  assert.equal(count('/model/model.safetensors'), 3);
+  assert.equal(count('/model/config.json'), 1);
+  assert.equal(count('/model/tokenizer.json'), 1);
+  const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
+  assert.ok(marks['embeddings:model-requested'] < marks['embeddings:ready:dot-product'],
+    'web/page/start.js asks for the model before the first widget (the dot product, which needs no model) is up');
+  assert.equal(await page.evaluate(() => document.querySelector('#table').model === window.model), true);
+});

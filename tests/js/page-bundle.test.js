@@ -31,7 +31,7 @@ test('each bundled module resolves its own URLs as its source did (the .wasm, th
 test('the chapter page loads the bundle as its one script', () => {
   const html = readFileSync(new URL('web/page/index.html', root), 'utf8');
   const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
-  assert.deepEqual(scripts, ['<script type="module" src="../dist/page.js">']);
+  assert.deepEqual(scripts, ['<script type="module" async src="../dist/page.js">']);
   // The one module the bundle imports is announced beside it, so it travels at once, not after the bundle's parse.
   const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
   assert.deepEqual(preloaded, ['code-parts.js']);
