@@ -3,7 +3,7 @@
 import { instantiate } from './runtime.js';
 import { Matrix, checkIndex, describe, rowView } from './matrix.js';
 import { checkSignal, openSource, readText, settleInput } from './sources.js';
-import { checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
+import { checkFloat32, checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
 
 const TOKEN = 0;
 const POSITION = 1;
@@ -561,6 +561,7 @@ export class Model {
         const x = query[i];
         if (typeof x !== 'number') throw new TypeError(`nearest: query[${i}] is ${describe(x)}, not a number`);
         if (!Number.isFinite(x)) throw new RangeError(`nearest: query[${i}] is ${x}; a query vector must hold finite numbers`);
+        checkFloat32(x, `query[${i}]`, 'nearest');
       }
       if (query instanceof Float32Array && query.buffer === module.HEAPF32.buffer) {
         pointer = query.byteOffset;
@@ -583,14 +584,15 @@ export class Model {
 
   /**
    * The rows × rows table of cosine similarities between the rows of a
-   * table (model.wpe gives the position map). The model's own tables are
-   * read in place with their precomputed norms; any other Matrix works too.
+   * table (model.wpe gives the position map), within checkMapSize's limits.
+   * The model's own tables are read in place, as they are now; any other
+   * Matrix works too.
    */
   cosineMatrix(table) {
     const tables = this.#live();
     if (table !== internalsOf.get(this).wte && table !== internalsOf.get(this).wpe) return cosineMatrixOf(table);
     const n = table.rows;
-    checkMapSize(n);
+    checkMapSize(n, table.cols);
     const which = table === internalsOf.get(this).wte ? TOKEN : POSITION;
     const out = new Float32Array(n * n);
     if (n * n <= tables.mapBlockSize) {
