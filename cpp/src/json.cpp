@@ -1,6 +1,5 @@
 #include "embeddings/json.h"
 
-#include <cerrno>
 #include <cstdlib>
 #include <limits>
 
@@ -36,9 +35,9 @@ bool Value::as_int64(std::int64_t& out) const {
   magnitude.text = negative ? text.substr(1) : text;
   std::uint64_t value = 0;
   if (!magnitude.as_uint64(value)) return false;
-  const std::uint64_t limit =
-      negative ? static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1
-               : static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  const std::uint64_t limit = negative
+                                  ? static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1
+                                  : static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   if (value > limit) return false;
   out = negative ? static_cast<std::int64_t>(0 - value) : static_cast<std::int64_t>(value);
   return true;
@@ -46,7 +45,9 @@ bool Value::as_int64(std::int64_t& out) const {
 
 bool Value::as_double(double& out) const {
   if (type != Type::Number) return false;
-  errno = 0;
+  // The lexeme is valid JSON, so strtod reads all of it; a number too large
+  // for a double gives an infinity and one too small gives 0 (ERANGE), which
+  // is what a double can say about it, so errno is not consulted.
   out = std::strtod(text.c_str(), nullptr);
   return true;
 }
@@ -71,30 +72,61 @@ bool parse(std::string_view input, Value& out, std::string& error, ParseOptions 
   return false;
 }
 
-void append_quoted(std::string& out, std::string_view text) {
+namespace {
+
+// What follows the backslash when JSON requires `c` escaped: the letter of a
+// short form, 'u' for "\\u00XX", or 0 when `c` stands for itself.
+char escape_letter(unsigned char c) {
+  switch (c) {
+    case '"': return '"';
+    case '\\': return '\\';
+    case '\n': return 'n';
+    case '\r': return 'r';
+    case '\t': return 't';
+    case '\b': return 'b';
+    case '\f': return 'f';
+    default: return c < 0x20 ? 'u' : 0;
+  }
+}
+
+}  // namespace
+
+std::size_t quoted_length(std::string_view text) {
+  std::size_t length = 2;
+  for (const char ch : text) {
+    const char letter = escape_letter(static_cast<unsigned char>(ch));
+    length += letter == 0 ? 1 : letter == 'u' ? 6 : 2;
+  }
+  return length;
+}
+
+char* write_quoted(char* out, std::string_view text) {
   static const char* const kHex = "0123456789abcdef";
-  out += '"';
+  *out++ = '"';
   for (const char ch : text) {
     const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else {
-          out += ch;
-        }
+    const char letter = escape_letter(c);
+    if (letter == 0) {
+      *out++ = ch;
+      continue;
+    }
+    *out++ = '\\';
+    *out++ = letter;
+    if (letter == 'u') {
+      *out++ = '0';
+      *out++ = '0';
+      *out++ = kHex[c >> 4];
+      *out++ = kHex[c & 15];
     }
   }
-  out += '"';
+  *out++ = '"';
+  return out;
+}
+
+void append_quoted(std::string& out, std::string_view text) {
+  const std::size_t start = out.size();
+  out.resize(start + quoted_length(text));
+  write_quoted(&out[start], text);
 }
 
 }  // namespace embeddings::json

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <unordered_set>
 
+#include "embeddings/message.h"
 #include "embeddings/utf8.h"
 
 namespace embeddings::json {
@@ -148,6 +149,8 @@ bool Reader::end_document() {
 
 bool Reader::value(Value* out, std::size_t depth) {
   if (at_end()) return fail("unexpected end of input");
+  if (++values_ > options_.max_values)
+    return fail("more than " + std::to_string(options_.max_values) + " values");
   switch (peek_char()) {
     case '{': return object(out, depth + 1);
     case '[': return array(out, depth + 1);
@@ -199,7 +202,7 @@ bool Reader::object(Value* out, std::size_t depth) {
     skip_whitespace();
     if (at_end() || peek_char() != '"') return fail("expected a string key");
     if (!string(key)) return false;
-    if (out != nullptr && !keys.insert(key).second) return fail("duplicate key \"" + key + "\"");
+    if (out != nullptr && !keys.insert(key).second) return fail("duplicate key " + quote(key));
     skip_whitespace();
     if (at_end() || peek_char() != ':') return fail("expected ':'");
     ++pos_;

@@ -98,7 +98,7 @@ void Tokenizer::encode_with(std::string_view utf8_text, Scratch& scratch,
 
 // A normalizer that changes the text will write it into `scratch` and
 // return a view of that.
-std::string_view Tokenizer::normalize(std::string_view text, Scratch& scratch) const {
+std::string_view Tokenizer::normalize(std::string_view text, [[maybe_unused]] Scratch& scratch) const {
   switch (normalizer_.kind) {
     case Normalizer::Kind::None: return text;
     case Normalizer::Kind::NFC:

@@ -13,33 +13,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "embeddings/utf8.h"
-
 namespace embeddings {
 namespace tokenizer_json {
-
-std::string quote(std::string_view text) {
-  constexpr std::size_t kLimit = 40;
-  std::string_view shown = text;
-  bool cut = false;
-  if (shown.size() > kLimit) {
-    std::size_t end = kLimit;
-    while (end > 0 && (static_cast<unsigned char>(shown[end]) & 0xC0) == 0x80) --end;
-    shown = shown.substr(0, end);
-    cut = true;
-  }
-  std::string out;
-  if (utf8::is_valid(shown)) {
-    json::append_quoted(out, shown);
-  } else {
-    // Error messages stay valid UTF-8 even for invalid input.
-    std::string repaired;
-    byte_level::append_utf8_lossy(repaired, shown);
-    json::append_quoted(out, repaired);
-  }
-  if (cut) out.insert(out.size() - 1, "...");
-  return out;
-}
 
 std::string describe(const json::Value& value) {
   if (value.is_number()) {
@@ -66,13 +41,6 @@ using tokenizer_json::quote;
 // (measured at the worst, "[0,0,0,...]", in wasm32); the small parts of the
 // file are read as trees, so they are counted at this rate.
 constexpr std::uint64_t kTreeBytesPerTextByte = 96;
-
-// A size for a message: "512 bytes", "3.5 MiB".
-std::string mebibytes(std::uint64_t bytes) {
-  if (bytes < (1 << 20)) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
-  const std::uint64_t tenths = (bytes * 10 + (1 << 19)) >> 20;
-  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
-}
 
 // The "type" of a component object, for messages: "type \"Sequence\"" or what the value is.
 std::string describe_component(const json::Value& component) {
@@ -207,6 +175,7 @@ bool Tokenizer::Reader::read_pre_tokenizer() {
   PreTokenizer& p = t_.pre_tokenizer_;
   if (!read_pre_tokenizer_stage(*pre, "pre_tokenizer", p)) return false;
   if (p.kind == PreTokenizer::Kind::ByteLevel) return true;
+#if !EMBEDDINGS_CRITICAL_MODULE
   // The vocabulary is spelled in GPT-2's byte alphabet, which only a
   // ByteLevel stage maps text into; a stage after it would see that
   // alphabet instead of the text.
@@ -219,6 +188,7 @@ bool Tokenizer::Reader::read_pre_tokenizer() {
     if (p.steps[i].kind == PreTokenizer::Kind::ByteLevel)
       return fail("pre_tokenizer: a ByteLevel stage before the last one (not supported)");
   }
+#endif
   return true;
 }
 
@@ -237,6 +207,15 @@ bool Tokenizer::Reader::read_pre_tokenizer_stage(const json::Value& pre, const s
     return read_optional_bool(pre, "use_regex", where, out.use_regex) &&
            read_optional_bool(pre, "trim_offsets", where, trim_offsets);
   }
+#if EMBEDDINGS_CRITICAL_MODULE
+  // The chapter's critical-path WebAssembly module (CMakeLists.txt); the
+  // package loads such a file with the full module instead.
+  for (const char* kind : {"Split", "Sequence"}) {
+    if (has_type(pre, kind))
+      return fail(where + ": " + kind + " is left out of this build (it is in embeddings-full.wasm)");
+  }
+#else
+  if (has_type(pre, "Split")) return read_split(pre, where, out);
   if (has_type(pre, "Sequence")) {
     out.kind = PreTokenizer::Kind::Sequence;
     const json::Value* stages = pre.find("pretokenizers");
@@ -255,13 +234,6 @@ bool Tokenizer::Reader::read_pre_tokenizer_stage(const json::Value& pre, const s
     }
     return true;
   }
-#if EMBEDDINGS_CRITICAL_MODULE
-  // The chapter's critical-path WebAssembly module (CMakeLists.txt); the
-  // package loads such a file with the full module instead.
-  if (has_type(pre, "Split"))
-    return fail(where + ": Split is left out of this build (it is in embeddings-full.wasm)");
-#else
-  if (has_type(pre, "Split")) return read_split(pre, where, out);
 #endif
   return fail(where + " must be {\"type\": \"ByteLevel\", ...}, Split or Sequence, found " +
               describe_component(pre) + " (not supported)");

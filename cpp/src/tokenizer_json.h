@@ -15,6 +15,7 @@
 #include "embeddings/byte_level.h"
 #include "embeddings/json.h"
 #include "embeddings/json_reader.h"
+#include "embeddings/message.h"
 #include "embeddings/tokenizer.h"
 
 namespace embeddings {
@@ -23,9 +24,9 @@ namespace tokenizer_json {
 // Ids are int32 everywhere in the project, and vocab_size() = max id + 1 must fit too.
 constexpr std::int64_t kMaxId = std::numeric_limits<std::int32_t>::max() - 1;
 
-// A token or other user text for an error message: quoted, and cut (at a
-// character boundary) when long so that a hostile file cannot make the message huge.
-std::string quote(std::string_view text);
+// A token or other user text for an error message: quoted, cut and escaped
+// as every loader's messages quote file text (embeddings/message.h).
+using embeddings::quote;
 // A value for an error message: "the number 5", "the string \"x\"", "an array".
 std::string describe(const json::Value& value);
 std::string describe(const json::Value* value);  // "nothing" for nullptr.
@@ -76,7 +77,7 @@ class Tokenizer::Reader {
     std::string key;
     if (!reader.begin_object()) return false;
     while (reader.next_member(key)) {
-      if (!keys.insert(key).second) return reader.fail("duplicate key \"" + key + "\"");
+      if (!keys.insert(key).second) return reader.fail("duplicate key " + quote(key));
       if (!member(key)) return false;
     }
     return !reader.failed();

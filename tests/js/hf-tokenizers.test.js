@@ -203,7 +203,7 @@ test('pre_tokenizer: what is not supported is refused, naming the stage', async 
 
 // ---- The two builds ----------------------------------------------------------------
 
-test('the critical-path module leaves Split out and says so; the package loads such files with the full one', async () => {
+test('the critical-path module leaves Sequence and Split out and says so; the package loads such files with the full one', async () => {
   const json = pairTokenizer({
     type: 'Sequence',
     pretokenizers: [
@@ -213,14 +213,14 @@ test('the critical-path module leaves Split out and says so; the package loads s
   });
   const bytes = utf8.encode(JSON.stringify(json));
   const critical = await instantiate('tokenizer');
-  const tokenizer = new critical.TextTokenizer();
+  const session = new critical.TextSession();
   try {
-    const pointer = tokenizer.inputBuffer(bytes.length);
+    const pointer = session.inputBuffer(bytes.length);
     critical.HEAPU8.set(bytes, pointer);
-    assert.equal(tokenizer.load(), false);
-    assert.match(tokenizer.error(), /pre_tokenizer\.pretokenizers\[0\]: Split is left out of this build \(it is in embeddings-full\.wasm\)/);
+    assert.equal(session.load(), false);
+    assert.match(session.error(), /pre_tokenizer: Sequence is left out of this build \(it is in embeddings-full\.wasm\)/);
   } finally {
-    tokenizer.delete();
+    session.delete();
   }
   const model = await loadWithTokenizer(bytes, idCount(json));
   assert.deepEqual(model.encode('a12'), [97, 49, 50]);

@@ -1,13 +1,12 @@
 // Compiles the WebAssembly module once and instantiates it as often as
-// needed: the package gives every model its own instance (see
-// bindings/embind.cpp for why), plus one for vectors that live outside any
-// model.
+// needed: the package gives every model its own instance (docs/design.md
+// says why), plus one for vectors that live outside any model.
 //
 // There are two builds of the module (CMakeLists.txt): embeddings.wasm, on
 // the chapter's critical path, and embeddings-full.wasm, which adds the
 // Split pre-tokenizer and its regex engine (today's tokenizers: Llama 3,
-// GPT-4o...). The full one, and its loader, are fetched only when a
-// tokenizer needs them.
+// GPT-4o...) and the NFC and NFD normalizers (Qwen 3). The full one, and
+// its loader, are fetched only when a tokenizer needs them.
 import createEmbeddingsModule from '../dist/embeddings.js';
 
 const builds = {

@@ -82,6 +82,7 @@ class Reader {
   std::string_view input_;
   ParseOptions options_;
   std::size_t pos_ = 0;
+  std::size_t values_ = 0;  // Values begun so far, against options_.max_values.
   std::string error_;
   std::string scratch_;      // Strings that skip_value() passes over.
   std::vector<bool> first_;  // Per container begun by the caller: nothing read from it yet.
