@@ -15,8 +15,13 @@ using unicode::Category;
 // Stands for a byte that does not begin valid UTF-8: in no range or property.
 constexpr std::uint32_t kInvalidByte = 0xFFFFFFFFu;
 constexpr int kUnbounded = -1;
-// A counted repeat is compiled by copying its body, so bound the copies.
+// A counted repeat is compiled by copying its body, so bound the copies,
+// and the program they make: a file's pattern must not take the memory.
 constexpr int kMaxCount = 1000;
+constexpr std::uint64_t kMaxProgram = 1 << 20;
+// Parsing, compiling and matching recurse once per group level (the
+// machine itself does not recurse, but a lookahead runs a nested one).
+constexpr int kMaxDepth = 64;
 
 constexpr std::uint32_t bit(Category category) { return 1u << static_cast<unsigned>(category); }
 constexpr std::uint32_t kLetters =
@@ -103,6 +108,9 @@ class Compiler {
     Node root;
     if (!parse_alternation(root)) return false;
     if (pos_ < pattern_.size()) return fail("unmatched \")\"");
+    if (program_size(root) > kMaxProgram)
+      return fail("a pattern whose counted repeats make over " + std::to_string(kMaxProgram) +
+                  " instructions");
     out_.matches_empty_ = nullable(root);
     emit(root);
     out_.program_.push_back({Regex::Op::Match, 0, 0});
@@ -235,6 +243,7 @@ class Compiler {
   }
 
   bool parse_group(Node& node) {
+    if (++depth_ > kMaxDepth) return fail("groups nested over " + std::to_string(kMaxDepth) + " deep");
     ++pos_;  // (
     const bool outer_ignore_case = ignore_case_;
     Node::Kind kind = Node::Kind::Concat;
@@ -255,6 +264,7 @@ class Compiler {
     if (!parse_alternation(inner)) return false;
     if (!take(')')) return fail("\")\" expected");
     ignore_case_ = outer_ignore_case;
+    --depth_;
     if (kind == Node::Kind::Concat) {
       node = std::move(inner);
     } else {
@@ -419,6 +429,27 @@ class Compiler {
     return true;
   }
 
+  // The instructions emit() would make, saturating past kMaxProgram.
+  static std::uint64_t program_size(const Node& node) {
+    std::uint64_t size = 0;
+    switch (node.kind) {
+      case Node::Kind::Set: return 1;
+      case Node::Kind::Concat:
+      case Node::Kind::Alternate:
+        for (const Node& child : node.children) size += program_size(child) + 2;
+        break;
+      case Node::Kind::Repeat: {
+        const std::uint64_t copies =
+            node.max == kUnbounded ? node.min + 1u : static_cast<std::uint64_t>(node.max);
+        size = copies * (program_size(node.children[0]) + 2);
+        break;
+      }
+      case Node::Kind::NotAhead:
+      case Node::Kind::Ahead: size = program_size(node.children[0]) + 2; break;
+    }
+    return std::min(size, kMaxProgram + 1);
+  }
+
   static bool nullable(const Node& node) {
     switch (node.kind) {
       case Node::Kind::Set: return false;
@@ -498,6 +529,7 @@ class Compiler {
   Regex& out_;
   std::string& error_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
   bool ignore_case_ = false;
 };
 

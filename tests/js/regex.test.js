@@ -159,6 +159,8 @@ test('regex: what the engine does not implement is refused, by name', () => {
     ['(?i:\\p{Lu})', /\\p\{Lu\} inside \(\?i/], ['(?:a*)*', /can match the empty string/], ['(a', /"\)" expected/],
     ['a)', /unmatched "\)"/], ['[a', /"\]" expected/], ['*a', /nothing to repeat/], ['a{3,2}', /m < n/],
     ['a{1001}', /a count over 1000/], ['[z-a]', /range out of order/], ['[\\S]', /\\S inside a class/],
+    ['((a{1000}){1000}){1000}', /counted repeats make over 1048576 instructions/],
+    ['('.repeat(65) + 'a' + ')'.repeat(65), /groups nested over 64 deep/], ['('.repeat(100000), /groups nested over 64 deep/],
   ];
   for (const [pattern, message] of refusals) {
     const input = JSON.stringify(pattern) + '\n';
