@@ -1,0 +1,515 @@
+// The exact cosine kNN graph and the UMAP-method layout (layout.h).
+//
+// The method follows the UMAP paper (McInnes, Healy and Melville 2018,
+// arXiv:1802.03426) and the choices of its reference implementation,
+// umap-learn: each point's neighbours include itself (n_neighbors 15 means
+// 14 others), the fuzzy set's bandwidth is found by bisection so that the
+// weights sum to log2(n_neighbors), the directed weights are combined by
+// fuzzy union (a + b - ab), edges lighter than max / n_epochs are dropped,
+// each edge is sampled in proportion to its weight with 5 negative samples
+// per positive one, gradients are clipped to [-4, 4] and the learning rate
+// falls linearly to 0. Initialisation is the table's first two principal
+// components scaled to [0, 10] (umap-learn's init="pca", without the noise).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "embeddings/layout.h"
+
+namespace embeddings::layout {
+
+// ---- kNN -------------------------------------------------------------------------
+
+void KnnGraph::begin(const float* table, std::size_t rows, std::size_t cols, std::size_t k) {
+  rows_ = rows;
+  cols_ = cols;
+  k_ = k;
+  next_row_ = 0;
+  unit_rows_.assign(rows * cols, 0.0f);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row = table + r * cols;
+    const double squared = layout_dot(row, row, cols);
+    const float inverse = squared > 0 ? static_cast<float>(1 / std::sqrt(squared)) : 0.0f;
+    for (std::size_t c = 0; c < cols; ++c) unit_rows_[r * cols + c] = row[c] * inverse;
+  }
+  indices_.assign(rows * k, -1);
+  scores_.assign(rows * k, 0.0f);
+  distances_.assign(rows * k, 0.0f);
+  counts_.assign(rows, 0);
+}
+
+void KnnGraph::offer(std::size_t row, std::int32_t other, float score) {
+  std::int32_t* indices = &indices_[row * k_];
+  float* scores = &scores_[row * k_];
+  std::size_t& count = counts_[row];
+  auto better = [&](std::size_t slot) {
+    return score > scores[slot] || (score == scores[slot] && other < indices[slot]);
+  };
+  if (count == k_ && !better(k_ - 1)) return;
+  std::size_t slot = count < k_ ? count++ : k_ - 1;
+  while (slot > 0 && better(slot - 1)) {
+    scores[slot] = scores[slot - 1];
+    indices[slot] = indices[slot - 1];
+    --slot;
+  }
+  scores[slot] = score;
+  indices[slot] = other;
+}
+
+bool KnnGraph::step() {
+  if (done()) return false;
+  const std::size_t begin = next_row_, end = std::min(rows_, next_row_ + kBlockRows);
+  // Each pair (i, j), i < j, once: the block's rows against every later row.
+  for (std::size_t j = begin + 1; j < rows_; ++j) {
+    const float* row_j = &unit_rows_[j * cols_];
+    const std::size_t last = std::min(end, j);
+    for (std::size_t i = begin; i < last; ++i) {
+      const float score = layout_dot(&unit_rows_[i * cols_], row_j, cols_);
+      offer(i, static_cast<std::int32_t>(j), score);
+      offer(j, static_cast<std::int32_t>(i), score);
+    }
+  }
+  next_row_ = end;
+  if (done()) {
+    for (std::size_t i = 0; i < rows_ * k_; ++i) distances_[i] = 1.0f - scores_[i];
+    std::vector<float>().swap(unit_rows_);
+  }
+  return !done();
+}
+
+double KnnGraph::total_pairs() const { return 0.5 * static_cast<double>(rows_) * static_cast<double>(rows_); }
+double KnnGraph::remaining_pairs() const {
+  const double left = static_cast<double>(rows_ - next_row_);
+  return 0.5 * left * left;
+}
+
+void cosine_knn_reference(const float* table, std::size_t rows, std::size_t cols, std::size_t k,
+                          std::vector<std::int32_t>& indices, std::vector<double>& distances) {
+  indices.assign(rows * k, -1);
+  distances.assign(rows * k, 0.0);
+  std::vector<std::pair<double, std::int32_t>> scored;
+  for (std::size_t i = 0; i < rows; ++i) {
+    scored.clear();
+    for (std::size_t j = 0; j < rows; ++j) {
+      if (j == i) continue;
+      double ab = 0, aa = 0, bb = 0;
+      for (std::size_t c = 0; c < cols; ++c) {
+        const double a = table[i * cols + c], b = table[j * cols + c];
+        ab += a * b;
+        aa += a * a;
+        bb += b * b;
+      }
+      const double cosine = aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0;
+      scored.emplace_back(-cosine, static_cast<std::int32_t>(j));
+    }
+    std::sort(scored.begin(), scored.end());
+    for (std::size_t n = 0; n < k; ++n) {
+      indices[i * k + n] = scored[n].second;
+      distances[i * k + n] = 1 + scored[n].first;
+    }
+  }
+}
+
+// ---- UMAP ---------------------------------------------------------------------------
+
+std::size_t default_epochs(std::size_t rows) {
+  if (rows <= 2500) return 500;
+  if (rows <= 5000) return 400;
+  if (rows <= 7500) return 300;
+  return 200;
+}
+
+void fit_ab(double min_dist, double spread, double& a, double& b) {
+  // Least squares over 300 points by Gauss-Newton on (a, b), from umap's
+  // usual answer's neighbourhood; a handful of iterations converge.
+  constexpr int kPoints = 300;
+  double xs[kPoints], ys[kPoints];
+  for (int i = 0; i < kPoints; ++i) {
+    xs[i] = 3 * spread * i / (kPoints - 1);
+    ys[i] = xs[i] < min_dist ? 1.0 : layout_exp(-(xs[i] - min_dist) / spread);
+  }
+  a = 1.5;
+  b = 0.9;
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    // Normal equations J^T J delta = J^T r with a Levenberg damping term.
+    double jaa = 0, jab = 0, jbb = 0, ra = 0, rb = 0, cost = 0;
+    for (int i = 0; i < kPoints; ++i) {
+      if (xs[i] == 0) {
+        cost += (1 - ys[i]) * (1 - ys[i]);
+        continue;
+      }
+      const double x2b = layout_pow(xs[i], 2 * b), denominator = 1 + a * x2b;
+      const double f = 1 / denominator, r = ys[i] - f;
+      const double dfa = -x2b / (denominator * denominator);
+      const double dfb = -a * x2b * 2 * layout_log(xs[i]) / (denominator * denominator);
+      jaa += dfa * dfa;
+      jab += dfa * dfb;
+      jbb += dfb * dfb;
+      ra += dfa * r;
+      rb += dfb * r;
+      cost += r * r;
+    }
+    const double damping = 1e-9 * (jaa + jbb);
+    jaa += damping;
+    jbb += damping;
+    const double determinant = jaa * jbb - jab * jab;
+    if (!(determinant > 0)) break;
+    const double da = (jbb * ra - jab * rb) / determinant, db = (jaa * rb - jab * ra) / determinant;
+    // Step halving keeps a and b positive and the cost from rising.
+    double step = 1;
+    bool improved = false;
+    for (int halving = 0; halving < 30 && !improved; ++halving, step *= 0.5) {
+      const double na = a + step * da, nb = b + step * db;
+      if (!(na > 0) || !(nb > 0)) continue;
+      double next_cost = 0;
+      for (int i = 0; i < kPoints; ++i) {
+        const double f = xs[i] == 0 ? 1.0 : 1 / (1 + na * layout_pow(xs[i], 2 * nb));
+        next_cost += (ys[i] - f) * (ys[i] - f);
+      }
+      if (next_cost <= cost) {
+        a = na;
+        b = nb;
+        improved = true;
+        if (std::fabs(step * da) < 1e-12 * a && std::fabs(step * db) < 1e-12 * b) return;
+      }
+    }
+    if (!improved) return;
+  }
+}
+
+namespace {
+
+// x^y for x > 0 to float precision (about 1e-9 relative), for the gradient,
+// where layout_pow's full precision would cost twice the time.
+inline float gradient_pow(float x, double y) {
+  int e = 0;
+  double m = std::frexp(static_cast<double>(x), &e);
+  if (m < 0.70710678118654752440) {
+    m *= 2;
+    --e;
+  }
+  const double s = (m - 1) / (m + 1), s2 = s * s;
+  const double log_x =
+      2 * s * (1 + s2 * (1.0 / 3 + s2 * (1.0 / 5 + s2 * (1.0 / 7 + s2 * (1.0 / 9 + s2 * (1.0 / 11)))))) +
+      e * 0.6931471805599453094;
+  const double t = y * log_x;
+  if (t < -700) return 0.0f;
+  if (t > 88) return std::numeric_limits<float>::infinity();
+  const double n = std::floor(t * 1.4426950408889634074 + 0.5);
+  const double r = t - n * 0.6931471805599453094;
+  const double p =
+      1 +
+      r * (1 + r * (1.0 / 2 +
+                    r * (1.0 / 6 +
+                         r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720 + r * (1.0 / 5040 + r / 40320)))))));
+  const std::uint64_t bits = static_cast<std::uint64_t>(static_cast<int>(n) + 1023) << 52;
+  double factor;
+  std::memcpy(&factor, &bits, sizeof factor);
+  return static_cast<float>(p * factor);
+}
+
+inline float clip(float value) { return value > 4.0f ? 4.0f : (value < -4.0f ? -4.0f : value); }
+
+}  // namespace
+
+bool UmapLayout::begin(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options,
+                       std::string& error) {
+  stage_ = Stage::Done;
+  if (rows < 3) {
+    error = "a map needs at least 3 rows, the table has " + std::to_string(rows);
+    return false;
+  }
+  if (cols == 0) {
+    error = "the table has no columns";
+    return false;
+  }
+  if (options.n_neighbors < 2 || options.n_neighbors > rows) {
+    error = "n_neighbors must be from 2 to the number of rows (" + std::to_string(rows) + "), got " +
+            std::to_string(options.n_neighbors);
+    return false;
+  }
+  if (!(options.spread > 0) || !std::isfinite(options.spread)) {
+    error = "spread must be a positive number";
+    return false;
+  }
+  if (!(options.min_dist >= 0) || !(options.min_dist <= options.spread)) {
+    error = "min_dist must be from 0 to spread (" + std::to_string(options.spread) + ")";
+    return false;
+  }
+  if (options.n_epochs > 100000) {
+    error = "n_epochs must be at most 100000";
+    return false;
+  }
+  if (!all_finite(table, rows * cols)) {
+    error = "the table holds values that are not finite numbers (NaN or infinity)";
+    return false;
+  }
+  options_ = options;
+  rows_ = rows;
+  cols_ = cols;
+  table_.assign(table, table + rows * cols);
+  n_epochs_ = options.n_epochs ? options.n_epochs : default_epochs(rows);
+  epoch_ = 0;
+  edge_ = 0;
+  // SplitMix64 needs no warm-up; the seed's bits are mixed by the first call.
+  random_state_ = options.seed;
+  fit_ab(options.min_dist, options.spread, a_, b_);
+  knn_.begin(table_.data(), rows, cols, options.n_neighbors - 1);
+  stage_ = Stage::Neighbours;
+  return true;
+}
+
+std::uint64_t UmapLayout::next_random() {
+  std::uint64_t z = (random_state_ += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+bool UmapLayout::step(std::size_t budget) {
+  switch (stage_) {
+    case Stage::Neighbours:
+      if (!knn_.step()) stage_ = Stage::Graph;
+      break;
+    case Stage::Graph:
+      build_graph();
+      stage_ = Stage::Initialise;
+      break;
+    case Stage::Initialise:
+      initialise();
+      stage_ = head_.empty() ? Stage::Done : Stage::Optimise;
+      break;
+    case Stage::Optimise: optimise(budget ? budget : 1); break;
+    case Stage::Done: break;
+  }
+  return stage_ != Stage::Done;
+}
+
+double UmapLayout::progress() const {
+  // Measured shares of the time for 4,096 × 128: about 45% neighbours, 55% optimisation.
+  switch (stage_) {
+    case Stage::Neighbours: return 0.45 * knn_.progress();
+    case Stage::Graph:
+    case Stage::Initialise: return 0.45;
+    case Stage::Optimise:
+      return 0.45 +
+             0.55 * (static_cast<double>(epoch_) + static_cast<double>(edge_) / head_.size()) / n_epochs_;
+    case Stage::Done: return 1;
+  }
+  return 1;
+}
+
+void UmapLayout::build_graph() {
+  const std::size_t k = knn_.k(), rows = rows_;
+  const std::vector<float>& distances = knn_.distances();
+  const std::vector<std::int32_t>& indices = knn_.indices();
+  // Each point's distance to its nearest other point (rho) and the
+  // bandwidth (sigma) that makes its weights sum to log2(n_neighbors).
+  const double target = layout_log(static_cast<double>(options_.n_neighbors)) / layout_log(2.0);
+  double mean_of_all = 0;
+  for (std::size_t i = 0; i < rows * k; ++i) mean_of_all += distances[i];
+  mean_of_all /= static_cast<double>(rows * k);
+  struct DirectedEdge {
+    std::uint64_t key;  // min(i, j) * rows + max(i, j)
+    double weight;
+  };
+  std::vector<DirectedEdge> directed;
+  directed.reserve(rows * k);
+  for (std::size_t i = 0; i < rows; ++i) {
+    const float* d = &distances[i * k];
+    double rho = 0, mean = 0;
+    for (std::size_t j = 0; j < k; ++j) mean += d[j];
+    mean /= static_cast<double>(k);
+    for (std::size_t j = 0; j < k; ++j)
+      if (d[j] > 0) {
+        rho = d[j];
+        break;
+      }
+    double low = 0, high = std::numeric_limits<double>::infinity(), sigma = 1;
+    for (int iteration = 0; iteration < 64; ++iteration) {
+      double sum = 0;
+      for (std::size_t j = 0; j < k; ++j) {
+        const double excess = d[j] - rho;
+        sum += excess > 0 ? layout_exp(-excess / sigma) : 1.0;
+      }
+      if (std::fabs(sum - target) < 1e-5) break;
+      if (sum > target) {
+        high = sigma;
+        sigma = (low + high) / 2;
+      } else {
+        low = sigma;
+        sigma = high == std::numeric_limits<double>::infinity() ? sigma * 2 : (low + high) / 2;
+      }
+    }
+    sigma = std::fmax(sigma, 1e-3 * (rho > 0 ? mean : mean_of_all));
+    for (std::size_t j = 0; j < k; ++j) {
+      const std::size_t other = static_cast<std::size_t>(indices[i * k + j]);
+      const double excess = d[j] - rho;
+      const double weight = excess <= 0 || sigma == 0 ? 1.0 : layout_exp(-excess / sigma);
+      const std::size_t low_index = std::min(i, other), high_index = std::max(i, other);
+      directed.push_back({static_cast<std::uint64_t>(low_index) * rows + high_index, weight});
+    }
+  }
+  // Fuzzy union of the two directions: a + b - ab (keys are unique but for
+  // the two directions, and the union is symmetric, so the sort's order of
+  // equal keys does not matter).
+  std::sort(directed.begin(), directed.end(),
+            [](const DirectedEdge& x, const DirectedEdge& y) { return x.key < y.key; });
+  std::vector<DirectedEdge> joined;
+  joined.reserve(directed.size());
+  double largest = 0;
+  for (std::size_t e = 0; e < directed.size();) {
+    double weight = directed[e].weight;
+    std::size_t next = e + 1;
+    if (next < directed.size() && directed[next].key == directed[e].key) {
+      weight = weight + directed[next].weight - weight * directed[next].weight;
+      ++next;
+    }
+    joined.push_back({directed[e].key, weight});
+    largest = std::fmax(largest, weight);
+    e = next;
+  }
+  std::vector<DirectedEdge>().swap(directed);
+  // Both directions of every kept edge, ordered by head then tail.
+  std::vector<DirectedEdge> edges;
+  edges.reserve(2 * joined.size());
+  const double threshold = largest / static_cast<double>(n_epochs_);
+  for (const DirectedEdge& edge : joined) {
+    if (edge.weight < threshold || !(edge.weight > 0)) continue;
+    const std::uint64_t i = edge.key / rows, j = edge.key % rows;
+    edges.push_back({i * rows + j, edge.weight});
+    edges.push_back({j * rows + i, edge.weight});
+  }
+  std::sort(edges.begin(), edges.end(),
+            [](const DirectedEdge& x, const DirectedEdge& y) { return x.key < y.key; });
+  head_.resize(edges.size());
+  tail_.resize(edges.size());
+  epochs_per_sample_.resize(edges.size());
+  epoch_of_next_sample_.resize(edges.size());
+  epoch_of_next_negative_sample_.resize(edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    head_[e] = static_cast<std::int32_t>(edges[e].key / rows);
+    tail_[e] = static_cast<std::int32_t>(edges[e].key % rows);
+    epochs_per_sample_[e] = largest / edges[e].weight;
+    epoch_of_next_sample_[e] = epochs_per_sample_[e];
+    epoch_of_next_negative_sample_[e] = epochs_per_sample_[e] / options_.negative_sample_rate;
+  }
+}
+
+void UmapLayout::initialise() {
+  // The first two principal components, each scaled to [0, 10].
+  const std::size_t components = std::min<std::size_t>(2, cols_);
+  std::vector<float> coords(rows_ * components);
+  Pca axes;
+  pca(table_.data(), rows_, cols_, components, axes, coords.data());
+  std::vector<float>().swap(table_);  // no longer needed
+  embedding_.assign(rows_ * 2, 0.0f);
+  for (std::size_t c = 0; c < components; ++c) {
+    float low = coords[c], high = coords[c];
+    for (std::size_t r = 0; r < rows_; ++r) {
+      low = std::min(low, coords[r * components + c]);
+      high = std::max(high, coords[r * components + c]);
+    }
+    const float range = high - low;
+    for (std::size_t r = 0; r < rows_; ++r)
+      embedding_[r * 2 + c] = range > 0 ? 10.0f * (coords[r * components + c] - low) / range : 0.0f;
+  }
+}
+
+void UmapLayout::optimise(std::size_t budget) {
+  const float a = static_cast<float>(a_), b = static_cast<float>(b_);
+  const float gamma = static_cast<float>(options_.repulsion_strength);
+  const double epoch = static_cast<double>(epoch_);
+  const float alpha = static_cast<float>(options_.learning_rate * (1.0 - epoch / n_epochs_));
+  const double negative_rate = options_.negative_sample_rate;
+  const std::size_t edges = head_.size(), rows = rows_;
+  float* embedding = embedding_.data();
+  const std::size_t end = std::min(edges, edge_ + budget);
+  for (std::size_t e = edge_; e < end; ++e) {
+    if (epoch_of_next_sample_[e] > epoch) continue;
+    const std::size_t j = static_cast<std::size_t>(head_[e]), k = static_cast<std::size_t>(tail_[e]);
+    float* current = embedding + 2 * j;
+    float* other = embedding + 2 * k;
+    float dx = current[0] - other[0], dy = current[1] - other[1];
+    float squared = dx * dx + dy * dy;
+    float coefficient = 0;
+    if (squared > 0) {
+      const float power = gradient_pow(squared, b_ - 1);  // d^(2(b - 1))
+      coefficient = (-2.0f * a * b * power) / (a * power * squared + 1.0f);
+    }
+    const float gx = clip(coefficient * dx) * alpha, gy = clip(coefficient * dy) * alpha;
+    current[0] += gx;
+    current[1] += gy;
+    other[0] -= gx;
+    other[1] -= gy;
+    epoch_of_next_sample_[e] += epochs_per_sample_[e];
+
+    const double per_negative = epochs_per_sample_[e] / negative_rate;
+    const int negatives = static_cast<int>((epoch - epoch_of_next_negative_sample_[e]) / per_negative);
+    for (int p = 0; p < negatives; ++p) {
+      const std::size_t n = static_cast<std::size_t>(next_random() % rows);
+      if (n == j) continue;
+      other = embedding + 2 * n;
+      dx = current[0] - other[0];
+      dy = current[1] - other[1];
+      squared = dx * dx + dy * dy;
+      if (!(squared > 0)) continue;
+      const float power = gradient_pow(squared, b_);  // d^(2b)
+      coefficient = (2.0f * gamma * b) / ((0.001f + squared) * (a * power + 1.0f));
+      if (coefficient > 0) {
+        current[0] += clip(coefficient * dx) * alpha;
+        current[1] += clip(coefficient * dy) * alpha;
+      }
+    }
+    epoch_of_next_negative_sample_[e] += negatives * per_negative;
+  }
+  edge_ = end;
+  if (edge_ == edges) {
+    edge_ = 0;
+    if (++epoch_ == n_epochs_) stage_ = Stage::Done;
+  }
+}
+
+bool umap(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options, float* out,
+          std::string& error) {
+  UmapLayout layout;
+  if (!layout.begin(table, rows, cols, options, error)) return false;
+  while (layout.step(1 << 20)) {
+  }
+  std::copy(layout.embedding().begin(), layout.embedding().end(), out);
+  return true;
+}
+
+// ---- Judging a map -----------------------------------------------------------------------
+
+double neighbours_kept(const float* table, std::size_t rows, std::size_t cols, const float* map,
+                       std::size_t k) {
+  if (rows < 2 || k == 0) return 0;
+  if (k > rows - 1) k = rows - 1;
+  KnnGraph graph;
+  graph.begin(table, rows, cols, k);
+  while (graph.step()) {
+  }
+  std::vector<std::pair<float, std::int32_t>> scored(rows);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < rows; ++i) {
+    std::size_t n = 0;
+    for (std::size_t j = 0; j < rows; ++j) {
+      if (j == i) continue;
+      const float dx = map[2 * i] - map[2 * j], dy = map[2 * i + 1] - map[2 * j + 1];
+      scored[n++] = {dx * dx + dy * dy, static_cast<std::int32_t>(j)};
+    }
+    std::partial_sort(scored.begin(), scored.begin() + k, scored.begin() + n);
+    const std::int32_t* near = &graph.indices()[i * k];
+    for (std::size_t m = 0; m < k; ++m)
+      for (std::size_t q = 0; q < k; ++q)
+        if (scored[m].second == near[q]) {
+          ++kept;
+          break;
+        }
+  }
+  return static_cast<double>(kept) / static_cast<double>(rows * k);
+}
+
+}  // namespace embeddings::layout
