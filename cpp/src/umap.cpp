@@ -180,33 +180,36 @@ void fit_ab(double min_dist, double spread, double& a, double& b) {
 
 namespace {
 
-// x^y for x > 0 to float precision (about 1e-9 relative), for the gradient,
-// where layout_pow's full precision would cost twice the time.
+// x^y for x > 0 to float precision (about 3e-8 relative), for the
+// gradient, where layout_pow's full precision would cost three times the
+// time: log by the atanh series to s^7, e^r by a degree-6 polynomial in
+// Estrin's form (short dependency chains), exponent and mantissa by bits.
 inline float gradient_pow(float x, double y) {
-  int e = 0;
-  double m = std::frexp(static_cast<double>(x), &e);
-  if (m < 0.70710678118654752440) {
-    m *= 2;
-    --e;
+  std::uint64_t bits;
+  const double xd = x;
+  std::memcpy(&bits, &xd, sizeof bits);
+  int e = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  bits = (bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
+  double m;
+  std::memcpy(&m, &bits, sizeof m);  // [1, 2)
+  if (m > 1.41421356237309504880) {
+    m *= 0.5;
+    ++e;
   }
   const double s = (m - 1) / (m + 1), s2 = s * s;
   const double log_x =
-      2 * s * (1 + s2 * (1.0 / 3 + s2 * (1.0 / 5 + s2 * (1.0 / 7 + s2 * (1.0 / 9 + s2 * (1.0 / 11)))))) +
-      e * 0.6931471805599453094;
+      2 * s * ((1 + s2 * (1.0 / 3)) + (s2 * s2) * (1.0 / 5 + s2 * (1.0 / 7))) + e * 0.6931471805599453094;
   const double t = y * log_x;
   if (t < -700) return 0.0f;
   if (t > 88) return std::numeric_limits<float>::infinity();
   const double n = std::floor(t * 1.4426950408889634074 + 0.5);
-  const double r = t - n * 0.6931471805599453094;
-  const double p =
-      1 +
-      r * (1 + r * (1.0 / 2 +
-                    r * (1.0 / 6 +
-                         r * (1.0 / 24 + r * (1.0 / 120 + r * (1.0 / 720 + r * (1.0 / 5040 + r / 40320)))))));
-  const std::uint64_t bits = static_cast<std::uint64_t>(static_cast<int>(n) + 1023) << 52;
-  double factor;
-  std::memcpy(&factor, &bits, sizeof factor);
-  return static_cast<float>(p * factor);
+  const double r = t - n * 0.6931471805599453094, r2 = r * r;
+  const double p = ((1 + r) + r2 * (1.0 / 2 + r * (1.0 / 6))) +
+                   (r2 * r2) * ((1.0 / 24 + r * (1.0 / 120)) + r2 * (1.0 / 720 + r * (1.0 / 5040)));
+  const std::uint64_t scale_bits = static_cast<std::uint64_t>(static_cast<int>(n) + 1023) << 52;
+  double scale;
+  std::memcpy(&scale, &scale_bits, sizeof scale);
+  return static_cast<float>(p * scale);
 }
 
 inline float clip(float value) { return value > 4.0f ? 4.0f : (value < -4.0f ? -4.0f : value); }
@@ -218,6 +221,10 @@ bool UmapLayout::begin(const float* table, std::size_t rows, std::size_t cols, c
   stage_ = Stage::Done;
   if (rows < 3) {
     error = "a map needs at least 3 rows, the table has " + std::to_string(rows);
+    return false;
+  }
+  if (rows > (std::size_t{1} << 31) - 1) {
+    error = "a map takes at most 2^31 - 1 rows";
     return false;
   }
   if (cols == 0) {
@@ -431,8 +438,8 @@ void UmapLayout::optimise(std::size_t budget) {
     const std::size_t j = static_cast<std::size_t>(head_[e]), k = static_cast<std::size_t>(tail_[e]);
     float* current = embedding + 2 * j;
     float* other = embedding + 2 * k;
-    float dx = current[0] - other[0], dy = current[1] - other[1];
-    float squared = dx * dx + dy * dy;
+    const float dx = current[0] - other[0], dy = current[1] - other[1];
+    const float squared = dx * dx + dy * dy;
     float coefficient = 0;
     if (squared > 0) {
       const float power = gradient_pow(squared, b_ - 1);  // d^(2(b - 1))
@@ -445,23 +452,30 @@ void UmapLayout::optimise(std::size_t budget) {
     other[1] -= gy;
     epoch_of_next_sample_[e] += epochs_per_sample_[e];
 
+    // The negative samples' pushes are all computed from the position the
+    // positive step left (not one after another, as umap-learn does): the
+    // same expected gradient, and independent evaluations the processor
+    // can overlap, which makes this loop about three times faster.
     const double per_negative = epochs_per_sample_[e] / negative_rate;
     const int negatives = static_cast<int>((epoch - epoch_of_next_negative_sample_[e]) / per_negative);
+    const float x = current[0], y = current[1];
+    float push_x = 0, push_y = 0;
     for (int p = 0; p < negatives; ++p) {
-      const std::size_t n = static_cast<std::size_t>(next_random() % rows);
+      // A row in [0, rows) from the random number's top 32 bits by a
+      // multiply and a shift (Lemire), not a 64-bit division, which costs
+      // more than the rest of the sample.
+      const std::size_t n = static_cast<std::size_t>(((next_random() >> 32) * rows) >> 32);
       if (n == j) continue;
-      other = embedding + 2 * n;
-      dx = current[0] - other[0];
-      dy = current[1] - other[1];
-      squared = dx * dx + dy * dy;
-      if (!(squared > 0)) continue;
-      const float power = gradient_pow(squared, b_);  // d^(2b)
-      coefficient = (2.0f * gamma * b) / ((0.001f + squared) * (a * power + 1.0f));
-      if (coefficient > 0) {
-        current[0] += clip(coefficient * dx) * alpha;
-        current[1] += clip(coefficient * dy) * alpha;
-      }
+      const float nx = x - embedding[2 * n], ny = y - embedding[2 * n + 1];
+      const float distance_squared = nx * nx + ny * ny;
+      if (!(distance_squared > 0)) continue;
+      const float power = gradient_pow(distance_squared, b_);  // d^(2b)
+      const float push = (2.0f * gamma * b) / ((0.001f + distance_squared) * (a * power + 1.0f));
+      push_x += clip(push * nx) * alpha;
+      push_y += clip(push * ny) * alpha;
     }
+    current[0] += push_x;
+    current[1] += push_y;
     epoch_of_next_negative_sample_[e] += negatives * per_negative;
   }
   edge_ = end;

@@ -4,6 +4,7 @@ import { instantiate } from './runtime.js';
 import { Matrix, checkIndex, describe, rowView } from './matrix.js';
 import { checkSignal, openSource, readText, settleInput } from './sources.js';
 import { checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
+import { mapRows } from './map.js';
 
 const TOKEN = 0;
 const POSITION = 1;
@@ -536,15 +537,17 @@ export class Model {
    * The k tokens closest to a query by cosine similarity, best first:
    * [{ id, text, score }]. The query is a token id, a token's text ("·girl")
    * or a vector of `width` numbers. A token query never lists itself; equal
-   * scores list the smaller id first.
+   * scores list the smaller id first. `options.exclude` (ids or token
+   * texts) leaves those tokens out too, as analogies need.
    */
-  nearest(query, k = 10) {
+  nearest(query, k = 10, options = {}) {
     const tables = this.#live();
     const { module, pointers, vocabSize, width } = tables;
     if (typeof k !== 'number') throw new TypeError(`nearest: k must be a number, got ${describe(k)}`);
     if (!Number.isInteger(k) || k < 1 || k > vocabSize) {
       throw new RangeError(`nearest: k must be a whole number from 1 to ${vocabSize}, got ${k}`);
     }
+    const excluded = this.#excluded(options);
     let pointer, exclude = -1;
     if (typeof query === 'string') query = this.tokenId(query);
     if (typeof query === 'number') {
@@ -569,15 +572,50 @@ export class Model {
     } else {
       throw new TypeError(`nearest: the query must be a token id, a token's text or a vector, got ${describe(query)}`);
     }
-    const count = tables.tables.nearest(pointer, k, exclude);
+    // Excluded ids can take at most excluded.size places among the best.
+    const count = tables.tables.nearest(pointer, Math.min(vocabSize, k + excluded.size), exclude);
     const ids = new Int32Array(module.HEAP32.buffer, pointers.resultIds, count);
     const scores = tables.floats(pointers.resultScores, count);
-    const out = new Array(count);
-    for (let i = 0; i < count; i++) {
-      out[i] = { id: ids[i], text: this.#tokenizer ? this.#tokenizer.text(ids[i]) : String(ids[i]), score: scores[i] };
+    const out = [];
+    for (let i = 0; i < count && out.length < k; i++) {
+      if (excluded.has(ids[i])) continue;
+      out.push({ id: ids[i], text: this.#tokenizer ? this.#tokenizer.text(ids[i]) : String(ids[i]), score: scores[i] });
     }
     return out;
   }
+
+  // ---- map (web/src/map.js) ----
+  #excluded(options) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`nearest: options must be an object such as { exclude: [ids] }, got ${describe(options)}`);
+    }
+    const unknown = Object.keys(options).filter((key) => key !== 'exclude');
+    if (unknown.length) throw new TypeError(`nearest: unknown option ${unknown.map((key) => JSON.stringify(key)).join(', ')}`);
+    const { exclude = [] } = options;
+    if (!Array.isArray(exclude) && !ArrayBuffer.isView(exclude)) {
+      throw new TypeError(`nearest: exclude must be an array of token ids or texts, got ${describe(exclude)}`);
+    }
+    const ids = new Set();
+    for (const item of exclude) {
+      if (typeof item === 'string') {
+        ids.add(this.tokenId(item));
+      } else {
+        checkIndex(item, this.vocabSize, 'token id', 'nearest');
+        ids.add(item);
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * A two-dimensional map of a table's rows (default wte), one point per
+   * row, by UMAP (default) or PCA; see index.d.ts for the options.
+   */
+  map(options = {}) {
+    this.#live();
+    return mapRows(options?.table ?? this.#wte, options, 'map');
+  }
+  // ---- end map ----
 
   /**
    * The rows × rows table of cosine similarities between the rows of a
