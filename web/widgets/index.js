@@ -14,4 +14,5 @@ export { PositionMap } from './position-map.js';
 export { TraceTable } from './trace-table.js';
 export { TrainingSlider } from './training-slider.js';
 export { ChapterCode } from './chapter-code.js';
+export { VocabularyMap } from './vocabulary-map.js';
 export { sharedModel, modelFilesOf } from './model-source.js';
