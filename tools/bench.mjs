@@ -11,7 +11,9 @@
 // after some calls, and never a running call). Ratios are of medians from
 // this one run.
 //
-//   node tools/bench.mjs [--quick] [--no-native] [--no-page] [--json FILE] [--markdown]
+//   node tools/bench.mjs [--quick] [--no-native] [--no-map] [--no-page] [--json FILE] [--markdown]
+//
+// The vocabulary map's figures (tools/bench-map.mjs) come after the table, unless --no-map.
 import { readFile, writeFile, access } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -468,6 +470,11 @@ async function main() {
   }
   model.dispose();
   if (sink === 0.123456789) console.log(sink);  // keeps every result alive
+
+  if (!flag('--no-map')) {
+    const { runMapBench } = await import('./bench-map.mjs');
+    await runMapBench({ markdown });
+  }
 
   if (!flag('--no-page')) {
     const { runPageBench } = await import('./bench-page.mjs').catch(() => ({}));

@@ -190,7 +190,7 @@ export interface MapOptions {
   neighbours?: number;
   /** UMAP's min_dist, 0 to 1 (default 0.1). */
   minDist?: number;
-  /** UMAP's epochs; 0 (default) picks by size as umap-js does (400 for 4,096 rows). */
+  /** UMAP's epochs; 0 (default) picks by size as umap-learn does: 500 up to 10,000 rows, 200 past. */
   epochs?: number;
   /** Called between slices and at the end: stage is neighbours, graph, initialise, optimise or done. */
   onProgress?: (progress: { stage: string; progress: number }) => void;

@@ -118,7 +118,7 @@ struct UmapOptions {
   std::size_t n_neighbors = 15;  // including the point itself, as umap-learn counts
   double min_dist = 0.1;
   double spread = 1.0;
-  std::size_t n_epochs = 0;  // 0: by size, as umap-js (500 up to 2,500 rows ... 200 past 7,500)
+  std::size_t n_epochs = 0;  // 0: by size, as umap-learn: 500 up to 10,000 rows, 200 past
   std::uint64_t seed = 1;
   double negative_sample_rate = 5;
   double repulsion_strength = 1;
@@ -180,6 +180,18 @@ class UmapLayout {
 // The whole layout at once into out (rows, 2).
 bool umap(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options, float* out,
           std::string& error);
+
+// The optimisation's negative samples, four at a time (umap.cpp): the
+// repulsion of four points at differences (nx[i], ny[i]) from the moving
+// point, each clipped to [-4, 4] and scaled by alpha, lanes whose distance
+// is 0 pushing nothing, added to push_x and push_y as ((0 + 1) + (2 + 3)).
+// WebAssembly SIMD, SSE4.1 or plain C++, the same float32 operations lane
+// by lane; repulsion_scalar is one lane of it, the tests' oracle.
+struct Repulsion {
+  float a, b, two_gamma_b, alpha;  // the curve's a and b, 2 * repulsion_strength * b, the learning rate now
+};
+void repulsion4(const float* nx, const float* ny, const Repulsion& r, float& push_x, float& push_y);
+float repulsion_scalar(float nx, float ny, const Repulsion& r, float& push_y);
 
 // ---- Judging a map ----------------------------------------------------------------------
 
