@@ -53,3 +53,14 @@ test('names, numbers and family words gather too', () => {
     assert.ok(share < 0.5, `${key}: ${share}`);
   }
 });
+
+test('analogies with their inputs left out: ·king − ·man + ·woman is ·queen, and two more', () => {
+  const row = (text) => model.wte.row(model.tokenId(text));
+  const analogy = (a, b, c) => {
+    const [x, y, z] = [row(a), row(b), row(c)];
+    return model.nearest(x.map((_, k) => x[k] - y[k] + z[k]), 1, { exclude: [a, b, c] })[0].text;
+  };
+  assert.equal(analogy('·king', '·man', '·woman'), '·queen');
+  assert.equal(analogy('·ran', '·run', '·walk'), '·walked');
+  assert.equal(analogy('·boy', '·he', '·she'), '·girl');
+});

@@ -2,7 +2,7 @@
 // module defines the custom elements:
 //
 //   <embedding-table> <nearest-words> <word-pairs> <dot-product>
-//   <position-map> <trace-table> <training-slider> <chapter-code>
+//   <position-map> <trace-table> <training-slider> <chapter-code> <vocabulary-map>
 //
 // Each widget loads its model from its attributes (src, or weights, config
 // and tokenizer), or takes one through its `model` property; widgets naming
