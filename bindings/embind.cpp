@@ -149,11 +149,10 @@ class ModelTables {
     const std::uint64_t context = loader_.table_info(Table::Position)->shape[0];
     const std::uint64_t width = loader_.table_info(Table::Token)->shape[1];
     // Sizes are bounded by the loader's per-table limit, so this cannot overflow.
-    // (nearest() adds an int16 copy of wte, a factor per row, and scratch:
-    // two floats and one index per row.)
-    const std::uint64_t workspace = context * 4 + 3 * context * width * 4 + width * 4 + 3 * vocab * 4 +
-                                    vocab * (2 * kernels::quantized_width(width) + 16) + 2 * kVectorChunk * 4 +
-                                    kMapBlock * 4 + kSlackBytes;
+    // (nearest() and the cosine maps need one float of scratch per row.)
+    const std::uint64_t scratch_rows = vocab > context ? vocab : context;
+    const std::uint64_t workspace = context * 4 + 3 * context * width * 4 + width * 4 + 2 * vocab * 4 +
+                                    scratch_rows * 4 + 2 * kVectorChunk * 4 + kMapBlock * 4 + kSlackBytes;
     const std::uint64_t tables = loader_.allocation_bytes();
     const std::uint64_t room = heap_room();
     if (tables + workspace > room) {
@@ -164,11 +163,10 @@ class ModelTables {
     if (!loader_.allocate(error_)) return false;
     if (!ids_.allocate_zeroed(context) || !token_rows_.allocate_zeroed(context * width) ||
         !position_rows_.allocate_zeroed(context * width) || !sum_rows_.allocate_zeroed(context * width) ||
-        !query_.allocate_zeroed(width) || !scores_.allocate_zeroed(2 * vocab) ||
-        !candidates_.allocate(vocab) || !quantized_values_.allocate(vocab * kernels::quantized_width(width)) ||
-        !quantized_factors_.allocate(vocab) || !result_ids_.allocate_zeroed(vocab) ||
-        !result_scores_.allocate_zeroed(vocab) || !vector_a_.allocate_zeroed(kVectorChunk) ||
-        !vector_b_.allocate_zeroed(kVectorChunk) || !map_block_.allocate_zeroed(kMapBlock)) {
+        !query_.allocate_zeroed(width) || !scratch_.allocate_zeroed(scratch_rows) ||
+        !result_ids_.allocate_zeroed(vocab) || !result_scores_.allocate_zeroed(vocab) ||
+        !vector_a_.allocate_zeroed(kVectorChunk) || !vector_b_.allocate_zeroed(kVectorChunk) ||
+        !map_block_.allocate_zeroed(kMapBlock)) {
       return fail("out of memory: the model needs " + mebibytes(tables + workspace) +
                   " and the WebAssembly instance could not grow that far");
     }
@@ -197,10 +195,6 @@ class ModelTables {
   bool finish() {
     ensure_reserve();
     if (!loader_.finish(tables_, error_)) return false;
-    // nearest()'s int16 copy of wte; if the table cannot be quantized
-    // (values not finite, say), nearest() scans exactly instead.
-    kernels::quantize_rows(tables_.wte().data, tables_.wte_inverse_norms(), tables_.vocab_size(), tables_.width(),
-                           quantized_values_.data(), quantized_factors_.data(), quantized_);
     metadata_json_ = make_metadata_json();
     // Leave room at the top of the heap for the strings later calls allocate
     // (the largest being metadataJson()'s copy), so memory never grows again.
@@ -275,9 +269,8 @@ class ModelTables {
     if (!loaded_ || k == 0) return 0;
     const auto* q = reinterpret_cast<const float*>(query);
     const std::size_t vocab = tables_.vocab_size(), width = tables_.width();
-    return kernels::nearest(q, tables_.wte().data, tables_.wte_inverse_norms(), &quantized_, vocab, width,
-                            k > vocab ? vocab : k, exclude, scores_.data(), candidates_.data(), result_ids_.data(),
-                            result_scores_.data());
+    return kernels::nearest(q, tables_.wte().data, vocab, width, k > vocab ? vocab : k, exclude,
+                            scratch_.data(), result_ids_.data(), result_scores_.data());
   }
 
   // Rows [begin, end) of the cosine map of a model table (0 = wte, 1 = wpe)
@@ -286,9 +279,8 @@ class ModelTables {
     if (!loaded_) return fail("no model is loaded");
     const bool token = table == 0;
     const embeddings::TableView view = token ? tables_.wte() : tables_.wpe();
-    const float* norms = token ? tables_.wte_inverse_norms() : tables_.wpe_inverse_norms();
     if (begin > end || end > view.rows || (end - begin) * view.rows > kMapBlock) return fail("bad row range");
-    kernels::cosine_map_rows(view.data, norms, view.rows, view.cols, begin, end, map_block_.data());
+    kernels::cosine_map_rows(view.data, view.rows, view.cols, begin, end, scratch_.data(), map_block_.data());
     return true;
   }
   // The whole cosine map of a model table into mapBlock(), each pair computed
@@ -299,8 +291,7 @@ class ModelTables {
     const bool token = table == 0;
     const embeddings::TableView view = token ? tables_.wte() : tables_.wpe();
     if (view.rows * view.rows > kMapBlock) return fail("the map does not fit in one block");
-    kernels::cosine_map(view.data, token ? tables_.wte_inverse_norms() : tables_.wpe_inverse_norms(), view.rows,
-                        view.cols, map_block_.data());
+    kernels::cosine_map(view.data, view.rows, view.cols, scratch_.data(), map_block_.data());
     return true;
   }
 
@@ -324,11 +315,9 @@ class ModelTables {
   double sums_[3] = {};
   Buffer<unsigned char> header_;
   Buffer<char> config_;
-  Buffer<std::int32_t> ids_, result_ids_, candidates_;
-  Buffer<float> token_rows_, position_rows_, sum_rows_, query_, scores_, result_scores_, vector_a_, vector_b_,
-      map_block_, quantized_factors_;
-  Buffer<std::int16_t> quantized_values_;
-  kernels::QuantizedRows quantized_;
+  Buffer<std::int32_t> ids_, result_ids_;
+  Buffer<float> token_rows_, position_rows_, sum_rows_, query_, scratch_, result_scores_, vector_a_,
+      vector_b_, map_block_;
 };
 
 class TextTokenizer {
@@ -474,12 +463,17 @@ EMSCRIPTEN_KEEPALIVE void embeddings_accumulate_dot_and_norms(const float* a, co
 EMSCRIPTEN_KEEPALIVE float embeddings_cosine_from_sums(const double* sums) {
   return kernels::cosine_from_sums(sums[0], sums[1], sums[2]);
 }
-// The (rows, rows) cosine map of a (rows, cols) table outside any model;
-// `norms` is scratch for `rows` floats, `out` receives rows * rows floats.
+// The cosine map of a (rows, cols) table outside any model: all of it
+// (rows * rows floats into `out`), or rows [begin, end) of it; `scratch`
+// holds `rows` floats.
 EMSCRIPTEN_KEEPALIVE void embeddings_cosine_map(const float* table, std::size_t rows, std::size_t cols,
-                                                float* norms, float* out) {
-  kernels::inverse_row_norms(table, rows, cols, norms);
-  kernels::cosine_map(table, norms, rows, cols, out);
+                                                float* scratch, float* out) {
+  kernels::cosine_map(table, rows, cols, scratch, out);
+}
+EMSCRIPTEN_KEEPALIVE void embeddings_cosine_map_rows(const float* table, std::size_t rows, std::size_t cols,
+                                                     std::size_t begin, std::size_t end, float* scratch,
+                                                     float* out) {
+  kernels::cosine_map_rows(table, rows, cols, begin, end, scratch, out);
 }
 }
 

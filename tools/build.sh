@@ -5,6 +5,7 @@
 #   tools/build.sh native     native only
 #   tools/build.sh wasm       WebAssembly only
 #   tools/build.sh sanitize   native tests with ASan + UBSan (build/sanitize)
+#   tools/build.sh wasm-tests the kernel tests compiled to WebAssembly, for Node (build/wasm-tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -21,7 +22,7 @@ build_sanitize() {
   cmake --build build/sanitize -j"$jobs"
 }
 
-build_wasm() {
+emscripten_env() {
   # Debian's emcc runs its JS optimizer with acorn from Debian's node
   # modules, which a newer node does not search by default.
   export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
@@ -30,9 +31,19 @@ build_wasm() {
   if [ -z "${EM_CACHE:-}" ] && [ ! -w /usr/share/emscripten/cache ] && [ ! -w /usr/share/emscripten ]; then
     export EM_CACHE="$PWD/.cache/emscripten"
   fi
+}
+
+build_wasm() {
+  emscripten_env
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/wasm -j"$jobs"
   ls -l web/dist/embeddings.wasm | awk '{print "web/dist/embeddings.wasm: " $5 " bytes"}'
+}
+
+build_wasm_tests() {
+  emscripten_env
+  emcmake cmake -S . -B build/wasm-tests -DCMAKE_BUILD_TYPE=Release -DEMBEDDINGS_WASM_KERNEL_TESTS=ON >/dev/null
+  cmake --build build/wasm-tests -j"$jobs" --target embeddings_kernel_tests
 }
 
 case "$what" in
@@ -40,5 +51,6 @@ case "$what" in
   native) build_native ;;
   wasm) build_wasm ;;
   sanitize) build_sanitize ;;
-  *) echo "usage: tools/build.sh [all|native|wasm|sanitize]" >&2; exit 2 ;;
+  wasm-tests) build_wasm_tests ;;
+  *) echo "usage: tools/build.sh [all|native|wasm|sanitize|wasm-tests]" >&2; exit 2 ;;
 esac

@@ -2,14 +2,21 @@
 # Runs the test suites. Expects tools/setup.sh test and tools/build.sh to
 # have run (the top-level ./make.sh test does all three).
 #   tools/test.sh                 every suite
-#   tools/test.sh native js ...   only those: native sanitize fuzz js types browser training
+#   tools/test.sh native js ...   only those: native wasm sanitize fuzz js types browser training
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(native sanitize fuzz js types browser training)
+[ ${#suites[@]} -eq 0 ] && suites=(native wasm sanitize fuzz js types browser training)
 
 run_native() {
   ctest --test-dir build/native --output-on-failure -j2
+}
+
+# The kernel tests compiled to WebAssembly and run under Node: the backend
+# the page ships (wasm-simd128) and the portable one against the reference.
+run_wasm() {
+  tools/build.sh wasm-tests
+  node build/wasm-tests/embeddings_kernel_tests.cjs
 }
 
 run_sanitize() {
@@ -42,8 +49,8 @@ run_training() {
 for suite in "${suites[@]}"; do
   echo "=== $suite ==="
   case "$suite" in
-    native|sanitize|fuzz|js|types|browser|training) "run_$suite" ;;
-    *) echo "unknown suite: $suite (native sanitize fuzz js types browser training)" >&2; exit 2 ;;
+    native|wasm|sanitize|fuzz|js|types|browser|training) "run_$suite" ;;
+    *) echo "unknown suite: $suite (native wasm sanitize fuzz js types browser training)" >&2; exit 2 ;;
   esac
 done
 echo "All requested suites passed: ${suites[*]}"

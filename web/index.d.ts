@@ -1,7 +1,12 @@
 // Public API of the "Embeddings and position" module. Hand-written; checked
 // by `tsc --noEmit` against tests/types/usage.ts in the test suite.
 
-/** Anything the vector functions accept: a Float32Array (a rowView), another typed array, or plain numbers. */
+/**
+ * Anything the vector functions accept: a Float32Array (a rowView), another
+ * typed array, or plain numbers. Numbers are used as float32, the model's
+ * precision; a finite number beyond float32's range (about ±3.4e38, such as
+ * 1e39) is a RangeError that names it.
+ */
 export type Vector = Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array |
   Int32Array | Uint32Array | Uint8ClampedArray | readonly number[];
 
@@ -16,6 +21,12 @@ export class Matrix implements Iterable<Float32Array> {
   readonly cols: number;
   /** What the table is, e.g. "wte"; may be empty. */
   readonly name: string;
+  /**
+   * "4096 × 128 wte: [0.238, 0.167, …]": the shape, name and first numbers as
+   * made with the table (not enumerable), for DevTools' one-line preview;
+   * `data` holds the numbers themselves.
+   */
+  readonly preview: string;
   /** All numbers, row after row; no copy. */
   readonly data: Float32Array;
   /** Row i as a view (no copy). */
@@ -114,6 +125,8 @@ export class Model implements Disposable {
   readonly parameterCount: number;
   /** The weights file's safetensors __metadata__. */
   readonly metadata: Readonly<Record<string, string>>;
+  /** "4096 tokens × 128 numbers, 128 positions, …" (not enumerable), for DevTools' one-line preview. */
+  readonly preview: string;
   /** Where the weights came from. */
   readonly source: string;
   readonly disposed: boolean;
@@ -144,8 +157,12 @@ export class Model implements Disposable {
   trace(text: string, options?: { truncate?: boolean }): Trace;
   /**
    * The k tokens closest by cosine (default 10, from 1 to vocabSize), best
-   * first; a token never lists itself. A query vector must hold `width`
-   * finite numbers.
+   * first; a token never lists itself; equal scores list the smaller id
+   * first. A query vector must hold `width` finite float32 numbers. wte is
+   * read as it is now, so writes through rowView or wte.data count. Scores
+   * are right over float32's whole range (a query of 1e-25s ranks as its
+   * direction does); a zero query has no direction, scores 0 against every
+   * token and so gives the k smallest ids.
    */
   nearest(query: number | string | Vector, k?: number, options?: NearestOptions): Neighbour[];
   /**
@@ -162,7 +179,12 @@ export class Model implements Disposable {
    * mapDetails for their share of the variance).
    */
   map(options?: MapOptions): Promise<Matrix>;
-  /** The rows × rows cosine map of a table (model.wpe: the position map). */
+  /**
+   * The rows × rows cosine map of a table (model.wpe: the position map), from
+   * the table as it is now. At most 2048 rows and 2^30 multiply-adds
+   * (rows × rows × cols), so one call never holds the page for long; above
+   * that, a RangeError (nearest() or cosine() give the rows you need).
+   */
   cosineMatrix(table: Matrix): Matrix;
   /** Bytes of WebAssembly memory held by the model. */
   memoryUsage(): { tables: number; tokenizer: number };
@@ -215,13 +237,20 @@ export const defaultModelFiles: Readonly<{ weights: URL; config: URL; tokenizer:
 /** Row i of a table as a Float32Array view (no copy). Throws for a bad index. */
 export function rowView(table: Matrix, i: number): Float32Array;
 
-/** Dot product, in float32. Throws a RangeError for vectors of different lengths. */
+/** Dot product, in float32 (±Infinity beyond its range). Throws a RangeError for vectors of different lengths. */
 export function dot(a: Vector, b: Vector): number;
 
-/** Cosine similarity in [-1, 1]; 0 when either vector is all zeros. */
+/**
+ * Cosine similarity in [-1, 1]; 0 when either vector is all zeros; NaN when
+ * either holds NaN or an infinity. Right over float32's whole range:
+ * cosine([1e20, 1], [1e20, 1]) is 1.
+ */
 export function cosine(a: Vector, b: Vector): number;
 
-/** The rows × rows cosine map of any table. */
+/**
+ * The rows × rows cosine map of any table, with Model.cosineMatrix's limits;
+ * a table outside a model also holds at most 2^24 numbers (it is copied).
+ */
 export function cosineMatrix(table: Matrix): Matrix;
 
 /** Which kernels this build runs, e.g. "wasm-simd128". */

@@ -17,6 +17,7 @@
 
 #include "bench_data.h"
 #include "embeddings/kernels.h"
+#include "embeddings/kernels_backends.h"
 
 namespace {
 
@@ -74,6 +75,22 @@ void Cosine128(benchmark::State& state) {
 }
 BENCHMARK(Cosine128);
 
+// The same two rows scaled by 1e20: float32 sums of squares would overflow,
+// so the kernel sums in double (what float32's whole range costs when it is used).
+void Cosine128_OutOfRange(benchmark::State& state) {
+  const Pair p = row_pair();
+  std::vector<float> a(p.a, p.a + p.n), b(p.b, p.b + p.n);
+  for (auto& x : a) x *= 1e20f;
+  for (auto& x : b) x *= 1e20f;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(a.data());
+    benchmark::DoNotOptimize(k::cosine(a.data(), b.data(), p.n));
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * p.n * sizeof(float));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(Cosine128_OutOfRange);
+
 // ---- Nearest over the whole vocabulary, top 10 --------------------------------
 
 // Reference: every cosine in double, then a full sort (score desc, id asc).
@@ -97,91 +114,61 @@ void Nearest4096_Reference(benchmark::State& state) {
 }
 BENCHMARK(Nearest4096_Reference)->Unit(benchmark::kMicrosecond);
 
-// Every row scored exactly, then top_k: the full scan.
-void Nearest4096_FullScan(benchmark::State& state) {
-  const auto& tables = data().tables;
-  const auto wte = tables.wte();
+// What ModelTables::nearest does: kernels::nearest, one pass over the table
+// as it is now (each row's dot product with the query and its norm), then
+// the 10 best.
+void Nearest4096(benchmark::State& state) {
+  const auto wte = data().tables.wte();
   const std::int64_t query = 477;
-  std::vector<float> scores(wte.rows), top_scores(kTopK);
+  std::vector<float> scratch(wte.rows), top_scores(kTopK);
   std::vector<std::int32_t> top_ids(kTopK);
   for (auto _ : state) {
-    const float* q = wte.row(query);
-    k::cosine_scores(q, k::inverse_norm(q, wte.cols), wte.data, tables.wte_inverse_norms(), wte.rows, wte.cols,
-                     scores.data());
-    benchmark::DoNotOptimize(
-        k::top_k(scores.data(), wte.rows, kTopK, query, top_ids.data(), top_scores.data()));
-  }
-  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
-  state.SetItemsProcessed(state.iterations() * wte.rows);
-}
-BENCHMARK(Nearest4096_FullScan)->Unit(benchmark::kMicrosecond);
-
-// The int16 copy of wte nearest() scans first, made once at load.
-struct Quantized {
-  std::vector<std::int16_t> values;
-  std::vector<float> factors;
-  k::QuantizedRows rows;
-};
-const Quantized& quantized() {
-  static const Quantized* q = [] {
-    auto* out = new Quantized;
-    const auto& tables = data().tables;
-    const auto wte = tables.wte();
-    out->values.resize(wte.rows * k::quantized_width(wte.cols));
-    out->factors.resize(wte.rows);
-    k::quantize_rows(wte.data, tables.wte_inverse_norms(), wte.rows, wte.cols, out->values.data(),
-                     out->factors.data(), out->rows);
-    return out;
-  }();
-  return *q;
-}
-
-// What ModelTables::nearest does: kernels::nearest, an int16 first pass, then
-// exact scores for the rows that could be among the 10 best. Same results
-// as Nearest4096_FullScan, bit for bit.
-void Nearest4096(benchmark::State& state) {
-  const auto& tables = data().tables;
-  const auto wte = tables.wte();
-  const std::int64_t query = 477;
-  const Quantized& q = quantized();
-  if (!q.rows.usable) state.SkipWithError("the table could not be quantized");
-  std::vector<float> scratch(2 * wte.rows), top_scores(kTopK);
-  std::vector<std::int32_t> index_scratch(wte.rows), top_ids(kTopK);
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(k::nearest(wte.row(query), wte.data, tables.wte_inverse_norms(), &q.rows, wte.rows,
-                                        wte.cols, kTopK, query, scratch.data(), index_scratch.data(), top_ids.data(),
-                                        top_scores.data()));
+    benchmark::DoNotOptimize(k::nearest(wte.row(query), wte.data, wte.rows, wte.cols, kTopK, query,
+                                        scratch.data(), top_ids.data(), top_scores.data()));
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
   state.SetItemsProcessed(state.iterations() * wte.rows);
 }
 BENCHMARK(Nearest4096)->Unit(benchmark::kMicrosecond);
 
-// The load-time cost of that copy.
-void QuantizeRows4096(benchmark::State& state) {
-  const auto& tables = data().tables;
-  const auto wte = tables.wte();
-  std::vector<std::int16_t> values(wte.rows * k::quantized_width(wte.cols));
-  std::vector<float> factors(wte.rows);
+// A query of size 1e-25 (its float32 squared norm underflows): every row is
+// scored from double sums, the slow path of float32's whole range.
+void Nearest4096_TinyQuery(benchmark::State& state) {
+  const auto wte = data().tables.wte();
+  std::vector<float> query(wte.row(477), wte.row(477) + wte.cols), scratch(wte.rows), top_scores(kTopK);
+  for (auto& x : query) x *= 1e-25f;
+  std::vector<std::int32_t> top_ids(kTopK);
   for (auto _ : state) {
-    k::QuantizedRows rows;
-    benchmark::DoNotOptimize(k::quantize_rows(wte.data, tables.wte_inverse_norms(), wte.rows, wte.cols,
-                                              values.data(), factors.data(), rows));
+    benchmark::DoNotOptimize(k::nearest(query.data(), wte.data, wte.rows, wte.cols, kTopK, 477,
+                                        scratch.data(), top_ids.data(), top_scores.data()));
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
   state.SetItemsProcessed(state.iterations() * wte.rows);
 }
-BENCHMARK(QuantizeRows4096)->Unit(benchmark::kMicrosecond);
+BENCHMARK(Nearest4096_TinyQuery)->Unit(benchmark::kMicrosecond);
 
-// The two halves of Nearest4096_FullScan on their own.
+// The same on the portable backend, for the ratio of SIMD to plain code.
+void Nearest4096_Portable(benchmark::State& state) {
+  const auto wte = data().tables.wte();
+  const std::int64_t query = 477;
+  std::vector<float> scratch(wte.rows), top_scores(kTopK);
+  std::vector<std::int32_t> top_ids(kTopK);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(k::kPortableBackend.nearest(wte.row(query), wte.data, wte.rows, wte.cols, kTopK,
+                                                         query, scratch.data(), top_ids.data(),
+                                                         top_scores.data()));
+  }
+  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK(Nearest4096_Portable)->Unit(benchmark::kMicrosecond);
+
+// The two halves of Nearest4096 on their own.
 void Nearest4096_ScoresOnly(benchmark::State& state) {
-  const auto& tables = data().tables;
-  const auto wte = tables.wte();
+  const auto wte = data().tables.wte();
   std::vector<float> scores(wte.rows);
   for (auto _ : state) {
-    const float* q = wte.row(477);
-    k::cosine_scores(q, k::inverse_norm(q, wte.cols), wte.data, tables.wte_inverse_norms(), wte.rows, wte.cols,
-                     scores.data());
+    k::cosine_scores(wte.row(477), wte.data, wte.rows, wte.cols, scores.data());
     benchmark::DoNotOptimize(scores.data());
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
@@ -190,15 +177,13 @@ void Nearest4096_ScoresOnly(benchmark::State& state) {
 BENCHMARK(Nearest4096_ScoresOnly)->Unit(benchmark::kMicrosecond);
 
 void Nearest4096_TopKOnly(benchmark::State& state) {
-  const auto& tables = data().tables;
-  const auto wte = tables.wte();
+  const auto wte = data().tables.wte();
   std::vector<float> scores(wte.rows), top_scores(kTopK);
   std::vector<std::int32_t> top_ids(kTopK);
-  const float* q = wte.row(477);
-  k::cosine_scores(q, k::inverse_norm(q, wte.cols), wte.data, tables.wte_inverse_norms(), wte.rows, wte.cols,
-                   scores.data());
+  k::cosine_scores(wte.row(477), wte.data, wte.rows, wte.cols, scores.data());
   for (auto _ : state) {
-    benchmark::DoNotOptimize(k::top_k(scores.data(), wte.rows, kTopK, 477, top_ids.data(), top_scores.data()));
+    benchmark::DoNotOptimize(
+        k::top_k(scores.data(), wte.rows, kTopK, 477, top_ids.data(), top_scores.data()));
   }
   state.SetItemsProcessed(state.iterations() * wte.rows);
 }
@@ -224,9 +209,9 @@ BENCHMARK(PositionMap_Reference)->Unit(benchmark::kMicrosecond);
 void PositionMap_Rows(benchmark::State& state) {
   const auto& tables = data().tables;
   const auto wpe = tables.wpe();
-  std::vector<float> map(wpe.rows * wpe.rows);
+  std::vector<float> map(wpe.rows * wpe.rows), scratch(wpe.rows);
   for (auto _ : state) {
-    k::cosine_map_rows(wpe.data, tables.wpe_inverse_norms(), wpe.rows, wpe.cols, 0, wpe.rows, map.data());
+    k::cosine_map_rows(wpe.data, wpe.rows, wpe.cols, 0, wpe.rows, scratch.data(), map.data());
     benchmark::DoNotOptimize(map.data());
   }
   state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));
@@ -238,9 +223,9 @@ BENCHMARK(PositionMap_Rows)->Unit(benchmark::kMicrosecond);
 void PositionMap(benchmark::State& state) {
   const auto& tables = data().tables;
   const auto wpe = tables.wpe();
-  std::vector<float> map(wpe.rows * wpe.rows);
+  std::vector<float> map(wpe.rows * wpe.rows), scratch(wpe.rows);
   for (auto _ : state) {
-    k::cosine_map(wpe.data, tables.wpe_inverse_norms(), wpe.rows, wpe.cols, map.data());
+    k::cosine_map(wpe.data, wpe.rows, wpe.cols, scratch.data(), map.data());
     benchmark::DoNotOptimize(map.data());
   }
   state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));

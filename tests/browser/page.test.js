@@ -8,7 +8,7 @@ import { rowView, cosine } from '../../web/index.js';
 import { num } from '../../web/widgets/format.js';
 import {
   startServer, launch, openPage, waitForWidgets, screenshot, checkModel, nodeModel, nodeSnapshot,
-  snapshotIndex, modelMode,
+  snapshotIndex, modelMode, checkPng,
 } from './helpers/browser.js';
 
 let server, browser, page, model;
@@ -222,12 +222,12 @@ describe(`the chapter page (${modelMode} model)`, () => {
     await page.locator('#nearest .ew-neighbour button').first().focus();
     await page.keyboard.press('Enter');
     assert.deepEqual(await list(), expectFor(first.id));
-    // Not one token.
+    // Not one token: its pieces as it stands inside a sentence.
     await input.fill('girlsxq');
     await input.press('Enter');
     const note = await page.locator('#nearest .ew-note').textContent();
-    assert.match(note, /is not a single token in this model: it is \d+ tokens/);
-    const pieces = model.tokenize('girlsxq');
+    assert.match(note, /is not a single token in this model: inside a sentence it is \d+ tokens/);
+    const pieces = model.tokenize(' girlsxq');
     assert.equal(await page.locator('#nearest .ew-pieces button').count(), pieces.length);
   });
 
@@ -403,7 +403,7 @@ describe(`the chapter page (${modelMode} model)`, () => {
     await page.keyboard.press('End');
     await page.waitForFunction((i) => document.querySelector('#slider').dataset.shown === String(i), last);
     // Play starts again from step 0; Pause stops.
-    const play = page.locator('#slider .ew-slider-line button');
+    const play = page.locator('#slider .ew-slider-line > button');
     await play.click();
     assert.equal(await play.getAttribute('aria-pressed'), 'true');
     await page.waitForFunction(() => document.querySelector('#slider').dataset.shown === '0');
@@ -414,10 +414,20 @@ describe(`the chapter page (${modelMode} model)`, () => {
     assert.deepEqual(await page.violations(), []);
   });
 
-  test('screenshot at 1280 px', async () => {
+  test('screenshot at 1280 px: the whole page, its expected size, not blank; one per section', async () => {
     await page.evaluate(() => window.scrollTo(0, 0));
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
     const path = await screenshot(page, 'page-1280', { fullPage: true });
-    assert.ok(path.endsWith('.png'));
+    const png = await checkPng(browser, path);
+    assert.equal(png.width, 1280);
+    assert.ok(Math.abs(png.height - height) <= 2, `${png.height} px tall for a page of ${height} px`);
+    assert.ok(png.colours > 50, `only ${png.colours} colours: blank?`);
+    for (const id of ['embeddings', 'similar', 'dot', 'position', 'training']) {
+      const box = await page.locator(`#${id}`).boundingBox();
+      const section = await checkPng(browser, await screenshot(page, `section-${id}-1280`, { locator: page.locator(`#${id}`) }));
+      assert.equal(section.width, Math.round(box.width), id);
+      assert.ok(section.colours > 20, `${id}: only ${section.colours} colours`);
+    }
   });
 });
 

@@ -1,7 +1,6 @@
-// model.nearest(q, k) for small k takes the WebAssembly module's two-pass
-// path (int16 first pass, exact float32 second pass); for k close to the
-// vocabulary size it scans every row exactly. Both must give the same ids and
-// the same scores, bit for bit, in the WebAssembly build too.
+// model.nearest(q, k) for small k and for k close to the vocabulary size
+// must give the same ids and the same scores, bit for bit, in the
+// WebAssembly build: the ranking is top_k of one scan, whatever k is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -21,7 +20,7 @@ function sameAsFullScan(model, query, k, label) {
   }
 }
 
-test('a model of the chapter\'s shape: the two-pass nearest equals the full scan', async () => {
+test('a model of the chapter\'s shape: nearest for small k equals the full scan', async () => {
   const m = makeModel({ words, width: 128, context: 128, extraRows: 4096 - base, seed: 3 });
   const model = await loadModel({ weights: m.weights, config: m.config, tokenizer: m.tokenizer });
   try {
@@ -36,7 +35,7 @@ test('a model of the chapter\'s shape: the two-pass nearest equals the full scan
   }
 });
 
-test('near-ties and duplicate rows: the two-pass nearest equals the full scan', async () => {
+test('near-ties and duplicate rows: nearest for small k equals the full scan', async () => {
   const width = 64, rows = 2048, random = seededRandom(11);
   const direction = Float32Array.from({ length: width }, random);
   const wte = new Float32Array(rows * width);

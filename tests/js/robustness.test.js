@@ -95,7 +95,7 @@ describe('wrong arguments', () => {
     ['tokenId of null', () => model.tokenId(null), TypeError, /tokenId: expected a string, got null/],
     ['tokenId of a long text', () => model.tokenId('girl '.repeat(10000)), RangeError, /tokenId: a text of 50000 characters is not a single token \(the longest token has \d+ bytes\)/],
     ['cosineMatrix of an array', () => cosineMatrix([[1, 2], [3, 4]]), TypeError, /cosineMatrix: expected a table such as model\.wpe, got an array of length 2/],
-    ['cosineMatrix of too many rows', () => cosineMatrix(new Matrix(new Float32Array(20000), 20000, 1)), RangeError, /a map of 20000 × 20000 numbers is too large \(at most 16384 rows\)/],
+    ['cosineMatrix of too many rows', () => cosineMatrix(new Matrix(new Float32Array(20000), 20000, 1)), RangeError, /a map of 20000 × 20000 numbers is too large \(at most 2048 rows\)/],
     ['a Matrix whose data does not fit its shape', () => new Matrix(new Float32Array(5), 2, 3), RangeError, /Matrix: 2 × 3 needs 6 numbers, data has 5/],
     ['a Matrix with negative rows', () => new Matrix(new Float32Array(0), -1, 0), RangeError, /rows and cols must be non-negative integers/],
   ];

@@ -20,14 +20,74 @@ Object.defineProperty(window, 'trace', {
   get: () => traceWidget.trace,
 });
 
-// ---- Glossary terms -----------------------------------------------------------
-for (const term of document.querySelectorAll('button.term')) {
-  term.addEventListener('click', () => {
-    const open = term.getAttribute('aria-expanded') !== 'true';
-    term.setAttribute('aria-expanded', String(open));
-    document.getElementById(term.getAttribute('aria-controls')).hidden = !open;
-  });
+/** The chapter's tokens, whose ids in this model the console's first lines name. */
+const CHAPTER_TOKENS = ['Lily', '·Lily', '·girl', '·boy', '·three', '·3'];
+
+/** "Lily 635, ·Lily 399, …": this model's ids of the chapter's tokens (or why one has none). */
+function chapterIds(model) {
+  return CHAPTER_TOKENS.map((text) => `${text} ${idOf(model, text) ?? '(not one token here)'}`).join(', ');
 }
+
+/** The one short message the console shows on load: where the reader is. */
+function consoleBanner(model) {
+  return 'Embeddings and position. In this console: model, trace (the first text box), rowView, dot, cosine, and help() for the whole API.\n' +
+    `This model's ids: ${chapterIds(model)}.\n` +
+    'The book’s ids (665 for Lily, 477 and 497 in its cosine line) belong to the book’s model, not this one: ' +
+    `ask this model with model.tokenId('Lily'), or read rowView(model.wte, model.tokenId('·girl')).`;
+}
+
+/** help(): every global and method, with a one-line example each, using this model's ids. */
+function helpText(model) {
+  const id = (text, fallback) => idOf(model, text) ?? fallback;
+  const girl = id('·girl', 1), boy = id('·boy', 2);
+  const lines = [
+    ['model', 'the loaded model', `model.vocabSize, model.width, model.context  // ${model.vocabSize}, ${model.width}, ${model.context}`],
+    ['model.wte', `the token table, a Matrix ${model.vocabSize} × ${model.width}`, `model.wte.at(${girl}, 0)  // one number: row ${girl}, column 0`],
+    ['model.wpe', `the position table, a Matrix ${model.context} × ${model.width}`, 'model.wpe.row(1)  // place 2’s numbers (a copy)'],
+    ['model.tokenId(text)', 'a token’s id; "·" is the space before a word', `model.tokenId('·girl')  // ${girl}`],
+    ['model.tokenText(id)', 'a token’s text', `model.tokenText(${girl})  // '·girl'`],
+    ['model.tokenize(text)', 'a text’s tokens', "model.tokenize('Lily saw Max')  // [{ id, text }, …]"],
+    ['model.vocabulary()', 'every token’s text, by id', 'model.vocabulary().slice(0, 10)'],
+    ['rowView(table, i)', 'row i of a table, a view (no copy)', `rowView(model.wte, ${girl})  // ${model.width} numbers`],
+    ['dot(a, b)', 'the dot product', 'dot([1, 2, 3], [4, 0, -1])  // 1'],
+    ['cosine(a, b)', 'the cosine similarity', `cosine(rowView(model.wte, ${girl}), rowView(model.wte, ${boy}))  // ·girl and ·boy`],
+    ['model.nearest(word, k)', 'the k closest tokens by cosine', "model.nearest('·girl', 5)  // [{ id, text, score }, …]"],
+    ['model.trace(text)', 'what the first layer reads', "model.trace('Lily saw Max').embeddings  // token + position, one row per token"],
+    ['trace', 'the trace of the first text box, kept current', 'trace.tokens, trace.tokenEmbeddings, trace.positionEmbeddings, trace.embeddings'],
+    ['model.cosineMatrix(table)', 'every row against every row', 'model.cosineMatrix(model.wpe).at(1, 2)  // places 2 and 3'],
+    ['Matrix', 'rows, cols, name, data (the numbers), .at(r, c), .row(i), .rowView(i), .toArray()', 'model.wte.data.length  // every number of the table'],
+  ];
+  return ['The chapter’s API (each line: what, then an example to paste):',
+    ...lines.map(([name, what, example]) => `  ${name}: ${what}\n      ${example}`),
+    `This model’s ids for the chapter’s tokens: ${chapterIds(model)}. The book’s ids belong to the book’s model.`].join('\n');
+}
+
+/** Puts help() in the console; before the model is in, it says the model is still loading. */
+function installHelp() {
+  window.help = () => {
+    console.info(window.model ? helpText(window.model) : 'The model is still loading; try help() again in a moment.');
+  };
+}
+installHelp();
+
+// ---- Glossary terms -----------------------------------------------------------
+// A definition opens in place; Escape closes the one open (and gives the focus back to its term).
+for (const term of document.querySelectorAll('button.term')) {
+  term.addEventListener('click', () => setTerm(term, term.getAttribute('aria-expanded') !== 'true'));
+}
+function setTerm(term, open) {
+  term.setAttribute('aria-expanded', String(open));
+  document.getElementById(term.getAttribute('aria-controls')).hidden = !open;
+}
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  const open = [...document.querySelectorAll('button.term[aria-expanded="true"]')];
+  if (!open.length) return;
+  const focused = open.find((term) => term === document.activeElement ||
+    document.getElementById(term.getAttribute('aria-controls')).contains(document.activeElement)) ?? open[open.length - 1];
+  setTerm(focused, false);
+  focused.focus();
+});
 
 // ---- Figures --------------------------------------------------------------------
 function setFigure(name, text) {
@@ -212,7 +272,30 @@ async function typeset() {
     });
     element.classList.add('typeset');
   }
+  markWideFormulas();
+  new ResizeObserver(markWideFormulas).observe(document.body);
   document.documentElement.dataset.formulas = 'ready';
+}
+
+/** A display formula wider than its column gets a visible cue that it scrolls sideways. */
+function markWideFormulas() {
+  for (const element of document.querySelectorAll('.tex.display.typeset')) {
+    const wide = element.scrollWidth > element.clientWidth + 1;
+    element.classList.toggle('scrolls', wide);
+    if (wide) {
+      element.tabIndex = 0;
+      element.setAttribute('role', 'region');
+      element.setAttribute('aria-label', 'Formula, scrolls sideways');
+    }
+    let cue = element.nextElementSibling?.classList.contains('scroll-cue') ? element.nextElementSibling : null;
+    if (wide && !cue) {
+      cue = document.createElement('span');
+      cue.className = 'scroll-cue';
+      cue.textContent = 'The formula goes on: swipe it sideways →';
+      element.after(cue);
+    }
+    if (cue) cue.hidden = !wide;
+  }
 }
 // After the widgets still waiting for idle time (the same queue, in order).
 function typesetWhenIdle() {
@@ -264,6 +347,7 @@ async function main() {
   }
   document.documentElement.dataset.page = 'ready';
   performance.mark('embeddings:figures');
+  console.info(consoleBanner(model));
   typesetWhenIdle();
 }
 

@@ -2,6 +2,17 @@
 
 const inspect = Symbol.for('nodejs.util.inspect.custom');
 
+// The numbers of each Matrix, kept off the object (rather than in private
+// fields) so that a console's preview of a table shows its shape and name,
+// not `#data: undefined`.
+const numbersOf = new WeakMap();
+
+/** The first numbers of a table as a console line writes them: "0.012, -0.034, …". */
+function firstNumbers(data, count) {
+  const shown = Array.from(data.subarray(0, Math.min(count, data.length)), (x) => String(Number(x.toPrecision(3))));
+  return `${shown.join(', ')}${data.length > count ? ', …' : ''}`;
+}
+
 /**
  * A row-major table of float32 numbers, rows × cols.
  *
@@ -11,9 +22,6 @@ const inspect = Symbol.for('nodejs.util.inspect.custom');
  * Matrix owns. `row(i)` and `toArray()` make copies.
  */
 export class Matrix {
-  #data;
-  #source;
-
   /**
    * @param {Float32Array | (() => Float32Array)} data the numbers, or (for
    *   views of WebAssembly memory) a function that returns a current view.
@@ -23,13 +31,13 @@ export class Matrix {
       throw new RangeError(`Matrix: rows and cols must be non-negative integers, got ${rows} and ${cols}`);
     }
     if (typeof data === 'function') {
-      this.#source = data;
+      numbersOf.set(this, { source: data });
     } else {
       if (!(data instanceof Float32Array)) throw new TypeError('Matrix: data must be a Float32Array');
       if (data.length !== rows * cols) {
         throw new RangeError(`Matrix: ${rows} × ${cols} needs ${rows * cols} numbers, data has ${data.length}`);
       }
-      this.#data = data;
+      numbersOf.set(this, { data });
     }
     /** Number of rows. */
     this.rows = rows;
@@ -37,12 +45,17 @@ export class Matrix {
     this.cols = cols;
     /** What the table is, e.g. "wte" (may be empty). */
     this.name = name;
+    // Not enumerable, so it stays out of Object.keys and JSON; DevTools' preview shows it.
+    Object.defineProperty(this, 'preview', {
+      value: `${rows} × ${cols}${name ? ` ${name}` : ''}: ${rows && cols ? `[${firstNumbers(this.data, 4)}]` : 'no numbers'}`,
+    });
     Object.freeze(this);
   }
 
   /** All rows × cols numbers, row after row; no copy. */
   get data() {
-    return this.#source ? this.#source() : this.#data;
+    const numbers = numbersOf.get(this);
+    return numbers.source ? numbers.source() : numbers.data;
   }
 
   /** Row i as a view (no copy), like rowView(this, i). */
@@ -93,7 +106,7 @@ export class Matrix {
       const numbers = Array.from(row.subarray(0, 5), (x) => x.toFixed(3)).join(', ');
       lines.push(`  ${i}: [${numbers}${this.cols > 5 ? ', …' : ''}]`);
     }
-    if (this.rows > shown) lines.push(`  … ${this.rows - shown} more rows`);
+    if (this.rows > shown) lines.push(`  … ${this.rows - shown} more ${this.rows - shown === 1 ? 'row' : 'rows'}`);
     return `${head}\n${lines.join('\n')}`;
   }
 }

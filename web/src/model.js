@@ -3,7 +3,7 @@
 import { instantiate } from './runtime.js';
 import { Matrix, checkIndex, describe, rowView } from './matrix.js';
 import { checkSignal, openSource, readText, settleInput } from './sources.js';
-import { checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
+import { checkFloat32, checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
 import { mapRows } from './map.js';
 
 const TOKEN = 0;
@@ -372,15 +372,17 @@ export class Trace {
   }
 }
 
-export class Model {
-  #tables;
-  #tokenizer;
-  #wte;
-  #wpe;
+// A model's hosts and tables, kept off the object (rather than in private
+// fields) so that DevTools' preview of a model shows its sizes, not its internals.
+const internalsOf = new WeakMap();
 
+export class Model {
   constructor(tables, tokenizer) {
-    this.#tables = tables;
-    this.#tokenizer = tokenizer;
+    internalsOf.set(this, { tables, tokenizer });
+    // Not enumerable: DevTools' one-line preview of a model shows its sizes.
+    Object.defineProperty(this, 'preview', {
+      value: `${tables.vocabSize} tokens × ${tables.width} numbers, ${tables.context} positions, ${tables.parameterCount} learned numbers`,
+    });
     if (tokenizer) tokenizerOfModel.set(this, tokenizer);
     const { width, vocabSize, context, pointers } = tables;
     // One view per table, made again only if memory was ever replaced: rowView
@@ -394,10 +396,10 @@ export class Model {
         return view;
       };
     };
-    this.#wte = new Matrix(liveView(pointers.wte, vocabSize * width), vocabSize, width, { name: 'wte' });
-    this.#wpe = new Matrix(liveView(pointers.wpe, context * width), context, width, { name: 'wpe' });
-    tableOwners.set(this.#wte, this);
-    tableOwners.set(this.#wpe, this);
+    internalsOf.get(this).wte = new Matrix(liveView(pointers.wte, vocabSize * width), vocabSize, width, { name: 'wte' });
+    internalsOf.get(this).wpe = new Matrix(liveView(pointers.wpe, context * width), context, width, { name: 'wpe' });
+    tableOwners.set(internalsOf.get(this).wte, this);
+    tableOwners.set(internalsOf.get(this).wpe, this);
     /** Sizes read from the files. */
     this.config = Object.freeze({ vocabSize, width, context, layers: tables.layers, heads: tables.heads });
     /** Learned numbers in the whole weights file, not only the two tables. */
@@ -409,20 +411,20 @@ export class Model {
   }
 
   #live() {
-    this.#tables.checkAlive();
-    return this.#tables;
+    internalsOf.get(this).tables.checkAlive();
+    return internalsOf.get(this).tables;
   }
 
   #text() {
-    this.#tables.checkAlive();
-    if (!this.#tokenizer) throw new Error('This model was loaded without a tokenizer.json, so it cannot read text');
-    return this.#tokenizer;
+    internalsOf.get(this).tables.checkAlive();
+    if (!internalsOf.get(this).tokenizer) throw new Error('This model was loaded without a tokenizer.json, so it cannot read text');
+    return internalsOf.get(this).tokenizer;
   }
 
   /** The token embedding table, vocabSize × width (a live view, no copy). */
-  get wte() { this.#live(); return this.#wte; }
+  get wte() { this.#live(); return internalsOf.get(this).wte; }
   /** The position embedding table, context × width (a live view, no copy). */
-  get wpe() { this.#live(); return this.#wpe; }
+  get wpe() { this.#live(); return internalsOf.get(this).wpe; }
   /** Number of rows of wte. */
   get vocabSize() { return this.config.vocabSize; }
   /** Numbers per row. */
@@ -430,7 +432,7 @@ export class Model {
   /** Most tokens the model reads at once (rows of wpe). */
   get context() { return this.config.context; }
   /** True after dispose(). */
-  get disposed() { return !this.#tables.alive; }
+  get disposed() { return !internalsOf.get(this).tables.alive; }
 
   /** Token ids of a text. */
   encode(text) {
@@ -449,7 +451,7 @@ export class Model {
   /** A text's tokens as { id, text }, text in the chapter's display form ("·" for a space). */
   tokenize(text) {
     checkText(text, 'tokenize');
-    return this.#text().encode(text, 'tokenize').map((id) => ({ id, text: this.#tokenizer.text(id) }));
+    return this.#text().encode(text, 'tokenize').map((id) => ({ id, text: internalsOf.get(this).tokenizer.text(id) }));
   }
 
   /** A token's text as the chapter shows it: "·Lily" for " Lily". */
@@ -562,6 +564,7 @@ export class Model {
         const x = query[i];
         if (typeof x !== 'number') throw new TypeError(`nearest: query[${i}] is ${describe(x)}, not a number`);
         if (!Number.isFinite(x)) throw new RangeError(`nearest: query[${i}] is ${x}; a query vector must hold finite numbers`);
+        checkFloat32(x, `query[${i}]`, 'nearest');
       }
       if (query instanceof Float32Array && query.buffer === module.HEAPF32.buffer) {
         pointer = query.byteOffset;
@@ -579,7 +582,7 @@ export class Model {
     const out = [];
     for (let i = 0; i < count && out.length < k; i++) {
       if (excluded.has(ids[i])) continue;
-      out.push({ id: ids[i], text: this.#tokenizer ? this.#tokenizer.text(ids[i]) : String(ids[i]), score: scores[i] });
+      out.push({ id: ids[i], text: internalsOf.get(this).tokenizer ? internalsOf.get(this).tokenizer.text(ids[i]) : String(ids[i]), score: scores[i] });
     }
     return out;
   }
@@ -613,21 +616,22 @@ export class Model {
    */
   map(options = {}) {
     this.#live();
-    return mapRows(options?.table ?? this.#wte, options, 'map');
+    return mapRows(options?.table ?? internalsOf.get(this).wte, options, 'map');
   }
   // ---- end map ----
 
   /**
    * The rows × rows table of cosine similarities between the rows of a
-   * table (model.wpe gives the position map). The model's own tables are
-   * read in place with their precomputed norms; any other Matrix works too.
+   * table (model.wpe gives the position map), within checkMapSize's limits.
+   * The model's own tables are read in place, as they are now; any other
+   * Matrix works too.
    */
   cosineMatrix(table) {
     const tables = this.#live();
-    if (table !== this.#wte && table !== this.#wpe) return cosineMatrixOf(table);
+    if (table !== internalsOf.get(this).wte && table !== internalsOf.get(this).wpe) return cosineMatrixOf(table);
     const n = table.rows;
-    checkMapSize(n);
-    const which = table === this.#wte ? TOKEN : POSITION;
+    checkMapSize(n, table.cols);
+    const which = table === internalsOf.get(this).wte ? TOKEN : POSITION;
     const out = new Float32Array(n * n);
     if (n * n <= tables.mapBlockSize) {
       // The whole map at once, each pair computed once (wpe).
@@ -649,15 +653,15 @@ export class Model {
     const tables = this.#live();
     return {
       tables: tables.module.HEAPU8.buffer.byteLength,
-      tokenizer: this.#tokenizer ? this.#tokenizer.module.HEAPU8.buffer.byteLength : 0,
+      tokenizer: internalsOf.get(this).tokenizer ? internalsOf.get(this).tokenizer.module.HEAPU8.buffer.byteLength : 0,
     };
   }
 
   /** Frees the model's WebAssembly objects. Later calls on it throw; views already taken stay readable. */
   dispose() {
-    if (!this.#tables.alive) return;
-    this.#tables.dispose();
-    this.#tokenizer?.dispose();
+    if (!internalsOf.get(this).tables.alive) return;
+    internalsOf.get(this).tables.dispose();
+    internalsOf.get(this).tokenizer?.dispose();
   }
 
   /** Same as dispose(), under Embind's name. */

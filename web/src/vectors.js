@@ -4,7 +4,39 @@
 // wte or wpe) is passed to the kernel as a pointer: no copy. Anything else
 // (plain arrays, other typed arrays, rows of a trace) is copied into a
 // scratch area of an instance, in chunks, so no call ever grows memory.
+//
+// Numbers are float32, the model's precision. A finite number beyond
+// float32's range (a plain array's 1e39, say) is refused with a RangeError
+// that names it, rather than turned into Infinity; norms and cosines are
+// right over float32's whole range (cpp/include/embeddings/kernels.h).
 import { Matrix, describe } from './matrix.js';
+
+/** The largest float32, about 3.4e38. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+// cosineMatrix's limits, so that one call never holds the page for long
+// (about 35 ms at the limits on the machine of docs/benchmarks.md) and the
+// instance that computes it never grows for good by more than the table.
+/** Most rows: a map of 2048 × 2048 numbers is 16 MiB. */
+export const MAX_MAP_ROWS = 2048;
+/** Most multiply-adds (rows × rows × cols), 2^30. */
+export const MAX_MAP_MULTIPLY_ADDS = 2 ** 30;
+/** Most numbers in a table outside any model, which is copied into the shared instance (64 MiB). */
+export const MAX_MAP_TABLE_NUMBERS = 2 ** 24;
+// Numbers in one block of a map computed on the shared instance (1 MiB),
+// copied out before the next block.
+const MAP_BLOCK_NUMBERS = 2 ** 18;
+
+/**
+ * Throws a RangeError when a finite number is outside float32's range
+ * (Math.fround would make it ±Infinity). NaN and ±Infinity pass: they are
+ * float32 values.
+ */
+export function checkFloat32(x, name, caller) {
+  if ((x > FLOAT32_MAX || x < -FLOAT32_MAX) && Number.isFinite(x) && !Number.isFinite(Math.fround(x))) {
+    throw new RangeError(`${caller}: ${name} is ${x}, outside float32's range (at most ±${FLOAT32_MAX})`);
+  }
+}
 
 /**
  * Where a vector can be computed on: one WebAssembly instance and its
@@ -62,14 +94,16 @@ function viewsEntry(a, b) {
 function checkVector(v, name, caller) {
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== 'number') {
-        throw new TypeError(`${caller}: ${name}[${i}] is ${describe(v[i])}, not a number`);
-      }
+      const x = v[i];
+      if (typeof x !== 'number') throw new TypeError(`${caller}: ${name}[${i}] is ${describe(x)}, not a number`);
+      checkFloat32(x, `${name}[${i}]`, caller);
     }
     return;
   }
   if (ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) &&
       !(v instanceof BigUint64Array)) {
+    // Only float64 holds numbers beyond float32's range (integers of 32 bits or less fit).
+    if (v instanceof Float64Array) for (let i = 0; i < v.length; i++) checkFloat32(v[i], `${name}[${i}]`, caller);
     return;
   }
   throw new TypeError(`${caller}: ${name} must be an array or typed array of numbers, got ${describe(v)}`);
@@ -138,7 +172,8 @@ export function dot(a, b) {
 
 /**
  * Cosine similarity: dot(a, b) / (|a| |b|), from -1 to 1. A zero vector has
- * no direction; cosine then returns 0.
+ * no direction; cosine then returns 0. Right over float32's whole range:
+ * cosine([1e20, 1], [1e20, 1]) is 1.
  * @returns {number}
  */
 export function cosine(a, b) {
@@ -158,34 +193,59 @@ export function cosine(a, b) {
   return target.module._embeddings_cosine_from_sums(sums);
 }
 
-export function checkMapSize(rows) {
-  if (rows > 2 ** 14) {
-    throw new RangeError(`cosineMatrix: a map of ${rows} × ${rows} numbers is too large (at most ${2 ** 14} rows)`);
+/** Throws a RangeError when a rows × cols table's cosine map is beyond cosineMatrix's limits. */
+export function checkMapSize(rows, cols) {
+  if (rows > MAX_MAP_ROWS) {
+    throw new RangeError(`cosineMatrix: a map of ${rows} × ${rows} numbers is too large (at most ${MAX_MAP_ROWS} ` +
+      'rows); nearest() or cosine() give the rows you need');
+  }
+  if (rows * rows * cols > MAX_MAP_MULTIPLY_ADDS) {
+    throw new RangeError(`cosineMatrix: the map of a ${rows} × ${cols} table takes ${rows * rows * cols} ` +
+      `multiply-adds, more than ${MAX_MAP_MULTIPLY_ADDS} (2^30); nearest() or cosine() give the rows you need`);
   }
 }
 
-/** The cosine map of a table outside any model, computed on the shared instance. */
+/**
+ * The cosine map of a table outside any model, computed on the shared
+ * instance a block of rows at a time: the instance holds a copy of the
+ * table and one block, never the whole map.
+ */
 export function cosineMatrixOf(table) {
   if (!(table instanceof Matrix)) {
     throw new TypeError(`cosineMatrix: expected a table such as model.wpe, got ${describe(table)}`);
   }
   const { rows, cols } = table;
-  checkMapSize(rows);
+  checkMapSize(rows, cols);
+  if (rows * cols > MAX_MAP_TABLE_NUMBERS) {
+    throw new RangeError(`cosineMatrix: a table of ${rows * cols} numbers is too large to copy for its map ` +
+      `(at most ${MAX_MAP_TABLE_NUMBERS}, 64 MiB)`);
+  }
   const module = defaultHost.module;
+  const whole = rows * rows <= MAP_BLOCK_NUMBERS;
+  const blockRows = whole ? rows : Math.max(1, Math.floor(MAP_BLOCK_NUMBERS / Math.max(1, rows)));
   // This instance hands out no views, so it may grow; pointers stay valid.
   const tablePointer = module._malloc(Math.max(1, rows * cols) * 4);
-  const normsPointer = module._malloc(Math.max(1, rows) * 4);
-  const outPointer = module._malloc(Math.max(1, rows * rows) * 4);
+  const scratchPointer = module._malloc(Math.max(1, rows) * 4);
+  const blockPointer = module._malloc(Math.max(1, blockRows * rows) * 4);
   try {
-    if (!tablePointer || !normsPointer || !outPointer) throw new RangeError('cosineMatrix: out of memory');
+    if (!tablePointer || !scratchPointer || !blockPointer) throw new RangeError('cosineMatrix: out of memory');
     module.HEAPF32.set(table.data, tablePointer >> 2);
-    module._embeddings_cosine_map(tablePointer, rows, cols, normsPointer, outPointer);
     const out = new Float32Array(rows * rows);
-    out.set(module.HEAPF32.subarray(outPointer >> 2, (outPointer >> 2) + rows * rows));
+    if (whole) {
+      // Each pair once, mirrored: exactly symmetric.
+      module._embeddings_cosine_map(tablePointer, rows, cols, scratchPointer, blockPointer);
+      out.set(module.HEAPF32.subarray(blockPointer >> 2, (blockPointer >> 2) + rows * rows));
+    } else {
+      for (let begin = 0; begin < rows; begin += blockRows) {
+        const end = Math.min(rows, begin + blockRows);
+        module._embeddings_cosine_map_rows(tablePointer, rows, cols, begin, end, scratchPointer, blockPointer);
+        out.set(module.HEAPF32.subarray(blockPointer >> 2, (blockPointer >> 2) + (end - begin) * rows), begin * rows);
+      }
+    }
     return new Matrix(out, rows, rows, { name: `cosine map of ${table.name || 'a table'}` });
   } finally {
     module._free(tablePointer);
-    module._free(normsPointer);
-    module._free(outPointer);
+    module._free(scratchPointer);
+    module._free(blockPointer);
   }
 }

@@ -6,6 +6,8 @@ import { dot } from '../index.js';
 import { el, ensureStylesheet, mark, uniqueId } from './base.js';
 
 const MAX_PLACES = 8;
+// The module computes in float32: numbers beyond this become Infinity.
+const FLOAT32_MAX = 3.4028234663852886e38;
 
 function parseVector(text, fallback) {
   if (text === null) return fallback;
@@ -18,8 +20,10 @@ function plain(x) {
   return Object.is(x, -0) ? '0' : String(Number(x.toPrecision(7)));
 }
 
-/** A number for reading, with a real minus sign. */
+/** A number for reading, with a real minus sign; overflow said in words, never a bare NaN or Infinity. */
 function pretty(x) {
+  if (Number.isNaN(x)) return 'undefined (∞ − ∞)';
+  if (!Number.isFinite(x)) return x > 0 ? 'too large (∞)' : 'too large (−∞)';
   return plain(x).replace(/^-/, '\u2212');
 }
 
@@ -54,6 +58,8 @@ export class DotProduct extends HTMLElement {
     this.add = el('button', { type: 'button', className: 'ew-button', textContent: 'Add a place' });
     this.remove = el('button', { type: 'button', className: 'ew-button', textContent: 'Remove the last place' });
     this.reset = el('button', { type: 'button', className: 'ew-button', textContent: 'Back to the example' });
+    this.limitNote = el('p', { className: 'ew-help ew-dot-limit', id: uniqueId('ew-dot-limit'), textContent: `${MAX_PLACES} places is this editor’s limit: enough to see how the sum grows. The model’s own lists have many more.` });
+    this.add.setAttribute('aria-describedby', this.limitNote.id);
     this.add.addEventListener('click', () => { this.a.push(0); this.b.push(0); this.#rows(); this.#focusLast(); });
     this.remove.addEventListener('click', () => { this.a.pop(); this.b.pop(); this.#rows(); });
     this.reset.addEventListener('click', () => {
@@ -67,6 +73,7 @@ export class DotProduct extends HTMLElement {
       el('p', { className: 'ew-help', textContent: 'Change any number; the products and their sum follow.' }),
       this.table,
       el('div', { className: 'ew-buttons' }, this.add, this.remove, this.reset),
+      this.limitNote,
       this.sentence,
       this.code);
     this.#rows();
@@ -92,11 +99,14 @@ export class DotProduct extends HTMLElement {
         });
         input.addEventListener('input', () => {
           const value = parseEntry(input.value);
-          const valid = Number.isFinite(value);
+          const valid = Number.isFinite(value) && Math.abs(value) <= FLOAT32_MAX;
           input.setAttribute('aria-invalid', valid ? 'false' : 'true');
           if (valid) {
             this[name][k] = value;
             this.#compute();
+          } else if (!Number.isNaN(value)) {
+            this.sentence.textContent = `“${input.value}” is too large: the module computes with float32 numbers, which stop near 3.4 × 10³⁸. ` +
+              `The sum uses ${pretty(this[name][k])} there until it fits.`;
           } else {
             this.sentence.textContent = `“${input.value}” is not a number; the sum uses ${pretty(this[name][k])} there until it is.`;
           }
@@ -106,6 +116,7 @@ export class DotProduct extends HTMLElement {
       return el('tr', {}, el('th', { scope: 'row', textContent: String(k + 1) }), ...cells, el('td', { className: 'ew-dot-product' }));
     }));
     this.add.disabled = this.a.length >= MAX_PLACES;
+    this.limitNote.hidden = !this.add.disabled;
     this.remove.disabled = this.a.length <= 1;
     this.#compute();
   }
@@ -123,8 +134,12 @@ export class DotProduct extends HTMLElement {
     this.sumCell.textContent = pretty(sum);
     this.result = { products, sum };
     const terms = products.map((p, k) => (k && p < 0 ? `(${pretty(p)})` : pretty(p))).join(' + ');
-    this.sentence.textContent = `Multiply place by place: ${products.map(pretty).join(', ')}. Add them up: ${terms} = ${pretty(sum)}.`;
-    this.code.textContent = `dot([${this.a.map(plain).join(', ')}], [${this.b.map(plain).join(', ')}]); // ${plain(sum)}`;
+    const overflow = !Number.isFinite(sum) || products.some((p) => !Number.isFinite(p))
+      ? ' That is past the largest float32 number (about 3.4 × 10³⁸), so the module’s result is not a number you can use.' : '';
+    this.sentence.textContent = `Multiply place by place: ${products.map(pretty).join(', ')}. Add them up: ${terms} = ${pretty(sum)}.${overflow}`;
+    // The comment is the value computed, written exactly as a console prints it (float32 widened to a double).
+    const typed = (x) => (Object.is(x, -0) ? '-0' : String(x));
+    this.code.textContent = `dot([${this.a.map(typed).join(', ')}], [${this.b.map(typed).join(', ')}]); // ${String(sum)}`;
     this.dispatchEvent(new CustomEvent('ew-change', { bubbles: true, detail: this.result }));
   }
 }

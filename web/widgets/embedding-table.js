@@ -28,21 +28,20 @@ export class EmbeddingTable extends ModelWidget {
   build() {
     this.picker = new TokenPicker({
       label: 'Find a token',
-      placeholder: 'e.g. Lily, ·girl or 665',
+      placeholder: 'e.g. Lily, girl or a row id such as 665',
+      rowIds: true,
       onPick: (id) => this.pick(id),
-      onText: (text) => this.#notFound(text),
     });
-    this.note = el('p', { className: 'ew-note', role: 'status' });
     this.summary = el('p', { className: 'ew-summary' });
     this.rowText = el('p', { className: 'ew-row-numbers' });
     this.gridHost = el('div', { className: 'ew-grid-host' });
     this.legendHost = el('div');
-    this.append(this.summary, this.picker.element, this.note, this.rowText, this.gridHost, this.legendHost);
+    this.append(this.summary, this.picker.element, this.rowText, this.gridHost, this.legendHost);
   }
 
   attributeChangedCallback(name, before, after) {
     if (name === 'token') {
-      if (this.model && after) this.#pickText(after);
+      if (this.model && after) this.picker.pickText(after);
       return;
     }
     super.attributeChangedCallback(name, before, after);
@@ -64,49 +63,43 @@ export class EmbeddingTable extends ModelWidget {
       value: (r, c) => model.wte.data[r * cols + c],
       describe,
       rowLabel: (r, short) => (short ? String(r) : `${r} ${tokenLabel(model, r)}`),
+      highlightLabel: (r, short) => (short ? tokenLabel(model, r) : `${r} ${tokenLabel(model, r)}`),
+      loupeRowLabel: (r) => `${r} ${tokenLabel(model, r)}`,
+      limit,
       colLabel: (c) => String(c),
       rowHeight: 4,
       label: `The token table: ${shape(rows, cols)} numbers, one row per token`,
       prompt: 'Tap or click a cell, or focus the table and use the arrow keys, to read one number.',
-      onSelect: (r) => this.#showRow(r),
+      onSelect: (r) => {
+        this.#showRow(r);
+        // The box names the row read now, not the token searched before.
+        if (r !== this.grid?.highlighted) this.picker.show(r);
+      },
       onRowLabel: (r) => this.pick(r),
     });
     this.gridHost.replaceChildren(this.grid.element);
     this.legendHost.replaceChildren(legend(limit, { label: 'Colours of the token table' }));
     this.grid.layout();
     const start = this.getAttribute('token');
-    if (start) this.#pickText(start);
+    if (start) this.picker.pickText(start);
     image.paintRestWhenIdle(this.grid.highlighted ?? 0);
+  }
+
+  /** The token whose row is highlighted (a text such as "Lily"; setting it finds it as the search box does). */
+  get token() {
+    return this.grid?.highlighted == null || !this.model ? this.getAttribute('token') ?? undefined : tokenLabel(this.model, this.grid.highlighted);
+  }
+
+  set token(text) {
+    this.setAttribute('token', text);
   }
 
   /** Highlights a token's row and scrolls to it. */
   pick(id) {
     if (!this.grid) return;
-    this.note.textContent = '';
     this.picker.show(id);
     this.grid.highlightRow(id);
     this.dispatchEvent(new CustomEvent('ew-token', { bubbles: true, detail: { id } }));
-  }
-
-  #pickText(text) {
-    try {
-      this.pick(this.model.tokenId(text));
-    } catch (error) {
-      this.#notFound(text, error);
-    }
-  }
-
-  #notFound(text, error) {
-    let message = error?.message;
-    if (!message) {
-      try {
-        this.pick(this.model.tokenId(text));
-        return;
-      } catch (caught) {
-        message = caught.message;
-      }
-    }
-    this.note.textContent = message.replace(/^tokenId: /, '');
   }
 
   #showRow(r) {

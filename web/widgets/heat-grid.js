@@ -4,9 +4,13 @@
 // The whole table is painted into an image of one pixel per number (color.js
 // tableImage, or RowImage, which paints a block of rows when it is first
 // needed); each frame draws only the visible rows of it,
-// scaled up with smoothing off. A tall table scrolls inside its box (a
-// sticky canvas over a spacer as tall as the table), so wheel, touch and
-// scroll bar all work natively; a square map shows whole.
+// scaled up with smoothing off. A tall table shows a window of its rows
+// (a canvas over a spacer as tall as the table, in a box that does not
+// scroll by itself), moved by its "earlier / later rows" buttons, the
+// keyboard or a search (a number is a row id): so a swipe or a wheel over the table
+// always scrolls the page, never traps the reader. A square map shows whole.
+// On a touch screen a tap opens a loupe (loupe.js) with the numbers around
+// the tapped cell, big enough for a finger, next to the finger.
 //
 // The grid never asks for a layout while a page is building: its size comes
 // from the ResizeObserver (which reports after the browser's own layout),
@@ -14,6 +18,8 @@
 // Reading a size while other widgets are still adding to the page would make
 // the browser lay out the whole long page again, once per read.
 import { el, uniqueId } from './base.js';
+import { int } from './format.js';
+import { Loupe, neighbourhood } from './loupe.js';
 
 const ZOOMS = [1, 2, 3, 4, 6, 8, 12, 16, 24];
 
@@ -77,16 +83,31 @@ export class HeatGrid {
       this.zoomLabel = el('span', { className: 'ew-grid-zoom' });
       this.zoomOut.addEventListener('click', () => this.zoom(-1));
       this.zoomIn.addEventListener('click', () => this.zoom(1));
-      this.element.append(el('div', { className: 'ew-grid-toolbar' }, this.zoomOut, this.zoomIn, this.zoomLabel));
+      this.earlier = el('button', { type: 'button', className: 'ew-button', textContent: '▲ Earlier rows' });
+      this.later = el('button', { type: 'button', className: 'ew-button', textContent: '▼ Later rows' });
+      this.earlier.addEventListener('click', () => this.#page(-1));
+      this.later.addEventListener('click', () => this.#page(1));
+      // No slider: a finger swiping the page over it would move the rows instead.
+      this.windowLabel = el('span', { className: 'ew-grid-rows' });
+      this.element.append(
+        el('div', { className: 'ew-grid-toolbar' }, this.zoomOut, this.zoomIn, this.zoomLabel),
+        el('div', { className: 'ew-grid-toolbar ew-grid-window' }, this.earlier, this.later, this.windowLabel));
     }
+    this.loupe = new Loupe({ label: `${options.label}: the numbers around the tapped cell`, onPick: (r, c) => this.#loupeAt(r, c) });
     this.element.append(this.viewport, this.tip, this.readout, help);
 
     this.viewport.addEventListener('scroll', () => this.draw(), { passive: true });
     this.viewport.addEventListener('pointermove', (event) => this.#pointerMove(event));
     this.viewport.addEventListener('pointerleave', () => this.#setHover(null));
+    this.viewport.addEventListener('pointerdown', (event) => { this.lastPointer = event.pointerType; }, { passive: true });
     this.viewport.addEventListener('click', (event) => {
       const cell = this.#cellAt(event);
-      if (cell) return this.select(cell.r, cell.c);
+      const touch = (event.pointerType || this.lastPointer) === 'touch';
+      if (cell) {
+        this.select(cell.r, cell.c);
+        if (touch) this.#openLoupe(event.clientX, event.clientY);
+        return;
+      }
       const row = this.#labelAt(event);
       if (row !== null) this.options.onRowLabel?.(row);
     });
@@ -204,6 +225,54 @@ export class HeatGrid {
     this.readout.textContent = this.options.describe(r, c, this.options.value(r, c));
   }
 
+  /** Moves the row window by a windowful (direction −1 or 1), keeping a row of overlap. */
+  #page(direction) {
+    const m = this.#metrics();
+    const visible = Math.max(1, Math.floor((m.height - m.top) / m.rowHeight) - 1);
+    this.viewport.scrollTop += direction * visible * m.rowHeight;
+    this.draw();
+  }
+
+  /** The first and last rows in the window, and the state of its controls. */
+  #updateWindow(first, last) {
+    if (!this.windowLabel) return;
+    const text = `Rows ${int(first)}–${int(last)} of ${int(this.rows)}`;
+    if (this.windowLabel.textContent !== text) this.windowLabel.textContent = text;
+    this.earlier.disabled = first <= 0;
+    this.later.disabled = last >= this.rows - 1;
+  }
+
+  #openLoupe(x, y) {
+    if (!this.cursor || !this.options.limit) return;
+    const { r, c } = this.cursor;
+    const rows = neighbourhood(r, 2, this.rows), cols = neighbourhood(c, 2, this.cols);
+    const rowName = this.options.loupeRowLabel ?? ((row) => String(row));
+    const colName = this.options.loupeColLabel ?? ((col) => `col ${col}`);
+    this.loupe.show({
+      x, y,
+      host: this.element,
+      anchor: this.viewport,
+      title: this.options.describe(r, c, this.options.value(r, c)),
+      limit: this.options.limit,
+      colLabels: cols.map(colName),
+      rows: rows.map((row) => ({
+        label: rowName(row),
+        cells: cols.map((col) => ({ r: row, c: col, value: this.options.value(row, col), current: row === r && col === c })),
+      })),
+    });
+  }
+
+  /** A tap in the loupe: moves the cursor there and shows the loupe around it, where it was. */
+  #loupeAt(r, c) {
+    const box = this.loupe.element.getBoundingClientRect();
+    this.select(r, c, { scroll: false });
+    const point = this.#clientPoint(r, c);
+    this.#openLoupe(point.x, point.y);
+    // Keep the loupe where the finger is, rather than jumping after the cell.
+    const after = this.loupe.element.getBoundingClientRect();
+    if (Math.abs(after.top - box.top) > 1) this.loupe.element.style.top = `${parseFloat(this.loupe.element.style.top) + box.top - after.top}px`;
+  }
+
   #scrollTo(row, centre) {
     if (this.square) return;
     if (!this.size) {
@@ -224,6 +293,10 @@ export class HeatGrid {
   cellPoint(r, c) {
     this.#scrollTo(r, false);
     this.viewport.scrollIntoView({ block: 'nearest' });
+    return this.#clientPoint(r, c);
+  }
+
+  #clientPoint(r, c) {
     const m = this.#metrics();
     const box = this.viewport.getBoundingClientRect();
     const scrollTop = this.square ? 0 : this.viewport.scrollTop;
@@ -344,6 +417,8 @@ export class HeatGrid {
     const count = Math.max(0, Math.min(this.rows - first, Math.ceil((gridHeight + offset) / m.rowHeight) + 1));
     const yOf = (r) => m.top + r * m.rowHeight - scrollTop;
     const gridWidth = m.cellWidth * this.cols;
+    const whole = Math.max(1, Math.floor(gridHeight / m.rowHeight));
+    this.#updateWindow(first, Math.min(this.rows - 1, Math.floor(scrollTop / m.rowHeight) + whole - 1));
 
     context.save();
     context.beginPath();
@@ -407,7 +482,8 @@ export class HeatGrid {
       if (h !== null && h !== undefined && h >= first && h < first + count) {
         context.font = `bold 11px ${font}`;
         const y = yOf(h) + Math.max(m.rowHeight, 2) / 2;
-        const text = `▶ ${label(h, m.narrow)}`;
+        // The picked row keeps its word even where the other labels shrink to ids.
+        const text = `▶ ${(this.options.highlightLabel ?? label)(h, m.narrow)}`;
         const w = Math.min(m.left - 2, context.measureText(text).width + 4);
         context.fillStyle = style.backgroundColor && style.backgroundColor !== 'rgba(0, 0, 0, 0)' ? style.backgroundColor : '#fff';
         context.fillRect(m.left - 2 - w, y - 7, w, 14);

@@ -10,27 +10,11 @@
 //   <word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76" for="nearest"></word-pairs>
 import { rowView, cosine } from '../index.js';
 import { ModelWidget, el } from './base.js';
-import { TokenPicker, tokenLabel } from './token-picker.js';
+import { TokenPicker, tokenLabel, notOneToken } from './token-picker.js';
+
+export { notOneToken };
 import { neighbourList } from './neighbours.js';
 import { num } from './format.js';
-
-/**
- * Why a text is not one token, in words, with its pieces:
- * { message, pieces: [{ id, text }] }.
- */
-export function notOneToken(model, text, error) {
-  let pieces = [];
-  try {
-    pieces = model.tokenize(text.replace(/^·/, ' ').replace(/·/g, ' '));
-  } catch {
-    // The message of the error says enough.
-  }
-  const shown = text.replace(/^ /, '·');
-  const message = pieces.length > 1
-    ? `“${shown}” is not a single token in this model: it is ${pieces.length} tokens, ${pieces.map((p) => p.text).join(' + ')}.`
-    : `“${shown}” is not a token in this model. (${error?.message ?? 'no such token'})`;
-  return { message, pieces };
-}
 
 export class NearestWords extends ModelWidget {
   static get observedAttributes() {
@@ -40,14 +24,14 @@ export class NearestWords extends ModelWidget {
   build() {
     this.picker = new TokenPicker({
       label: 'Word',
-      placeholder: 'e.g. ·girl, red, ran',
+      placeholder: 'e.g. girl, red, ran',
       onPick: (id) => this.pick(id),
-      onText: (text) => this.pickText(text),
+      // No single token: the old neighbours would answer another word.
+      onMissing: () => this.#clear(),
     });
-    this.note = el('div', { className: 'ew-note', role: 'status' });
     this.heading = el('p', { className: 'ew-summary', 'aria-live': 'polite' });
     this.results = el('div', { className: 'ew-results' });
-    this.append(this.picker.element, this.note, this.heading, this.results);
+    this.append(this.picker.element, this.heading, this.results);
   }
 
   attributeChangedCallback(name, before, after) {
@@ -72,6 +56,21 @@ export class NearestWords extends ModelWidget {
     return this.id_;
   }
 
+  /** The word shown (its token's text). Setting it finds the word as the search box does. */
+  get word() {
+    return this.model && this.id_ !== undefined ? tokenLabel(this.model, this.id_) : this.getAttribute('word') ?? '·girl';
+  }
+
+  set word(text) {
+    this.setAttribute('word', text);
+  }
+
+  #clear() {
+    this.id_ = undefined;
+    this.heading.textContent = '';
+    this.results.replaceChildren();
+  }
+
   show(model) {
     this.picker.setModel(model);
     if (this.id_ !== undefined && this.id_ < model.vocabSize) return this.pick(this.id_);
@@ -86,8 +85,10 @@ export class NearestWords extends ModelWidget {
       return;
     }
     this.id_ = id;
-    this.note.replaceChildren();
     this.picker.show(id);
+    // A neighbour picked by keyboard is replaced with the list: keep the focus at its rank.
+    const focused = this.results.contains(document.activeElement)
+      ? [...this.results.querySelectorAll('button')].indexOf(document.activeElement) : -1;
     const k = Math.min(this.k, model.vocabSize - 1);
     // tokenLabel: a table may have rows past the tokenizer's last token (padding rows).
     const neighbours = model.nearest(id, k).map((n) => ({ ...n, text: tokenLabel(model, n.id) }));
@@ -97,28 +98,14 @@ export class NearestWords extends ModelWidget {
       onPick: (next) => this.pick(next),
       label: `Closest tokens to ${word}`,
     }));
+    if (focused >= 0) (this.results.querySelectorAll('button')[focused] ?? this.results.querySelector('button'))?.focus();
     this.dispatchEvent(new CustomEvent('ew-token', { bubbles: true, detail: { id } }));
   }
 
-  /** Shows the closest tokens to a word given as text, or says why it is not one token. */
+  /** Shows the closest tokens to a word given as text (as the search box reads it), or its pieces. */
   pickText(text) {
-    const model = this.model;
-    if (!model) return;
-    let id;
-    try {
-      id = model.tokenId(text);
-    } catch (error) {
-      const { message, pieces } = notOneToken(model, text, error);
-      const buttons = pieces.map((piece) => {
-        const button = el('button', { type: 'button', className: 'ew-button ew-token', textContent: piece.text });
-        button.addEventListener('click', () => this.pick(piece.id));
-        return button;
-      });
-      this.note.replaceChildren(el('p', { textContent: message }),
-        ...(buttons.length > 1 ? [el('p', { className: 'ew-pieces' }, 'Pick a piece: ', ...buttons)] : []));
-      return;
-    }
-    this.pick(id);
+    if (!this.model) return;
+    this.picker.pickText(text);
   }
 }
 

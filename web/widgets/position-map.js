@@ -60,6 +60,9 @@ export class PositionMap extends ModelWidget {
       describe: (r, c, v) => `Places ${r + 1} and ${c + 1} (rows ${r} and ${c} of the position table): cosine ${num(v, 2)}`,
       rowLabel: (r) => String(r + 1),
       colLabel: (c) => String(c + 1),
+      loupeRowLabel: (r) => `place ${r + 1}`,
+      loupeColLabel: (c) => `${c + 1}`,
+      limit: 1,
       rowTicks: ticks(n),
       colTicks: ticks(n),
       label: `Position map: cosine similarity between the lists of places 1 to ${n}`,
@@ -134,7 +137,11 @@ export class PositionMap extends ModelWidget {
     for (const v of [1, 0, -1]) context.fillText(v === -1 ? '\u22121' : String(v), left - 4, y(v));
     context.textAlign = 'center';
     context.textBaseline = 'alphabetic';
-    for (const j of ticks(n)) context.fillText(String(j + 1), x(j), height - 3);
+    // Each tick's number kept whole inside the canvas (the last one, 128, would lose its last digit).
+    for (const j of ticks(n)) {
+      const text = String(j + 1), half = context.measureText(text).width / 2;
+      context.fillText(text, Math.min(width - half - 1, Math.max(half + 1, x(j))), height - 3);
+    }
     context.lineWidth = 2;
     context.beginPath();
     for (let j = 0; j < n; j++) {

@@ -1,8 +1,14 @@
 // A search box over a model's vocabulary (the ARIA 1.2 combobox pattern):
-// type part of a token, pick from the list with the mouse or the arrow keys.
-// Tokens are shown as the chapter shows them, "·" for a leading space; typing
-// a space or "·" at the start means the same. A number (or #number) finds
-// that token id.
+// type a word, pick from the list with the mouse, a tap or the arrow keys.
+//
+// A typed word means what a reader means by it (docs/page.md, "Search"):
+// a lower-case word such as `red` is first the word as it stands inside a
+// sentence, `·red`, when that token exists; a leading space or "·" means the
+// same; a word with capitals (`Lily`) is first its exact form, the word at
+// the start of a text. When both forms exist both are offered, named in
+// words, and Enter takes the first suggestion. In the token table a number
+// (or #number) is a row id. A word that is no single token shows its
+// pieces, each one a button, until the reader types something else.
 import { el, uniqueId } from './base.js';
 
 const MAX_OPTIONS = 12;
@@ -32,8 +38,105 @@ export function shareVocabulary(from, to) {
   if (!vocabularies.has(to)) vocabularies.set(to, vocabularyOf(from));
 }
 
-function normalise(text) {
-  return text.replace(/^ /, '·');
+const indexes = new WeakMap();
+/** Token text → id, made once per vocabulary. */
+function indexOf(words) {
+  let index = indexes.get(words);
+  if (!index) {
+    index = new Map();
+    words.forEach((word, id) => { if (!index.has(word)) index.set(word, id); });
+    indexes.set(words, index);
+  }
+  return index;
+}
+
+/** What a form of a word is, in words: the name shown beside it in the list. */
+export const FORM_NAMES = {
+  spaced: 'inside a sentence (a space before it)',
+  bare: 'no space before it: at the start of a text, or part of a longer word',
+  row: 'row id',
+};
+
+/**
+ * The tokens a typed text may mean, best first: [{ id, text, form }], form
+ * one of 'row' (a number, when `rowIds`), 'spaced' (·word) or 'bare'
+ * (word). Empty when the text is no single token.
+ * @param {string[]} words the vocabulary (display texts, "·" for a leading space)
+ */
+export function wordForms(words, typed, { rowIds = false, rows = words.length } = {}) {
+  const forms = [];
+  const text = typed.replace(/\s+$/, '');
+  if (!text) return forms;
+  const index = indexOf(words);
+  const add = (word, form) => {
+    const id = index.get(word);
+    if (id !== undefined && !forms.some((f) => f.id === id)) forms.push({ id, text: word, form });
+  };
+  const number = rowIds ? /^#?(\d+)$/.exec(text.trim()) : null;
+  if (number && Number(number[1]) < rows) forms.push({ id: Number(number[1]), text: words[Number(number[1])] ?? '', form: 'row' });
+  const spaced = /^[ ·]/.test(text);
+  const word = text.replace(/^[ ·]+/, '');
+  if (!word) {
+    add('·', 'spaced');
+  } else if (spaced) {
+    add(`·${word}`, 'spaced');
+  } else if (word === word.toLowerCase()) {
+    // A lower-case word is the word as it stands in a sentence, then the piece.
+    add(`·${word}`, 'spaced');
+    add(word, 'bare');
+  } else {
+    // A capital (Lily) is first the word as typed: the start of a text.
+    add(word, 'bare');
+    add(`·${word}`, 'spaced');
+  }
+  return forms;
+}
+
+const BYTE_TOKEN = /^<0x[0-9A-F]{2}>$/;
+
+/** Whether a token's text is one byte of UTF-8 (<0xF0>): a piece of a character with no token of its own. */
+export function isByteToken(text) {
+  return BYTE_TOKEN.test(text);
+}
+
+/** The sentence that says what byte tokens are, when any of these texts is one. */
+export function byteNote(texts) {
+  return texts.some(isByteToken)
+    ? 'Pieces written like <0xF0> are single bytes of the text’s UTF-8 encoding: the model has no token for that character (an emoji, a Chinese character…), so it reads it one byte at a time.'
+    : '';
+}
+
+/**
+ * The text a reader means by a typed word, as the tokenizer should read it:
+ * a lower-case word or one typed with a leading space or "·" stands inside a
+ * sentence (" red"); a word with capitals stands as typed.
+ */
+export function meantText(typed) {
+  const text = typed.replace(/\s+$/, '');
+  const word = text.replace(/^[ ·]+/, '');
+  const spaced = word !== text || word === word.toLowerCase();
+  return (spaced ? ' ' : '') + word.replace(/·/g, ' ');
+}
+
+/**
+ * Why a text is not one token, in words, with its pieces (as the reader
+ * means the text, see meantText): { message, pieces: [{ id, text }] }.
+ */
+export function notOneToken(model, text, error) {
+  let pieces = [];
+  const meant = meantText(text);
+  try {
+    pieces = model.tokenize(meant);
+  } catch {
+    // The message of the error says enough.
+  }
+  const shown = text.replace(/^ /, '·');
+  const where = meant.startsWith(' ') ? 'inside a sentence' : 'as typed';
+  const bytes = byteNote(pieces.map((p) => p.text));
+  const message = pieces.length > 1
+    ? `“${shown}” is not a single token in this model: ${where} it is ${pieces.length} tokens, ${pieces.map((p) => p.text).join(' + ')}.${bytes ? ` ${bytes}` : ''}`
+    : `“${shown}” is not a token in this model. (${error?.message?.replace(/^tokenId: /, '') ?? 'no such token'})`;
+  return { message, pieces };
 }
 
 function loose(text) {
@@ -43,34 +146,47 @@ function loose(text) {
 export class TokenPicker {
   /**
    * @param {{ label: string, placeholder?: string, onPick: (id: number) => void,
-   *   onText?: (text: string) => void }} options
+   *   rowIds?: boolean, onMissing?: (text: string) => void }} options
+   *   rowIds: a typed number is a row id; onMissing: the typed text is no
+   *   single token (its pieces are shown under the box).
    */
   constructor(options) {
     this.options = options;
     this.words = [];
     this.looseWords = null;
     this.matches = [];
+    this.forms = [];
+    this.pieces = [];
     this.active = -1;
     const inputId = uniqueId('ew-picker');
     const listId = uniqueId('ew-picker-list');
+    const hintId = uniqueId('ew-picker-hint');
     this.input = el('input', {
       id: inputId,
-      type: 'text',
+      type: 'search',
       className: 'ew-input',
       autocomplete: 'off',
       spellcheck: false,
+      enterKeyHint: 'search',
       placeholder: options.placeholder ?? 'Type a word, e.g. Lily',
       role: 'combobox',
       'aria-autocomplete': 'list',
       'aria-expanded': 'false',
       'aria-controls': listId,
+      'aria-describedby': hintId,
     });
     this.input.setAttribute('autocapitalize', 'off');
     this.list = el('ul', { id: listId, className: 'ew-picker-list', role: 'listbox', hidden: true });
     this.list.setAttribute('aria-label', `${options.label}: matching tokens`);
+    this.hint = el('p', { className: 'ew-picker-hint', id: hintId, textContent:
+      '“·” is the space before a word: ·red is red inside a sentence; red without it starts a text or is part of a longer word. ' +
+      'No need to type the dot: red finds ·red first' + (options.rowIds ? ', and a number finds that row.' : '.') });
+    /** Why the typed text is no single token, and its pieces to pick. */
+    this.note = el('div', { className: 'ew-note ew-picker-note', role: 'status' });
     this.element = el('div', { className: 'ew-picker' },
       el('label', { className: 'ew-label', for: inputId, textContent: options.label }),
-      el('div', { className: 'ew-picker-box' }, this.input, this.list));
+      el('div', { className: 'ew-picker-box' }, this.input, this.list),
+      this.hint, this.note);
 
     this.input.addEventListener('input', () => this.#search());
     this.input.addEventListener('keydown', (event) => this.#key(event));
@@ -79,7 +195,7 @@ export class TokenPicker {
     this.input.addEventListener('focus', () => { if (this.input.value) this.#search(); });
     this.list.addEventListener('pointerdown', (event) => event.preventDefault());
     this.list.addEventListener('click', (event) => {
-      const option = event.target.closest('[role="option"]');
+      const option = event.target.closest('[role="option"][data-id]');
       if (option) this.#pick(Number(option.dataset.id));
     });
   }
@@ -91,50 +207,111 @@ export class TokenPicker {
     this.looseWords = null;  // made at the first search, not while the page loads
   }
 
-  /** Shows a token in the box without searching. */
+  /**
+   * Shows a token in the box without searching. The pieces of the last
+   * word stay while the token shown is one of them.
+   */
   show(id) {
     this.input.value = this.words[id] ?? '';
     this.#close();
+    if (this.pieces.some((piece) => piece.id === id)) {
+      for (const button of this.note.querySelectorAll('button[data-id]')) {
+        button.setAttribute('aria-pressed', String(Number(button.dataset.id) === id));
+      }
+    } else {
+      this.clearPieces();
+    }
+  }
+
+  /** The tokens a typed text means, best first (see wordForms). */
+  resolve(text) {
+    return wordForms(this.words, text, { rowIds: this.options.rowIds, rows: this.model?.wte?.rows ?? this.words.length });
+  }
+
+  /**
+   * Picks what a text means: its first form, or (when it is no single
+   * token) shows its pieces and tells the owner. Returns the id or undefined.
+   */
+  pickText(text) {
+    const [first] = this.resolve(text);
+    if (first) {
+      this.#pick(first.id);
+      return first.id;
+    }
+    this.#close();
+    this.showPieces(text);
+    return undefined;
+  }
+
+  /** Says why a text is no single token, with its pieces as buttons. */
+  showPieces(text) {
+    if (!this.model) return;
+    const { message, pieces } = notOneToken(this.model, text);
+    this.pieces = pieces;
+    const buttons = pieces.map((piece) => {
+      const button = el('button', { type: 'button', className: 'ew-button ew-token', textContent: piece.text,
+        'data-id': String(piece.id), 'aria-pressed': 'false', title: `Token ${piece.id}` });
+      button.addEventListener('click', () => this.#pick(piece.id));
+      return button;
+    });
+    this.note.replaceChildren(el('p', { textContent: message }),
+      ...(buttons.length > 1 ? [el('p', { className: 'ew-pieces' }, 'Pick a piece: ', ...buttons)] : []));
+    this.options.onMissing?.(text);
+  }
+
+  clearPieces() {
+    this.pieces = [];
+    this.note.replaceChildren();
   }
 
   #search() {
     const query = this.input.value;
     if (!query || !this.words.length) return this.#close();
     this.looseWords ??= this.words.map(loose);
-    const exact = normalise(query), wanted = loose(query);
+    this.forms = this.resolve(query);
+    const wanted = loose(query);
+    const exact = query.replace(/^ /, '·');
     const scored = [];
-    const number = /^#?(\d+)$/.exec(query.trim());
-    if (number && Number(number[1]) < this.words.length) scored.push({ id: Number(number[1]), rank: -1 });
-    if (wanted !== '' || exact.startsWith('·')) {
+    const taken = new Set(this.forms.map((form) => form.id));
+    if (wanted !== '') {
       for (let id = 0; id < this.words.length; id++) {
+        if (taken.has(id)) continue;
         const word = this.words[id], free = this.looseWords[id];
         let rank;
-        if (word === exact) rank = 0;
-        else if (free === wanted && wanted !== '') rank = 1;
-        else if (wanted !== '' && free.startsWith(wanted)) rank = 2;
-        else if (wanted !== '' && free.includes(wanted)) rank = 3;
-        else if (wanted === '' && word.startsWith(exact)) rank = 2;
+        if (free === wanted) rank = 1;
+        else if (free.startsWith(wanted)) rank = 2;
+        else if (free.includes(wanted)) rank = 3;
         else continue;
-        scored.push({ id, rank });
+        // Among equals, the word as it stands in a sentence first (·red before red).
+        scored.push({ id, rank: rank + (word.startsWith('·') ? 0 : 0.5) });
+      }
+    } else if (exact.startsWith('·')) {
+      for (let id = 0; id < this.words.length; id++) {
+        if (!taken.has(id) && this.words[id].startsWith(exact)) scored.push({ id, rank: 2 });
       }
     }
     scored.sort((a, b) => a.rank - b.rank || this.words[a.id].length - this.words[b.id].length || a.id - b.id);
-    this.matches = scored.slice(0, MAX_OPTIONS).map((match) => match.id);
+    this.matches = [...this.forms.map((form) => form.id), ...scored.map((match) => match.id)].slice(0, MAX_OPTIONS);
     this.active = -1;
     this.#render();
   }
 
   #render() {
     const listId = this.list.id;
+    const formOf = new Map(this.forms.map((form) => [form.id, form.form]));
     this.list.replaceChildren(...this.matches.map((id, i) => el('li', {
       id: `${listId}-${i}`,
       role: 'option',
-      className: 'ew-picker-option',
+      className: `ew-picker-option${formOf.has(id) ? ' ew-picker-form' : ''}`,
       'aria-selected': i === this.active ? 'true' : 'false',
       'data-id': String(id),
-    }, el('span', { className: 'ew-token', textContent: this.words[id] }), el('span', { className: 'ew-muted', textContent: ` id ${id}` }))));
+    },
+    el('span', { className: 'ew-token', textContent: this.words[id] ?? `(row ${id})` }),
+    el('span', { className: 'ew-muted', textContent: ` id ${id}` }),
+    formOf.has(id) ? el('span', { className: 'ew-picker-form-name', textContent: FORM_NAMES[formOf.get(id)] }) : '')));
     if (!this.matches.length) {
-      this.list.append(el('li', { className: 'ew-picker-empty', role: 'option', 'aria-disabled': 'true', textContent: 'No token contains this text' }));
+      this.list.append(el('li', { className: 'ew-picker-empty', role: 'option', 'aria-disabled': 'true',
+        textContent: 'No token contains this text. Press Enter to see its pieces.' }));
     }
     this.list.hidden = false;
     this.input.setAttribute('aria-expanded', 'true');
@@ -167,10 +344,13 @@ export class TokenPicker {
       event.preventDefault();
       if (open && this.active >= 0) return this.#pick(this.matches[this.active]);
       const text = this.input.value;
-      const exact = this.words.indexOf(normalise(text));
-      if (exact >= 0) return this.#pick(exact);
+      if (!text.trim()) return this.#close();
+      // Enter takes the first suggestion: what the text means, else the best match.
+      const [form] = this.resolve(text);
+      if (form) return this.#pick(form.id);
+      if (open && this.matches.length) return this.#pick(this.matches[0]);
       this.#close();
-      this.options.onText?.(text);
+      this.showPieces(text);
     } else if (event.key === 'Escape') {
       if (open) {
         event.preventDefault();

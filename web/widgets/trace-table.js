@@ -13,6 +13,11 @@ import { ModelWidget, el, uniqueId } from './base.js';
 import { tableImage, legend } from './color.js';
 import { tableLimit } from './embedding-table.js';
 import { int, num } from './format.js';
+import { Loupe, neighbourhood } from './loupe.js';
+import { byteNote, isByteToken } from './token-picker.js';
+
+/** Rows a long trace shows until the reader asks for all of them. */
+export const COLLAPSED_ROWS = 12;
 
 const PARTS = [
   ['tokenEmbeddings', 'Token list', 'row of the token table'],
@@ -42,10 +47,16 @@ class TraceView {
     this.body);
     this.tip = el('div', { className: 'ew-grid-tip', 'aria-hidden': 'true', hidden: true });
     this.readout = el('p', { className: 'ew-grid-readout', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
-    this.element = el('div', { className: 'ew-trace-view' }, this.table, this.tip, this.readout,
-      el('p', { className: 'ew-grid-help', id: helpId, textContent: 'Focus the rows and use the arrow keys: up and down move between tokens, left and right along the numbers.' }));
+    this.more = el('button', { type: 'button', className: 'ew-button ew-trace-more', hidden: true, 'aria-expanded': 'false' });
+    this.more.addEventListener('click', () => this.#expand(!this.expanded));
+    this.bytes = el('p', { className: 'ew-help ew-trace-bytes' });
+    this.loupe = new Loupe({ label: `${label}: the numbers around the tapped place`, onPick: (part, c) => this.#loupeAt(c) });
+    this.element = el('div', { className: 'ew-trace-view' }, this.table, this.more, this.tip, this.readout, this.bytes,
+      el('p', { className: 'ew-grid-help', id: helpId, textContent: 'Keys: focus the rows, then up and down move between tokens, left and right along the numbers.' }));
+    this.expanded = false;
     this.table.addEventListener('keydown', (event) => this.#key(event));
     this.table.addEventListener('pointermove', (event) => this.#pointer(event, false));
+    this.table.addEventListener('pointerdown', (event) => { this.lastPointer = event.pointerType; }, { passive: true });
     this.table.addEventListener('click', (event) => this.#pointer(event, true));
     this.table.addEventListener('pointerleave', () => { this.tip.hidden = true; });
   }
@@ -55,7 +66,36 @@ class TraceView {
     this.model = model;
     this.trace = trace;
     this.width = model.width;
-    const rows = trace.tokens.map((token, i) => {
+    this.limit = limit;
+    this.loupe.close();
+    this.#rows();
+    if (this.cursor && this.cursor.r < trace.tokens.length) this.select(this.cursor.r, this.cursor.c);
+    else this.cursor = null;
+    if (!this.cursor) {
+      this.readout.classList.add('ew-prompt');
+      // One line for pointers and fingers; the keys have theirs under it, said once.
+      this.readout.textContent = trace.tokens.length ? 'Tap or point at a strip to read its numbers.' : '';
+    }
+    this.bytes.textContent = byteNote(trace.tokens.map((token) => token.text));
+  }
+
+  /** How many rows are built and shown: all, or the first few of a long trace. */
+  get shownRows() {
+    const n = this.trace?.tokens.length ?? 0;
+    return this.expanded || n <= COLLAPSED_ROWS + 2 ? n : COLLAPSED_ROWS;
+  }
+
+  #expand(open) {
+    this.expanded = open;
+    this.#rows();
+    if (this.cursor) this.select(this.cursor.r, this.cursor.c);
+  }
+
+  // Rows are built only when shown: a 200-token trace collapsed costs 12 rows of canvases, not 200.
+  #rows() {
+    const { trace, limit } = this;
+    const shown = this.shownRows;
+    const rows = trace.tokens.slice(0, shown).map((token, i) => {
       const strips = PARTS.map(([part, name]) => {
         const canvas = tableImage(rowView(trace[part], i), 1, this.width, limit);
         canvas.className = 'ew-strip';
@@ -77,12 +117,10 @@ class TraceView {
       this.body.append(el('div', { role: 'row', className: 'ew-trace-empty' },
         el('span', { role: 'cell', textContent: 'No tokens yet: type some text.' })));
     }
-    if (this.cursor && this.cursor.r < trace.tokens.length) this.select(this.cursor.r, this.cursor.c);
-    else this.cursor = null;
-    if (!this.cursor) {
-      this.readout.classList.add('ew-prompt');
-      this.readout.textContent = trace.tokens.length ? 'Point at a strip, or focus the rows and use the arrow keys, to read its numbers.' : '';
-    }
+    const n = trace.tokens.length;
+    this.more.hidden = n <= COLLAPSED_ROWS + 2;
+    this.more.setAttribute('aria-expanded', String(shown === n));
+    this.more.textContent = shown === n ? `Show only the first ${COLLAPSED_ROWS} rows` : `Show all ${int(n)} rows (${int(n - shown)} more)`;
   }
 
   describe(r, c) {
@@ -99,6 +137,7 @@ class TraceView {
     r = Math.max(0, Math.min(n - 1, r));
     c = Math.max(0, Math.min(this.width - 1, c));
     this.cursor = { r, c };
+    if (r >= this.shownRows) this.#expand(true);
     for (const marker of this.body.querySelectorAll('.ew-strip-marker')) marker.hidden = true;
     const row = this.body.children[r];
     for (const marker of row.querySelectorAll('.ew-strip-marker')) {
@@ -120,8 +159,11 @@ class TraceView {
     const left = box.left + canvas.clientLeft;
     const c = Math.max(0, Math.min(this.width - 1, Math.floor(((event.clientX - left) / canvas.clientWidth) * this.width)));
     const r = Number(canvas.dataset.row);
-    if (click || event.pointerType === 'touch') {
+    const touch = (event.pointerType || this.lastPointer) === 'touch';
+    if (click || touch) {
       this.select(r, c);
+      // A strip gives a finger a pixel or two a number: the loupe opens beside it with numbers to tap.
+      if (click && touch) this.#openLoupe(canvas);
       return;
     }
     const host = this.element.getBoundingClientRect();
@@ -131,6 +173,36 @@ class TraceView {
     const width = this.tip.offsetWidth;
     this.tip.style.left = `${x + 14 + width > host.width ? Math.max(0, x - 14 - width) : x + 14}px`;
     this.tip.style.top = `${y + 16}px`;
+  }
+
+  #openLoupe(near) {
+    if (!this.cursor) return;
+    const { r, c } = this.cursor;
+    const cols = neighbourhood(c, 2, this.width);
+    const box = near.getBoundingClientRect();
+    const marker = this.body.children[r]?.querySelector('.ew-strip-marker');
+    const x = marker ? marker.getBoundingClientRect().left : box.left + ((c + 0.5) / this.width) * box.width;
+    this.loupe.show({
+      x,
+      y: box.top + box.height / 2,
+      host: this.element,
+      anchor: this.table,
+      title: this.describe(r, c),
+      limit: this.limit,
+      colLabels: cols.map((col) => `col ${col}`),
+      rows: PARTS.map(([part, name], k) => ({
+        label: name,
+        cells: cols.map((col) => ({ r: k, c: col, value: this.trace[part].at(r, col), current: col === c })),
+      })),
+    });
+    this.loupeNear = near;
+  }
+
+  #loupeAt(c) {
+    const top = this.loupe.element.style.top;
+    this.select(this.cursor.r, c);
+    this.#openLoupe(this.loupeNear);
+    this.loupe.element.style.top = top;
   }
 
   #key(event) {
@@ -183,8 +255,11 @@ class TextBox {
       trace = model.trace(text);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
-      this.message.textContent = `${error.message.replace(/^trace: /, '')} Below are the first ${int(model.context)} tokens.`;
       trace = model.trace(text, { truncate: true });
+      const length = trace.tokens.length + trace.truncated;
+      // Said for a reader: the API's message speaks to programmers (its option to cut the text).
+      this.message.textContent = `This text is ${int(length)} tokens long, but the model reads at most ${int(model.context)} tokens at a time. ` +
+        `Below are its first ${int(model.context)}; the last ${int(trace.truncated)} ${trace.truncated === 1 ? 'is' : 'are'} left out.`;
     }
     const n = trace.tokens.length + trace.truncated;
     this.meter.max = model.context;
@@ -200,11 +275,15 @@ function looseWord(text) {
   return text.replace(/^·/, '');
 }
 
-/** Compares two traces word by word: [{ word, a, b, sameToken, tokenCosine, sameSum, sumCosine }]. */
+/**
+ * Compares two traces word by word: [{ word, a, b, sameToken, tokenCosine, sameSum, sumCosine }].
+ * Byte tokens (<0xF0>) are pieces of a character, not words, so they are left out.
+ */
 export function compareTraces(first, second) {
-  const used = new Set();
+  const used = new Set(second.tokens.flatMap((token, k) => (isByteToken(token.text) ? [k] : [])));
   const rows = [];
   first.tokens.forEach((token, i) => {
+    if (isByteToken(token.text)) return;
     let j = second.tokens.findIndex((other, k) => !used.has(k) && other.id === token.id);
     if (j < 0) j = second.tokens.findIndex((other, k) => !used.has(k) && looseWord(other.text) === looseWord(token.text));
     if (j < 0) {
@@ -317,19 +396,20 @@ export class TraceTable extends ModelWidget {
     const table = el('table', { className: 'ew-compare-table' },
       el('caption', { textContent: 'The same words in the two texts' }),
       el('thead', {}, el('tr', {}, ...['Word', 'Text 1', 'Text 2', 'Token lists', 'Sums'].map((h) => el('th', { scope: 'col', textContent: h })))),
-      el('tbody', {}, ...rows.map((row) => {
+      el('tbody', {}, ...rows.slice(0, this.compareOpen || rows.length <= COLLAPSED_ROWS + 2 ? rows.length : COLLAPSED_ROWS).map((row) => {
         const where = (trace, i) => (i < 0 ? '—' : `place ${i + 1}, ${tokenOf(trace, i)}`);
         let tokens = 'only in one text', sums = '—';
         if (row.a >= 0 && row.b >= 0) {
           tokens = row.sameToken ? 'the same list' : `two tokens, cosine ${num(row.tokenCosine, 2)}`;
           sums = row.sameSum ? 'the same (same place)' : `differ, cosine ${num(row.sumCosine, 2)}`;
         }
+        // data-label: on a narrow screen each row stacks as a small card that names its cells.
         return el('tr', {},
           el('th', { scope: 'row', className: 'ew-token', textContent: row.word }),
-          el('td', { textContent: where(this.trace, row.a) }),
-          el('td', { textContent: where(this.compareTrace, row.b) }),
-          el('td', { textContent: tokens }),
-          el('td', { textContent: sums }));
+          el('td', { 'data-label': 'Text 1', textContent: where(this.trace, row.a) }),
+          el('td', { 'data-label': 'Text 2', textContent: where(this.compareTrace, row.b) }),
+          el('td', { 'data-label': 'Token lists', textContent: tokens }),
+          el('td', { 'data-label': 'Sums', textContent: sums }));
       })));
     const moved = matched.filter((row) => row.a !== row.b);
     const sameTokens = matched.filter((row) => row.sameToken);
@@ -339,10 +419,21 @@ export class TraceTable extends ModelWidget {
       sentences.push(`${sameTokens.length} of ${matched.length} shared words are the same token in both texts, so they get the same token list.`);
       if (moved.length) sentences.push(`${moved.length} ${moved.length === 1 ? 'word stands' : 'words stand'} at another place, so ${moved.length === 1 ? 'its sum differs' : 'their sums differ'}: that is how the model tells the two texts apart.`);
     }
+    const bytes = [this.trace, this.compareTrace].reduce((sum, trace) => sum + trace.tokens.filter((token) => isByteToken(token.text)).length, 0);
+    if (bytes) sentences.push(`${int(bytes)} byte ${bytes === 1 ? 'token is' : 'tokens are'} left out of the table: ${bytes === 1 ? 'it is a piece' : 'they are pieces'} of a character, not a word.`);
     if (split.length) {
       sentences.push(`${split.map((row) => `“${row.word}” is ${tokenOf(this.trace, row.a)} in text 1 and ${tokenOf(this.compareTrace, row.b)} in text 2`).join('; ')}: a word at the start has no space before it, so it is another token (the Tokens chapter).`);
     }
-    this.comparison.replaceChildren(el('p', { textContent: sentences.join(' ') }), el('div', { className: 'ew-table-scroll' }, table));
+    // A long text's table collapses like its trace.
+    const more = el('button', { type: 'button', className: 'ew-button ew-trace-more', 'aria-expanded': String(Boolean(this.compareOpen)),
+      textContent: this.compareOpen ? `Show only the first ${COLLAPSED_ROWS} words` : `Show all ${int(rows.length)} words` });
+    more.hidden = rows.length <= COLLAPSED_ROWS + 2;
+    more.addEventListener('click', () => {
+      this.compareOpen = !this.compareOpen;
+      this.#compare();
+      this.comparison.querySelector('.ew-trace-more')?.focus();
+    });
+    this.comparison.replaceChildren(el('p', { textContent: sentences.join(' ') }), el('div', { className: 'ew-table-scroll' }, table), more);
   }
 }
 

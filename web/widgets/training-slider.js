@@ -26,7 +26,7 @@ export class TrainingSlider extends ModelWidget {
     const id = uniqueId('ew-step');
     this.range = el('input', { type: 'range', id, className: 'ew-range', min: 0, max: 0, step: 1, value: 0, disabled: true });
     this.play = el('button', { type: 'button', className: 'ew-button', textContent: 'Play', disabled: true, 'aria-pressed': 'false' });
-    this.ticks = el('ol', { className: 'ew-ticks', 'aria-hidden': 'true' });
+    this.ticks = el('ol', { className: 'ew-ticks', 'aria-label': 'Go to a step' });
     this.stepText = el('p', { className: 'ew-summary', 'aria-live': 'polite' });
     this.loading = el('p', { className: 'ew-note', role: 'status' });
     this.nearest = el('nearest-words', { className: 'ew-nested' });
@@ -53,7 +53,6 @@ export class TrainingSlider extends ModelWidget {
         el('section', { 'aria-label': 'Position map at this step' }, el('h4', { textContent: 'Position map' }), this.map)));
     this.range.addEventListener('input', () => this.#go(Number(this.range.value)));
     this.play.addEventListener('click', () => this.#toggle());
-    this.nearest.addEventListener('ew-token', (event) => { this.word = event.detail.id; });
   }
 
   attributeChangedCallback(name, before, after) {
@@ -63,6 +62,15 @@ export class TrainingSlider extends ModelWidget {
     }
     if (name === 'snapshots') return;
     super.attributeChangedCallback(name, before, after);
+  }
+
+  /** The word whose closest tokens are shown (its token's text); setting it is the same as setting the attribute. */
+  get word() {
+    return this.nearest.word;
+  }
+
+  set word(text) {
+    this.setAttribute('word', String(text));
   }
 
   /** How many snapshots stay loaded. */
@@ -95,7 +103,12 @@ export class TrainingSlider extends ModelWidget {
     this.tokenizerBytes = tokenizer;
     this.range.max = String(this.snapshots.length - 1);
     // The steps are far from evenly spaced (training changes most early on): say which is where.
-    this.ticks.replaceChildren(...this.snapshots.map((entry) => el('li', { textContent: int(entry.step) })));
+    // Each a button: on a phone the track ignores a finger (only its handle drags), so a tap on a step goes there.
+    this.ticks.replaceChildren(...this.snapshots.map((entry, i) => {
+      const button = el('button', { type: 'button', className: 'ew-tick', textContent: int(entry.step), 'aria-label': `Step ${int(entry.step)}` });
+      button.addEventListener('click', () => this.#go(i).catch(() => {}));
+      return el('li', {}, button);
+    }));
     this.range.disabled = false;
     this.play.disabled = false;
     await this.#go(this.snapshots.length - 1);

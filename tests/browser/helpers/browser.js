@@ -111,10 +111,12 @@ export async function snapshotIndex() {
 
 /**
  * A new page at `width` × `height` that records console errors, uncaught
- * errors and CSP violations in `problems`.
+ * errors and CSP violations in `problems`, and every console message in
+ * `messages` ({ type, text }). `touch` emulates a phone: a touch screen and
+ * a mobile viewport.
  */
-export async function openPage(browser, { width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+export async function openPage(browser, { width = 1280, height = 900, touch = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1, ...(touch ? { isMobile: true, hasTouch: true } : {}) });
   await context.addInitScript(() => {
     window.__violations = [];
     document.addEventListener('securitypolicyviolation', (event) => {
@@ -123,9 +125,12 @@ export async function openPage(browser, { width = 1280, height = 900 } = {}) {
   });
   const page = await context.newPage();
   const problems = [];
+  const messages = [];
   page.on('console', (message) => {
+    messages.push({ type: message.type(), text: message.text() });
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
+  page.messages = messages;
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   page.problems = problems;
   page.violations = () => page.evaluate(() => window.__violations);
@@ -143,11 +148,46 @@ export async function waitForWidgets(page, selector = '[data-state]') {
     .map((w) => `${w.localName}#${w.id}: ${w.querySelector('.ew-status')?.textContent}`), selector);
 }
 
+/**
+ * Checks a PNG: its pixel size (read from its header) and that it is not
+ * blank (decoded in a page of its own, more than a few distinct colours).
+ * Returns { width, height, colours }.
+ */
+export async function checkPng(browser, path) {
+  const bytes = readFileSync(path);
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (!signature.every((b, i) => bytes[i] === b)) throw new Error('not a PNG file');
+  const width = bytes.readUInt32BE(16), height = bytes.readUInt32BE(20);
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const colours = await page.evaluate(async (base64) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${base64}`;
+      await image.decode();
+      // A sample of rows across the whole picture, scaled to at most 400 px wide.
+      const scale = Math.min(1, 400 / image.width);
+      const canvas = new OffscreenCanvas(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
+      const context2d = canvas.getContext('2d');
+      context2d.drawImage(image, 0, 0, canvas.width, canvas.height);
+      const { data } = context2d.getImageData(0, 0, canvas.width, canvas.height);
+      const seen = new Set();
+      for (let i = 0; i < data.length; i += 4 * 7) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+      return seen.size;
+    }, bytes.toString('base64'));
+    return { width, height, colours };
+  } finally {
+    await context.close();
+  }
+}
+
 /** A screenshot into test-results/ (gitignored). */
 export async function screenshot(page, name, options = {}) {
   await mkdir(resultsDir, { recursive: true });
   const path = `${resultsDir}/${name}.png`;
-  await page.screenshot({ path, ...options });
+  const target = options.locator ?? page;
+  const { locator, ...rest } = options;
+  await target.screenshot({ path, ...rest });
   return path;
 }
 

@@ -91,8 +91,7 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
   std::vector<float> scores(vocab), result_scores(vocab);
   std::vector<std::int32_t> result_ids(vocab);
   const std::size_t query = vocab / 2;
-  kernels::cosine_scores(wte.row(query), tables.wte_inverse_norms()[query], wte.data, tables.wte_inverse_norms(),
-                         vocab, width, scores.data());
+  kernels::cosine_scores(wte.row(query), wte.data, vocab, width, scores.data());
   const std::size_t k = std::min<std::size_t>(vocab, 5);
   const std::size_t found = kernels::top_k(scores.data(), vocab, k, static_cast<std::int64_t>(query),
                                            result_ids.data(), result_scores.data());
@@ -109,8 +108,8 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
   kernels::embed_tokens(ids.data(), n, wte.data, wpe.data, width, token_rows.data(), position_rows.data(),
                         sums.data());
   const std::size_t map_rows = std::min<std::size_t>(context, 64);
-  std::vector<float> map(map_rows * context);
-  kernels::cosine_map_rows(wpe.data, tables.wpe_inverse_norms(), context, width, 0, map_rows, map.data());
+  std::vector<float> map(map_rows * context), map_scratch(context);
+  kernels::cosine_map_rows(wpe.data, context, width, 0, map_rows, map_scratch.data(), map.data());
 }
 
 }  // namespace embeddings::fuzz

@@ -1,0 +1,497 @@
+// The fast kernels of kernels.h, written once over a backend's vector
+// operations (Ops: ops_portable.h, ops_haswell.h, ops_v128.h). Each
+// kernels_<backend>.cpp instantiates Kernels<Ops> and lists it in a
+// KernelBackend table (kernels_backends.h).
+//
+// Bit-for-bit promises the code keeps: a row's dot product and squared
+// norm come out the same whether it was computed alone or in a group of
+// four (one accumulator per row, the same horizontal sum, the same tail),
+// so nearest(), cosine_scores() and cosine_map_rows() agree exactly. The
+// kernels' sources are compiled with -ffp-contract=off (CMakeLists.txt) so
+// the scalar tails round the same way wherever they are inlined; the SIMD
+// code asks for fused multiply-adds explicitly where it wants them.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "embeddings/kernels.h"
+#include "embeddings/kernels_backends.h"
+
+namespace embeddings::kernels {
+
+// Float32 squared norms in this range make every product and partial sum of
+// a cosine safe in float32 (kernels.h, "Float32's whole range"): at most
+// 2^100, with underflowing products below n * 2^-50 of a score.
+inline constexpr float kSafeSquaredNormMin = 0x1p-100f;
+inline constexpr float kSafeSquaredNormMax = 0x1p100f;
+inline bool squared_norm_is_safe(float squared) {
+  return squared >= kSafeSquaredNormMin && squared <= kSafeSquaredNormMax;  // false for NaN
+}
+
+// A row's factor in a score, 1 / |row|, or this when the row's cosines must
+// be computed in double (squared norm outside the safe range, or NaN).
+inline constexpr float kScoreInDouble = -1.0f;
+inline float row_factor(float squared_norm) {
+  return squared_norm_is_safe(squared_norm)
+             ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(squared_norm)))
+             : kScoreInDouble;
+}
+
+// A query outside the safe range is scaled by a power of two into it (exact,
+// bar components below 2^-149 of the largest, far below a score's
+// precision) and takes the float32 path; up to this width, on the stack.
+// Wider ones are scored in double.
+inline constexpr std::size_t kScaledQueryMaxCols = 2048;
+
+// out = q * 2^-e with the largest |q[k]| in [0.5, 1); false for a zero, NaN
+// or infinite q (those keep the double path and its rules).
+inline bool scale_into_range(const float* q, std::size_t n, float* out) {
+  float largest = 0;
+  for (std::size_t k = 0; k < n; ++k) largest = std::max(largest, std::fabs(q[k]));  // NaN is dropped here
+  if (!(largest > 0) || !std::isfinite(largest)) return false;
+  // The exponent from the bits (no libm: frexp and ldexp cost the module a
+  // kilobyte): largest < 2^exponent, and at least 2^(exponent - 24) for a
+  // subnormal largest, so the scaled squared norm is at least 2^-48.
+  std::uint32_t bits;
+  std::memcpy(&bits, &largest, sizeof bits);
+  const int biased = static_cast<int>((bits >> 23) & 0xff);
+  const int exponent = biased == 0 ? -126 : biased - 126;
+  const std::uint64_t factor_bits = static_cast<std::uint64_t>(1023 - exponent) << 52;  // 2^-exponent
+  double factor;
+  std::memcpy(&factor, &factor_bits, sizeof factor);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (std::isnan(q[k])) return false;
+    out[k] = static_cast<float>(static_cast<double>(q[k]) * factor);
+  }
+  return true;
+}
+
+// The score of a pair from a float32 dot product and the two factors, or the
+// reference's when either factor says so.
+inline float pair_score(float dot, float factor_a, float factor_b, const float* a, const float* b,
+                        std::size_t n) {
+  if (factor_a < 0 || factor_b < 0) return static_cast<float>(cosine_reference(a, b, n));
+  return std::clamp(dot * factor_a * factor_b, -1.0f, 1.0f);
+}
+
+// cosine_from_sums (kernels.h), here so that cosine() inlines it.
+inline float cosine_of_sums(double ab, double aa, double bb) {
+  if (std::isnan(ab) || std::isnan(aa) || std::isnan(bb)) return NAN;
+  if (aa <= 0 || bb <= 0) return 0.0f;
+  const double c = ab / std::sqrt(aa * bb);
+  if (std::isnan(c)) return NAN;  // inf / inf
+  return static_cast<float>(std::clamp(c, -1.0, 1.0));
+}
+
+template <class B>
+struct Kernels {
+  using V = typename B::V;
+  static constexpr std::size_t L = B::kLanes;
+
+  // Four independent accumulators hide the latency of the add (or FMA) chain.
+  static float dot(const float* a, const float* b, std::size_t n) {
+    V s0 = B::zero(), s1 = B::zero(), s2 = B::zero(), s3 = B::zero();
+    std::size_t k = 0;
+    for (; k + 4 * L <= n; k += 4 * L) {
+      s0 = B::mul_add(s0, B::load(a + k), B::load(b + k));
+      s1 = B::mul_add(s1, B::load(a + k + L), B::load(b + k + L));
+      s2 = B::mul_add(s2, B::load(a + k + 2 * L), B::load(b + k + 2 * L));
+      s3 = B::mul_add(s3, B::load(a + k + 3 * L), B::load(b + k + 3 * L));
+    }
+    for (; k + L <= n; k += L) s0 = B::mul_add(s0, B::load(a + k), B::load(b + k));
+    float total = B::sum(B::add(B::add(s0, s1), B::add(s2, s3)));
+    for (; k < n; ++k) total += a[k] * b[k];
+    return total;
+  }
+
+  // One pass for the three sums of a cosine: a and b are read once.
+  static DotAndNorms dot_and_norms(const float* a, const float* b, std::size_t n) {
+    V ab0 = B::zero(), ab1 = B::zero(), aa0 = B::zero(), aa1 = B::zero(), bb0 = B::zero(), bb1 = B::zero();
+    std::size_t k = 0;
+    for (; k + 2 * L <= n; k += 2 * L) {
+      const V x0 = B::load(a + k), y0 = B::load(b + k);
+      const V x1 = B::load(a + k + L), y1 = B::load(b + k + L);
+      ab0 = B::mul_add(ab0, x0, y0);
+      aa0 = B::mul_add(aa0, x0, x0);
+      bb0 = B::mul_add(bb0, y0, y0);
+      ab1 = B::mul_add(ab1, x1, y1);
+      aa1 = B::mul_add(aa1, x1, x1);
+      bb1 = B::mul_add(bb1, y1, y1);
+    }
+    float ab = B::sum(B::add(ab0, ab1)), aa = B::sum(B::add(aa0, aa1)), bb = B::sum(B::add(bb0, bb1));
+    for (; k < n; ++k) {
+      ab += a[k] * b[k];
+      aa += a[k] * a[k];
+      bb += b[k] * b[k];
+    }
+    if (!squared_norm_is_safe(aa) || !squared_norm_is_safe(bb)) return dot_and_norms_reference(a, b, n);
+    return DotAndNorms{ab, aa, bb};
+  }
+
+  static float cosine(const float* a, const float* b, std::size_t n) {
+    const DotAndNorms sums = dot_and_norms(a, b, n);
+    return cosine_of_sums(sums.ab, sums.aa, sums.bb);
+  }
+
+  static float inverse_norm(const float* a, std::size_t n) {
+    double squared = dot(a, a, n);
+    if (!squared_norm_is_safe(static_cast<float>(squared))) squared = dot_reference(a, a, n);
+    if (!(squared > 0)) return std::isnan(squared) ? NAN : 0.0f;
+    return static_cast<float>(1.0 / std::sqrt(squared));
+  }
+
+  // One row's dot product with q and its own squared norm, with exactly the
+  // arithmetic dot_and_norm_four_rows applies to each of its rows.
+  // Out of line: it is called rarely (a table's last rows, a map's
+  // diagonal), and inlined copies cost size.
+  [[gnu::noinline]] static void dot_and_norm_row(const float* q, const float* r, std::size_t n,
+                                                 float& dot_out, float& norm_out) {
+    V s = B::zero(), m = B::zero();
+    std::size_t k = 0;
+    for (; k + L <= n; k += L) {
+      const V x = B::load(r + k);
+      s = B::mul_add(s, B::load(q + k), x);
+      m = B::mul_add(m, x, x);
+    }
+    float out[4];
+    B::sum4(s, m, s, m, out);
+    for (; k < n; ++k) {
+      out[0] += q[k] * r[k];
+      out[1] += r[k] * r[k];
+    }
+    dot_out = out[0];
+    norm_out = out[1];
+  }
+
+  // The dot products of q with four rows and the rows' squared norms, in one
+  // pass: each query load feeds four multiply-adds, each row load two.
+  static void dot_and_norm_four_rows(const float* q, const float* r0, const float* r1, const float* r2,
+                                     const float* r3, std::size_t n, float dots[4], float norms[4]) {
+    V s0 = B::zero(), s1 = B::zero(), s2 = B::zero(), s3 = B::zero();
+    V m0 = B::zero(), m1 = B::zero(), m2 = B::zero(), m3 = B::zero();
+    std::size_t k = 0;
+    for (; k + L <= n; k += L) {
+      const V x = B::load(q + k);
+      V r = B::load(r0 + k);
+      s0 = B::mul_add(s0, x, r);
+      m0 = B::mul_add(m0, r, r);
+      r = B::load(r1 + k);
+      s1 = B::mul_add(s1, x, r);
+      m1 = B::mul_add(m1, r, r);
+      r = B::load(r2 + k);
+      s2 = B::mul_add(s2, x, r);
+      m2 = B::mul_add(m2, r, r);
+      r = B::load(r3 + k);
+      s3 = B::mul_add(s3, x, r);
+      m3 = B::mul_add(m3, r, r);
+    }
+    B::sum4(s0, s1, s2, s3, dots);
+    B::sum4(m0, m1, m2, m3, norms);
+    const float* rows[4] = {r0, r1, r2, r3};
+    for (; k < n; ++k) {
+      for (int i = 0; i < 4; ++i) {
+        dots[i] += q[k] * rows[i][k];
+        norms[i] += rows[i][k] * rows[i][k];
+      }
+    }
+  }
+
+  // The dot products alone, with dot_and_norm_four_rows' arithmetic.
+  static void dot_four_rows(const float* q, const float* r0, const float* r1, const float* r2,
+                            const float* r3, std::size_t n, float dots[4]) {
+    V s0 = B::zero(), s1 = B::zero(), s2 = B::zero(), s3 = B::zero();
+    std::size_t k = 0;
+    for (; k + L <= n; k += L) {
+      const V x = B::load(q + k);
+      s0 = B::mul_add(s0, x, B::load(r0 + k));
+      s1 = B::mul_add(s1, x, B::load(r1 + k));
+      s2 = B::mul_add(s2, x, B::load(r2 + k));
+      s3 = B::mul_add(s3, x, B::load(r3 + k));
+    }
+    B::sum4(s0, s1, s2, s3, dots);
+    const float* rows[4] = {r0, r1, r2, r3};
+    for (; k < n; ++k) {
+      for (int i = 0; i < 4; ++i) dots[i] += q[k] * rows[i][k];
+    }
+  }
+
+  // Dot products of two rows a, b with four rows at once (a 2 x 4 tile): each
+  // load feeds two or four multiply-adds, eight chains run independently, and
+  // twelve vector registers suffice (WebAssembly engines on x86 have sixteen).
+  // out[0..3] = a . r0..r3, out[4..7] = b . r0..r3, each with dot_and_norm_row's arithmetic.
+  static void dot_two_by_four(const float* a, const float* b, const float* r0, const float* r1,
+                              const float* r2, const float* r3, std::size_t n, float out[8]) {
+    V a0 = B::zero(), a1 = B::zero(), a2 = B::zero(), a3 = B::zero();
+    V b0 = B::zero(), b1 = B::zero(), b2 = B::zero(), b3 = B::zero();
+    std::size_t k = 0;
+    for (; k + L <= n; k += L) {
+      const V x = B::load(a + k), y = B::load(b + k);
+      V r = B::load(r0 + k);
+      a0 = B::mul_add(a0, x, r);
+      b0 = B::mul_add(b0, y, r);
+      r = B::load(r1 + k);
+      a1 = B::mul_add(a1, x, r);
+      b1 = B::mul_add(b1, y, r);
+      r = B::load(r2 + k);
+      a2 = B::mul_add(a2, x, r);
+      b2 = B::mul_add(b2, y, r);
+      r = B::load(r3 + k);
+      a3 = B::mul_add(a3, x, r);
+      b3 = B::mul_add(b3, y, r);
+    }
+    B::sum4(a0, a1, a2, a3, out);
+    B::sum4(b0, b1, b2, b3, out + 4);
+    const float* rows[4] = {r0, r1, r2, r3};
+    for (; k < n; ++k) {
+      for (int i = 0; i < 4; ++i) {
+        out[i] += a[k] * rows[i][k];
+        out[4 + i] += b[k] * rows[i][k];
+      }
+    }
+  }
+
+  // A row's squared norm alone, with dot_and_norm_four_rows' arithmetic.
+  static float squared_norm_row(const float* r, std::size_t n) {
+    V m = B::zero();
+    std::size_t k = 0;
+    for (; k + L <= n; k += L) {
+      const V x = B::load(r + k);
+      m = B::mul_add(m, x, x);
+    }
+    float out[4];
+    B::sum4(m, m, m, m, out);
+    for (; k < n; ++k) out[0] += r[k] * r[k];
+    return out[0];
+  }
+
+  // The factor (1 / |row|, or kScoreInDouble) of every row; returns whether
+  // any row must be scored in double.
+  static bool row_factors(const float* table, std::size_t rows, std::size_t cols, float* out) {
+    bool any_in_double = false;
+    for (std::size_t r = 0; r < rows; ++r) {
+      out[r] = row_factor(squared_norm_row(table + r * cols, cols));
+      any_in_double |= out[r] < 0;
+    }
+    return any_in_double;
+  }
+
+  static void cosine_scores(const float* query, const float* table, std::size_t rows, std::size_t cols,
+                            float* out) {
+    float query_norm = squared_norm_row(query, cols);
+    alignas(16) float scaled[kScaledQueryMaxCols];
+    if (!squared_norm_is_safe(query_norm) && cols <= kScaledQueryMaxCols &&
+        scale_into_range(query, cols, scaled)) {
+      query = scaled;
+      query_norm = squared_norm_row(scaled, cols);
+    }
+    const float query_factor = row_factor(query_norm);
+    std::size_t r = 0;
+    float dots[4], norms[4];
+    for (; r + 4 <= rows; r += 4) {
+      const float* row = table + r * cols;
+      dot_and_norm_four_rows(query, row, row + cols, row + 2 * cols, row + 3 * cols, cols, dots, norms);
+      for (std::size_t i = 0; i < 4; ++i) {
+        out[r + i] = pair_score(dots[i], row_factor(norms[i]), query_factor, query, row + i * cols, cols);
+      }
+    }
+    for (; r < rows; ++r) {
+      dot_and_norm_row(query, table + r * cols, cols, dots[0], norms[0]);
+      out[r] = pair_score(dots[0], row_factor(norms[0]), query_factor, query, table + r * cols, cols);
+    }
+  }
+
+  static std::size_t top_k(const float* scores, std::size_t count, std::size_t k, std::int64_t exclude,
+                           std::int32_t* out_indices, float* out_scores);
+
+  static std::size_t nearest(const float* query, const float* table, std::size_t rows, std::size_t cols,
+                             std::size_t k, std::int64_t exclude, float* scratch, std::int32_t* out_indices,
+                             float* out_scores) {
+    if (k == 0) return 0;
+    cosine_scores(query, table, rows, cols, scratch);
+    return top_k(scratch, rows, k, exclude, out_indices, out_scores);
+  }
+
+  static void cosine_map_rows(const float* table, std::size_t rows, std::size_t cols, std::size_t row_begin,
+                              std::size_t row_end, float* scratch, float* out);
+  static void cosine_map(const float* table, std::size_t rows, std::size_t cols, float* scratch, float* out);
+  static void embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, const float* wpe,
+                           std::size_t d, float* token_out, float* position_out, float* sum_out);
+
+  static constexpr KernelBackend table() {
+    return KernelBackend{B::kName, &dot,     &dot_and_norms,   &cosine,     &inverse_norm, &cosine_scores,
+                         &top_k,   &nearest, &cosine_map_rows, &cosine_map, &embed_tokens};
+  }
+};
+
+// Ranking order for top_k: larger score first, then smaller index; NaN last.
+inline bool ranks_before(float score_a, std::int32_t index_a, float score_b, std::int32_t index_b) {
+  const bool nan_a = std::isnan(score_a), nan_b = std::isnan(score_b);
+  if (nan_a != nan_b) return nan_b;
+  if (!nan_a && score_a != score_b) return score_a > score_b;
+  return index_a < index_b;
+}
+
+template <class B>
+std::size_t Kernels<B>::top_k(const float* scores, std::size_t count, std::size_t k, std::int64_t exclude,
+                              std::int32_t* out_indices, float* out_scores) {
+  // A heap of the best candidates seen so far, worst on top, built in the
+  // caller's output.
+  const auto worse_on_top = [scores](std::int32_t a, std::int32_t b) {
+    return ranks_before(scores[a], a, scores[b], b);
+  };
+  if (k == 0) return 0;
+  std::size_t size = 0, i = 0;
+  for (; i < count && size < k; ++i) {
+    if (static_cast<std::int64_t>(i) == exclude) continue;
+    out_indices[size++] = static_cast<std::int32_t>(i);
+    std::push_heap(out_indices, out_indices + size, worse_on_top);
+  }
+  // Once the heap is full, a candidate must beat its top. Most do not: a
+  // block of scores all below the top's score (a comparison that is false
+  // for NaN, which then takes the exact path) is passed over in one step.
+  const auto consider = [&](std::size_t index) {
+    if (static_cast<std::int64_t>(index) == exclude) return;
+    const auto candidate = static_cast<std::int32_t>(index);
+    if (!ranks_before(scores[index], candidate, scores[out_indices[0]], out_indices[0])) return;
+    std::pop_heap(out_indices, out_indices + size, worse_on_top);
+    out_indices[size - 1] = candidate;
+    std::push_heap(out_indices, out_indices + size, worse_on_top);
+  };
+  if (size == k) {
+    for (; i < count && i % L != 0; ++i) consider(i);
+    for (; i + L <= count; i += L) {
+      if (B::all_less(scores + i, scores[out_indices[0]])) continue;
+      for (std::size_t j = i; j < i + L; ++j) consider(j);
+    }
+    for (; i < count; ++i) consider(i);
+  }
+  std::sort_heap(out_indices, out_indices + size, worse_on_top);
+  for (std::size_t j = 0; j < size; ++j) out_scores[j] = scores[out_indices[j]];
+  return size;
+}
+
+template <class B>
+void Kernels<B>::cosine_map_rows(const float* table, std::size_t rows, std::size_t cols,
+                                 std::size_t row_begin, std::size_t row_end, float* scratch, float* out) {
+  // cosine_scores' arithmetic, with every row's norm computed once per call
+  // instead of once per query row; the pairs with a row to be scored in
+  // double are put right afterwards, so the main loop has no branch.
+  const bool any_in_double = row_factors(table, rows, cols, scratch);
+  float dots[4];
+  for (std::size_t i = row_begin; i < row_end; ++i) {
+    const float* a = table + i * cols;
+    float* line = out + (i - row_begin) * rows;
+    if (scratch[i] < 0) {  // a row outside the safe range: cosine_scores scales it, as nearest() would
+      cosine_scores(a, table, rows, cols, line);
+      continue;
+    }
+    std::size_t j = 0;
+    for (; j + 4 <= rows; j += 4) {
+      const float* r = table + j * cols;
+      dot_four_rows(a, r, r + cols, r + 2 * cols, r + 3 * cols, cols, dots);
+      for (std::size_t t = 0; t < 4; ++t)
+        line[j + t] = std::clamp(dots[t] * scratch[j + t] * scratch[i], -1.0f, 1.0f);
+    }
+    for (; j < rows; ++j) {
+      float norm;
+      dot_and_norm_row(a, table + j * cols, cols, dots[0], norm);
+      line[j] = std::clamp(dots[0] * scratch[j] * scratch[i], -1.0f, 1.0f);
+    }
+  }
+  if (!any_in_double) return;
+  for (std::size_t i = row_begin; i < row_end; ++i) {
+    if (scratch[i] < 0) continue;  // done above
+    for (std::size_t j = 0; j < rows; ++j) {
+      if (scratch[j] < 0) {
+        out[(i - row_begin) * rows + j] =
+            static_cast<float>(cosine_reference(table + i * cols, table + j * cols, cols));
+      }
+    }
+  }
+}
+
+template <class B>
+void Kernels<B>::cosine_map(const float* table, std::size_t rows, std::size_t cols, float* scratch,
+                            float* out) {
+  // Each pair once, written to both (i, j) and (j, i), so the map is exactly
+  // symmetric: rows i and i + 1 against rows i + 2.. four at a time (each
+  // load feeds two or four multiply-adds), then what is left pair by pair.
+  // The pairs with a row to be scored in double are put right afterwards,
+  // so the main loop has no branch.
+  const bool any_in_double = row_factors(table, rows, cols, scratch);
+  const auto put = [&](std::size_t i, std::size_t j, float dot_ij) {
+    const float c = std::clamp(dot_ij * scratch[j] * scratch[i], -1.0f, 1.0f);
+    out[i * rows + j] = c;
+    out[j * rows + i] = c;
+  };
+  const auto dot_of = [&](const float* a, const float* b) {
+    float dot, norm;
+    dot_and_norm_row(a, b, cols, dot, norm);
+    return dot;
+  };
+  float dots[8];
+  std::size_t i = 0;
+  for (; i + 2 <= rows; i += 2) {
+    const float* a = table + i * cols;
+    const float* b = a + cols;
+    put(i, i, dot_of(a, a));
+    put(i + 1, i + 1, dot_of(b, b));
+    put(i, i + 1, dot_of(a, b));
+    std::size_t j = i + 2;
+    for (; j + 4 <= rows; j += 4) {
+      const float* r = table + j * cols;
+      dot_two_by_four(a, b, r, r + cols, r + 2 * cols, r + 3 * cols, cols, dots);
+      for (std::size_t t = 0; t < 4; ++t) {
+        put(i, j + t, dots[t]);
+        put(i + 1, j + t, dots[4 + t]);
+      }
+    }
+    for (; j < rows; ++j) {
+      put(i, j, dot_of(a, table + j * cols));
+      put(i + 1, j, dot_of(b, table + j * cols));
+    }
+  }
+  if (i < rows) put(i, i, dot_of(table + i * cols, table + i * cols));
+  if (!any_in_double) return;
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (!(scratch[r] < 0)) continue;
+    for (std::size_t j = 0; j < rows; ++j) {
+      const float c = static_cast<float>(cosine_reference(table + r * cols, table + j * cols, cols));
+      out[r * rows + j] = c;
+      out[j * rows + r] = c;
+    }
+  }
+}
+
+template <class B>
+void Kernels<B>::embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, const float* wpe,
+                              std::size_t d, float* token_out, float* position_out, float* sum_out) {
+  // One pass per row: each number is read once and written three times. (No
+  // memcpy: in WebAssembly without bulk memory, a memcpy of 512 bytes or more
+  // is a call out to JavaScript.)
+  for (std::size_t i = 0; i < n; ++i) {
+    const float* token = wte + static_cast<std::size_t>(ids[i]) * d;
+    const float* position = wpe + i * d;
+    float* t_out = token_out + i * d;
+    float* p_out = position_out + i * d;
+    float* s_out = sum_out + i * d;
+    std::size_t k = 0;
+    for (; k + L <= d; k += L) {
+      const V t = B::load(token + k), p = B::load(position + k);
+      B::store(t_out + k, t);
+      B::store(p_out + k, p);
+      B::store(s_out + k, B::add(t, p));
+    }
+    for (; k < d; ++k) {
+      t_out[k] = token[k];
+      p_out[k] = position[k];
+      s_out[k] = token[k] + position[k];
+    }
+  }
+}
+
+}  // namespace embeddings::kernels
