@@ -7,7 +7,6 @@
 // SLICE_MS, and the event loop gets a turn between slices, so a page that
 // computes a map never freezes (no task much over 50 ms) and an AbortSignal
 // can stop it between two slices.
-import createLayoutModule from '../dist/layout.js';
 import { Matrix, describe } from './matrix.js';
 import { checkSignal } from './sources.js';
 import { compileWasm } from './runtime.js';
@@ -24,7 +23,8 @@ let instance;
 
 /** The one layout instance of this page or process (layouts run one slice at a time). */
 function layoutModule() {
-  instance ??= compileWasm(wasmUrl).then((compiled) => createLayoutModule({
+  // The module's JavaScript too is fetched only now: a page without a map never loads either.
+  instance ??= Promise.all([compileWasm(wasmUrl), import('../dist/layout.js')]).then(([compiled, { default: createLayoutModule }]) => createLayoutModule({
     instantiateWasm(imports, done) {
       WebAssembly.instantiate(compiled, imports).then((made) => done(made, compiled));
       return {};
