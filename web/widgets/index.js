@@ -3,6 +3,7 @@
 //
 //   <embedding-table> <nearest-words> <word-pairs> <dot-product>
 //   <position-map> <trace-table> <training-slider> <chapter-code> <vocabulary-map>
+//   <word-analogy> <word-cosine>
 //
 // Each widget loads its model from its attributes (src, or weights, config
 // and tokenizer), or takes one through its `model` property; widgets naming
@@ -15,4 +16,5 @@ export { TraceTable } from './trace-table.js';
 export { TrainingSlider } from './training-slider.js';
 export { ChapterCode } from './chapter-code.js';
 export { VocabularyMap } from './vocabulary-map.js';
+export { WordAnalogy, WordCosine } from './word-analogy.js';
 export { sharedModel, modelFilesOf } from './model-source.js';

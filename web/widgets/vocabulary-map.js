@@ -92,7 +92,8 @@ export class VocabularyMap extends ModelWidget {
     this.moveButton = el('button', { type: 'button', className: 'ew-button vm-move', textContent: 'Move the map with one finger', 'aria-pressed': 'false' });
     this.moveButton.addEventListener('click', () => this.setMoveMode(!this.moveMode));
     const controls = el('div', { className: 'vm-controls' }, zoomIn, zoomOut, reset, this.moveButton);
-    this.frame = el('div', { className: 'vm-frame' }, this.canvas, this.tip);
+    // Hidden until the first map is drawn: no empty box while it is computed.
+    this.frame = el('div', { className: 'vm-frame', hidden: true }, this.canvas, this.tip);
     this.legend = el('p', { className: 'vm-legend' });
     this.progress = el('p', { className: 'vm-progress', role: 'status' });
     const listId = uniqueId('vm-list');
@@ -152,6 +153,7 @@ export class VocabularyMap extends ModelWidget {
     this.computeMs = performance.now() - started;
     this.progress.textContent = '';
     this.progress.hidden = true;
+    this.frame.hidden = false;
     this.#legend();
     this.resetView();
     this.pick(this.id_);
