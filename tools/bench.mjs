@@ -426,7 +426,7 @@ async function main() {
   // method (built without eval, as the page's CSP requires) and a plain export.
   let overhead;
   if (tablesModule) {
-    const handle = new tablesModule.ModelTables();
+    const handle = new tablesModule.ModelSession();
     overhead = compare({
       embind: () => handle.vocabSize(),
       plain: () => tablesModule._embeddings_dot(0, 0, 0),

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the native library, tests, benchmarks and tools (build/native) and
-# the WebAssembly module (build/wasm -> web/dist/embeddings.{js,wasm}).
+# the WebAssembly module (build/wasm -> web/dist/embeddings.{js,wasm}) and
+# the chapter page's one-module bundle (web/dist/page.js).
 #   tools/build.sh            both
 #   tools/build.sh native     native only
-#   tools/build.sh wasm       WebAssembly only
+#   tools/build.sh wasm       WebAssembly only, then the page's bundle
+#   tools/build.sh page       the page's bundle only (after editing web/ sources)
 #   tools/build.sh sanitize   native tests with ASan + UBSan (build/sanitize)
 #   tools/build.sh wasm-tests the kernel tests compiled to WebAssembly, for Node (build/wasm-tests)
 set -euo pipefail
@@ -39,6 +41,14 @@ build_wasm() {
   cmake --build build/wasm -j"$jobs"
   ls -l web/dist/embeddings.wasm | awk '{print "web/dist/embeddings.wasm: " $5 " bytes"}'
   ls -l web/dist/layout.wasm | awk '{print "web/dist/layout.wasm: " $5 " bytes (the vocabulary map, loaded by model.map only)"}'
+  build_page
+}
+
+# The page, its widgets, the package and Emscripten's glue in one minified
+# module (esbuild, a dev dependency), so the browser fetches one script
+# rather than a waterfall of imports. It includes web/dist/embeddings.js.
+build_page() {
+  node tools/bundle-page.mjs
 }
 
 build_wasm_tests() {
@@ -51,7 +61,8 @@ case "$what" in
   all) build_native; build_wasm ;;
   native) build_native ;;
   wasm) build_wasm ;;
+  page) build_page ;;
   sanitize) build_sanitize ;;
   wasm-tests) build_wasm_tests ;;
-  *) echo "usage: tools/build.sh [all|native|wasm|sanitize|wasm-tests]" >&2; exit 2 ;;
+  *) echo "usage: tools/build.sh [all|native|wasm|page|sanitize|wasm-tests]" >&2; exit 2 ;;
 esac

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "embeddings/corpus.h"
+#include "embeddings/model.h"
 #include "embeddings/tokenizer.h"
 
 namespace {
@@ -77,7 +78,7 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   std::string json, error;
   embeddings::Tokenizer tokenizer;
-  if (!embeddings::read_whole_file(tokenizer_path, json, error) ||
+  if (!embeddings::read_file(tokenizer_path, json, error) ||
       !embeddings::Tokenizer::from_json(json, tokenizer, error)) {
     std::fprintf(stderr, "encode_corpus: %s\n", error.c_str());
     return 1;
@@ -97,7 +98,7 @@ int main(int argc, char** argv) {
   std::size_t documents = 0, train_documents = 0, validation_documents = 0;
   std::string text;
   for (const std::string& path : inputs) {
-    if (!embeddings::read_whole_file(path, text, error)) {
+    if (!embeddings::read_file(path, text, error)) {
       std::fprintf(stderr, "encode_corpus: %s\n", error.c_str());
       return 1;
     }

@@ -14,6 +14,7 @@
 
 #include "embeddings/bpe_trainer.h"
 #include "embeddings/corpus.h"
+#include "embeddings/model.h"
 #include "embeddings/tokenizer.h"
 
 namespace {
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
   std::size_t documents = 0, bytes = 0;
   std::string text, error;
   for (const std::string& path : inputs) {
-    if (!embeddings::read_whole_file(path, text, error)) {
+    if (!embeddings::read_file(path, text, error)) {
       std::fprintf(stderr, "train_tokenizer: %s\n", error.c_str());
       return 1;
     }

@@ -13,7 +13,8 @@ export type Vector = Float32Array | Float64Array | Int8Array | Uint8Array | Int1
 /**
  * A row-major table of float32 numbers, rows × cols. For model.wte and
  * model.wpe, `data` is a view of the model's WebAssembly memory (no copy),
- * valid for the life of the model. Printing one shows its shape, not its numbers.
+ * valid for the life of the model; a view kept after dispose() keeps all of
+ * that memory alive (see Model.dispose). Printing one shows its shape, not its numbers.
  */
 export class Matrix implements Iterable<Float32Array> {
   constructor(data: Float32Array, rows: number, cols: number, options?: { name?: string });
@@ -93,7 +94,9 @@ export interface ModelFiles {
    * Hugging Face config.json (GPT2Config), or the parsed object (a plain
    * object: a Map or a class instance is a TypeError); checked against the
    * tensors. An object JSON cannot hold (a cycle, a BigInt, nesting deeper
-   * than 64 levels) is a one-line Error naming config.json and where.
+   * than 64 levels) is a one-line Error naming config.json and where. At
+   * most 4 MiB and 65,536 JSON values (GPT-2's is under a kilobyte), so that
+   * it cannot grow the memory the tables live in.
    */
   config?: ModelFile | Record<string, unknown> | PromiseLike<Record<string, unknown>>;
   /**
@@ -137,7 +140,10 @@ export class Model implements Disposable {
    * become U+FFFD first. Throws a RangeError for text over 8 MiB of UTF-8.
    */
   encode(text: string): number[];
-  /** The text of token ids. */
+  /**
+   * The text of token ids, exactly: decode(encode(s)) === s for any string
+   * without lone surrogates, a leading U+FEFF included.
+   */
   decode(ids: readonly number[] | Int32Array): string;
   /** A text's tokens with their display texts. */
   tokenize(text: string): Token[];
@@ -162,7 +168,11 @@ export class Model implements Disposable {
    * read as it is now, so writes through rowView or wte.data count. Scores
    * are right over float32's whole range (a query of 1e-25s ranks as its
    * direction does); a zero query has no direction, scores 0 against every
-   * token and so gives the k smallest ids.
+   * token and so gives the k smallest ids. Rows of wte that have no token
+   * (the padding of a table padded past the tokenizer's vocabulary, as
+   * nanoGPT and llm.c pad GPT-2 to 50,304 rows, or ids the tokenizer leaves
+   * unused) are never listed, so fewer than k may come back when k is close
+   * to vocabSize.
    */
   nearest(query: number | string | Vector, k?: number, options?: NearestOptions): Neighbour[];
   /**
@@ -188,7 +198,13 @@ export class Model implements Disposable {
   cosineMatrix(table: Matrix): Matrix;
   /** Bytes of WebAssembly memory held by the model. */
   memoryUsage(): { tables: number; tokenizer: number };
-  /** Frees the model; later calls on it throw. */
+  /**
+   * Frees the model; later calls on it throw. Views taken before (wte.data,
+   * rowView of wte or wpe) stay readable, but each one keeps the model's
+   * whole WebAssembly memory alive for as long as it is referenced (for
+   * GPT-2, about 240 MiB for a 3 KiB row). To keep numbers past dispose(),
+   * keep a copy: `model.wte.row(i)` or `rowView(model.wte, i).slice()`.
+   */
   dispose(): void;
   /** Same as dispose(). */
   delete(): void;
@@ -234,7 +250,11 @@ export function loadModel(files?: ModelFiles): Promise<Model>;
 /** The files of the default model. */
 export const defaultModelFiles: Readonly<{ weights: URL; config: URL; tokenizer: URL }>;
 
-/** Row i of a table as a Float32Array view (no copy). Throws for a bad index. */
+/**
+ * Row i of a table as a Float32Array view (no copy). Throws for a bad index.
+ * A view of a model's table keeps the model's memory alive even after
+ * dispose(); `.slice()` it to keep only the numbers.
+ */
 export function rowView(table: Matrix, i: number): Float32Array;
 
 /** Dot product, in float32 (±Infinity beyond its range). Throws a RangeError for vectors of different lengths. */

@@ -9,7 +9,7 @@ import { setDefaultHost } from './src/vectors.js';
 // One shared instance computes on vectors that belong to no model (plain
 // arrays, rows of a trace). Its scratch is allocated once, here.
 const kernelModule = await instantiate();
-const chunk = 16384;
+const chunk = kernelModule.vectorChunk();
 setDefaultHost({
   module: kernelModule,
   vectorA: kernelModule._malloc(chunk * 4),

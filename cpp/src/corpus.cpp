@@ -1,9 +1,5 @@
 #include "embeddings/corpus.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-
 namespace embeddings {
 namespace {
 
@@ -44,25 +40,6 @@ std::vector<std::string_view> split_documents(std::string_view text, std::string
   const std::string_view last = without_final_line_break(text.substr(document_start));
   if (!is_blank(last)) documents.push_back(last);
   return documents;
-}
-
-bool read_whole_file(const std::string& path, std::string& contents, std::string& error) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) {
-    error = path + ": cannot open: " + std::strerror(errno);
-    return false;
-  }
-  contents.clear();
-  char buffer[1 << 16];
-  std::size_t got;
-  while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0) contents.append(buffer, got);
-  const bool failed = std::ferror(file) != 0;
-  std::fclose(file);
-  if (failed) {
-    error = path + ": read error";
-    return false;
-  }
-  return true;
 }
 
 }  // namespace embeddings

@@ -6,6 +6,7 @@
 
 #include "embeddings/json.h"
 #include "embeddings/kernels.h"
+#include "embeddings/message.h"
 
 // Tensor bytes are copied straight into float storage for F32: both targets
 // (x86-64 and WebAssembly) are little-endian, as is the safetensors format.
@@ -23,18 +24,12 @@ constexpr std::uint64_t kMaxTableBytes = std::uint64_t{1} << 30;
 constexpr const char* kTokenNames[] = {"transformer.wte.weight", "wte.weight"};
 constexpr const char* kPositionNames[] = {"transformer.wpe.weight", "wpe.weight"};
 
-std::string quoted(std::string_view text) {
-  std::string out;
-  json::append_quoted(out, text);
-  return out;
-}
-
 bool read_positive_field(const json::Value& root, const char* name, std::uint64_t& out, std::string& error) {
   const json::Value* field = root.find(name);
   if (field == nullptr || field->is_null()) return true;
   std::uint64_t value = 0;
   if (!field->as_uint64(value) || value == 0) {
-    error = std::string("config.json: ") + name + " is not a positive integer";
+    error = std::string(name) + " is not a positive integer";
     return false;
   }
   out = value;
@@ -112,29 +107,33 @@ std::uint64_t count_layers(const safetensors::Header& header) {
   return layers;
 }
 
-// A size for a message: "512 bytes", "3.5 MiB".
-std::string mebibytes(std::uint64_t bytes) {
-  if (bytes < (1 << 20)) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
-  const std::uint64_t tenths = (bytes * 10 + (1 << 20) / 2) >> 20;
-  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
-}
-
 }  // namespace
 
+std::string config_too_large(std::size_t bytes) {
+  return "the file is " + mebibytes(bytes) + "; a model configuration may hold at most " +
+         mebibytes(kMaxConfigBytes) + " (GPT-2's has under a kilobyte)";
+}
+
 bool parse_config(std::string_view json_text, ModelConfig& out, std::string& error) {
+  if (json_text.size() > kMaxConfigBytes) {
+    error = config_too_large(json_text.size());
+    return false;
+  }
   json::Value root;
   std::string json_error;
-  if (!json::parse(json_text, root, json_error)) {
-    error = "config.json: not valid JSON: " + json_error;
+  json::ParseOptions options;
+  options.max_values = kMaxConfigValues;
+  if (!json::parse(json_text, root, json_error, options)) {
+    error = "not valid JSON: " + json_error;
     return false;
   }
   if (!root.is_object()) {
-    error = "config.json: the top level is not a JSON object";
+    error = "the top level is not a JSON object";
     return false;
   }
   if (const json::Value* type = root.find("model_type"); type != nullptr) {
     if (!type->is_string() || type->text != "gpt2") {
-      error = "config.json: model_type is " + (type->is_string() ? quoted(type->text) : "not a string") +
+      error = "model_type is " + (type->is_string() ? quote(type->text) : "not a string") +
               "; only GPT-2-style models (\"gpt2\") are supported";
       return false;
     }
@@ -153,13 +152,13 @@ bool parse_config(std::string_view json_text, ModelConfig& out, std::string& err
   config.context = n_positions != 0 ? n_positions : n_ctx;
   if (const json::Value* tied = root.find("tie_word_embeddings"); tied != nullptr && !tied->is_null()) {
     if (!tied->is_bool()) {
-      error = "config.json: tie_word_embeddings is not true or false";
+      error = "tie_word_embeddings is not true or false";
       return false;
     }
     config.tied_output = tied->boolean;
   }
   if (config.width != 0 && config.heads != 0 && config.width % config.heads != 0) {
-    error = "config.json: n_embd (" + std::to_string(config.width) + ") is not a multiple of n_head (" +
+    error = "n_embd (" + std::to_string(config.width) + ") is not a multiple of n_head (" +
             std::to_string(config.heads) + ")";
     return false;
   }
@@ -169,11 +168,13 @@ bool parse_config(std::string_view json_text, ModelConfig& out, std::string& err
 
 bool TablesLoader::begin(const unsigned char* first_bytes, std::size_t available, std::uint64_t file_size,
                          std::string& error) {
+  error_source_ = ErrorSource::Weights;
   if (stage_ != Stage::Start) {
     error = "the loader has already begun";
     return false;
   }
-  if (!safetensors::read_header_length(first_bytes, available, file_size, header_length_, error)) return false;
+  if (!safetensors::read_header_length(first_bytes, available, file_size, header_length_, error))
+    return false;
   file_size_ = file_size;
   stage_ = Stage::HaveLength;
   return true;
@@ -184,6 +185,7 @@ bool TablesLoader::read_header(std::string_view header_bytes, std::string& error
 }
 
 bool TablesLoader::parse_header(std::string_view header_bytes, std::string& error) {
+  error_source_ = ErrorSource::Weights;
   if (stage_ != Stage::HaveLength) {
     error = "read_header() needs begin() first, once";
     return false;
@@ -196,7 +198,8 @@ bool TablesLoader::parse_header(std::string_view header_bytes, std::string& erro
   safetensors::Header header;
   if (!safetensors::parse_header(header_bytes, file_size_, header, error)) return false;
   header_ = std::move(header);
-  const safetensors::TensorInfo* token = find_table(header_, kTokenNames, "token embedding table (wte)", error);
+  const safetensors::TensorInfo* token =
+      find_table(header_, kTokenNames, "token embedding table (wte)", error);
   if (token == nullptr) return false;
   const safetensors::TensorInfo* position =
       find_table(header_, kPositionNames, "position embedding table (wpe)", error);
@@ -224,6 +227,7 @@ std::uint64_t TablesLoader::allocation_bytes() const {
 }
 
 bool TablesLoader::allocate(std::string& error) {
+  error_source_ = ErrorSource::Weights;
   if (stage_ != Stage::HaveHeader) {
     error = "allocate() needs parse_header() first, once";
     return false;
@@ -262,13 +266,17 @@ unsigned char* TablesLoader::table_buffer(Table table) {
 
 bool TablesLoader::read_config(std::string_view json_text, std::string& error) {
   ModelConfig config;
-  if (!parse_config(json_text, config, error)) return false;
+  if (!parse_config(json_text, config, error)) {
+    error_source_ = ErrorSource::Config;
+    return false;
+  }
   config_ = config;
   have_config_ = true;
   return true;
 }
 
 bool TablesLoader::finish(EmbeddingTables& out, std::string& error) {
+  error_source_ = ErrorSource::Weights;
   if (stage_ != Stage::Allocated) {
     error = "finish() needs read_header() first";
     return false;
@@ -281,8 +289,9 @@ bool TablesLoader::finish(EmbeddingTables& out, std::string& error) {
     const auto contradicts = [&](std::uint64_t said, std::uint64_t found, const char* field,
                                  const std::string& evidence) {
       if (said == 0 || said == found) return false;
-      error = std::string("config.json: ") + field + " is " + std::to_string(said) + " but " + evidence + " " +
+      error = std::string(field) + " is " + std::to_string(said) + " but " + evidence + " " +
               std::to_string(found);
+      error_source_ = ErrorSource::Config;
       return true;
     };
     if (contradicts(config_.vocab_size, vocab, "vocab_size", token.name + " has rows:") ||
@@ -305,13 +314,15 @@ bool TablesLoader::finish(EmbeddingTables& out, std::string& error) {
   tables.wte_name_ = token.name;
   tables.wpe_name_ = position.name;
   tables.config_ = config_;
-  tables.metadata_ = header_.metadata;
   const bool tied = !have_config_ || config_.tied_output;
   for (const auto& tensor : header_.tensors) {
     if (is_buffer_not_parameter(tensor)) continue;
     if (tied && tensor.name == "lm_head.weight") continue;  // The same numbers as wte.
     tables.parameter_count_ += tensor.element_count;
   }
+  // The loader is spent: the metadata moves rather than being copied, as
+  // nothing after the caller's memory budget may allocate.
+  tables.metadata_ = std::move(header_.metadata);
   tables.wte_ = std::move(pending(Table::Token).values);
   tables.wpe_ = std::move(pending(Table::Position).values);
   tables.wte_inverse_norms_ = std::move(pending(Table::Token).inverse_norms);
@@ -355,19 +366,14 @@ bool load_tables_from_file(const std::string& path, const std::string* config_js
     return false;
   };
   if (!loader.begin(data, bytes.size(), bytes.size(), why)) return failed(path);
-  if (!loader.read_header(std::string_view(bytes).substr(8, loader.header_length()), why)) return failed(path);
+  if (!loader.read_header(std::string_view(bytes).substr(8, loader.header_length()), why))
+    return failed(path);
   for (Table table : {Table::Token, Table::Position})
     std::memcpy(loader.table_buffer(table), data + loader.table_offset(table), loader.table_bytes(table));
   // (read_header() checked that every table lies inside the file.)
-  if (config_json != nullptr && !loader.read_config(*config_json, error)) return false;
-  if (!loader.finish(out, why)) {
-    // Config errors already name config.json; others concern the weights.
-    if (why.rfind("config.json:", 0) == 0) {
-      error = why;
-      return false;
-    }
-    return failed(path);
-  }
+  if (config_json != nullptr && !loader.read_config(*config_json, why)) return failed("config.json");
+  if (!loader.finish(out, why))
+    return failed(loader.error_source() == ErrorSource::Config ? "config.json" : path);
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "embeddings/json.h"
+#include "embeddings/message.h"
 
 namespace embeddings::safetensors {
 
@@ -17,11 +18,11 @@ struct DTypeEntry {
 };
 
 constexpr DTypeEntry kDTypes[] = {
-    {DType::Bool, "BOOL", 1},       {DType::U8, "U8", 1},     {DType::I8, "I8", 1},
+    {DType::Bool, "BOOL", 1},       {DType::U8, "U8", 1},           {DType::I8, "I8", 1},
     {DType::F8_E5M2, "F8_E5M2", 1}, {DType::F8_E4M3, "F8_E4M3", 1}, {DType::I16, "I16", 2},
-    {DType::U16, "U16", 2},         {DType::F16, "F16", 2},   {DType::BF16, "BF16", 2},
-    {DType::I32, "I32", 4},         {DType::U32, "U32", 4},   {DType::F32, "F32", 4},
-    {DType::F64, "F64", 8},         {DType::I64, "I64", 8},   {DType::U64, "U64", 8},
+    {DType::U16, "U16", 2},         {DType::F16, "F16", 2},         {DType::BF16, "BF16", 2},
+    {DType::I32, "I32", 4},         {DType::U32, "U32", 4},         {DType::F32, "F32", 4},
+    {DType::F64, "F64", 8},         {DType::I64, "I64", 8},         {DType::U64, "U64", 8},
 };
 
 bool checked_multiply(std::uint64_t a, std::uint64_t b, std::uint64_t& out) {
@@ -30,15 +31,9 @@ bool checked_multiply(std::uint64_t a, std::uint64_t b, std::uint64_t& out) {
   return true;
 }
 
-std::string quoted(std::string_view name) {
-  std::string out;
-  json::append_quoted(out, name);
-  return out;
-}
-
 bool parse_tensor(const std::string& name, const json::Value& entry, std::uint64_t data_size, TensorInfo& out,
                   std::string& error) {
-  const std::string where = "tensor " + quoted(name);
+  const std::string where = "tensor " + quote(name);
   if (!entry.is_object()) {
     error = where + " is " + json::type_name(entry.type) + ", not an object";
     return false;
@@ -51,7 +46,7 @@ bool parse_tensor(const std::string& name, const json::Value& entry, std::uint64
     return false;
   }
   if (!parse_dtype(dtype->text, out.dtype)) {
-    error = where + " has unknown dtype " + quoted(dtype->text);
+    error = where + " has unknown dtype " + quote(dtype->text);
     return false;
   }
   if (shape == nullptr || !shape->is_array()) {
@@ -199,7 +194,7 @@ bool parse_header(std::string_view header_json, std::uint64_t file_size, Header&
       }
       for (const auto& [key, value] : entry.members) {
         if (!value.is_string()) {
-          error = "__metadata__ entry " + quoted(key) + " is not a string";
+          error = "__metadata__ entry " + quote(key) + " is not a string";
           return false;
         }
         header.metadata.emplace_back(key, value.text);
@@ -215,17 +210,18 @@ bool parse_header(std::string_view header_json, std::uint64_t file_size, Header&
   by_offset.reserve(header.tensors.size());
   for (const auto& tensor : header.tensors) by_offset.push_back(&tensor);
   std::stable_sort(by_offset.begin(), by_offset.end(), [](const TensorInfo* a, const TensorInfo* b) {
-    return a->file_offset < b->file_offset || (a->file_offset == b->file_offset && a->byte_length < b->byte_length);
+    return a->file_offset < b->file_offset ||
+           (a->file_offset == b->file_offset && a->byte_length < b->byte_length);
   });
   std::uint64_t expected_begin = 0;
   for (const TensorInfo* tensor : by_offset) {
     if (tensor->file_offset < expected_begin) {
-      error = "tensor " + quoted(tensor->name) + " overlaps the tensor before it in the data";
+      error = "tensor " + quote(tensor->name) + " overlaps the tensor before it in the data";
       return false;
     }
     if (tensor->file_offset > expected_begin) {
       error = "the data has a gap of " + std::to_string(tensor->file_offset - expected_begin) +
-              " bytes before tensor " + quoted(tensor->name);
+              " bytes before tensor " + quote(tensor->name);
       return false;
     }
     expected_begin = tensor->file_offset + tensor->byte_length;
@@ -293,8 +289,7 @@ bool convert_to_f32(DType dtype, const unsigned char* bytes, std::size_t count, 
       for (std::size_t i = 0; i < count; ++i)
         out[i] = bf16_to_f32(static_cast<std::uint16_t>(bytes[2 * i] | bytes[2 * i + 1] << 8));
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 

@@ -13,13 +13,14 @@
 namespace {
 
 using embeddings::EmbeddingTables;
+using embeddings::ErrorSource;
 using embeddings::Table;
 using embeddings::TablesLoader;
 using namespace embeddings::testing;
 
 // Drives the loader over an in-memory file, like the JS layer does.
-bool load(const std::string& file, EmbeddingTables& out, std::string& error, const std::string* config = nullptr) {
-  TablesLoader loader;
+bool load_unnamed(TablesLoader& loader, const std::string& file, EmbeddingTables& out, std::string& error,
+                  const std::string* config) {
   const auto* bytes = reinterpret_cast<const unsigned char*>(file.data());
   if (!loader.begin(bytes, std::min<std::size_t>(file.size(), 8), file.size(), error)) return false;
   if (!loader.read_header(std::string_view(file).substr(8, loader.header_length()), error)) return false;
@@ -30,6 +31,16 @@ bool load(const std::string& file, EmbeddingTables& out, std::string& error, con
   }
   if (config != nullptr && !loader.read_config(*config, error)) return false;
   return loader.finish(out, error);
+}
+
+// The same, naming the file an error is about as a caller does: the loader's
+// messages name none; its error_source() says which it was.
+bool load(const std::string& file, EmbeddingTables& out, std::string& error,
+          const std::string* config = nullptr) {
+  TablesLoader loader;
+  if (load_unnamed(loader, file, out, error, config)) return true;
+  error = (loader.error_source() == ErrorSource::Config ? "config.json: " : "model.safetensors: ") + error;
+  return false;
 }
 
 std::string load_error(const std::string& file, const std::string* config = nullptr) {
@@ -57,7 +68,8 @@ TEST(ModelLoader, LoadsTablesNormsAndParameterCount) {
   ASSERT_EQ(tables.metadata().size(), 2u);
   EXPECT_EQ(tables.metadata()[1].second, "7");
   for (std::size_t r = 0; r < 5; ++r) {
-    const double norm = std::sqrt(embeddings::kernels::dot_reference(tables.wte().row(r), tables.wte().row(r), 4));
+    const double norm =
+        std::sqrt(embeddings::kernels::dot_reference(tables.wte().row(r), tables.wte().row(r), 4));
     EXPECT_NEAR(tables.wte_inverse_norms()[r], 1 / norm, 1e-6 / norm);
   }
   EXPECT_EQ(tables.wte_inverse_norms()[0] == 0, false);  // row 0 is (0, .001, .002, .003)
@@ -90,8 +102,9 @@ TEST(ModelLoader, ConvertsF16AndBF16Exactly) {
   }
   EmbeddingTables tables;
   std::string error;
-  ASSERT_TRUE(load(safetensors_file({{"wte.weight", "F16", {2, 3}, f16}, {"wpe.weight", "BF16", {1, 3}, bf16}}),
-                   tables, error))
+  ASSERT_TRUE(
+      load(safetensors_file({{"wte.weight", "F16", {2, 3}, f16}, {"wpe.weight", "BF16", {1, 3}, bf16}}),
+           tables, error))
       << error;
   EXPECT_EQ(tables.wte().row(1)[2], 1.0f);
   EXPECT_EQ(tables.wpe().row(0)[0], -5.0f);
@@ -130,7 +143,8 @@ TEST(ModelLoader, RejectsHeadersThatAreNotJsonObjects) {
 }
 
 TEST(ModelLoader, RejectsBadOffsets) {
-  const std::string wte = f32_bytes(std::vector<float>(6, 1.0f)), wpe = f32_bytes(std::vector<float>(3, 1.0f));
+  const std::string wte = f32_bytes(std::vector<float>(6, 1.0f)),
+                    wpe = f32_bytes(std::vector<float>(3, 1.0f));
   const std::string data = wte + wpe;
   const auto header = [](const std::string& wte_offsets, const std::string& wpe_offsets,
                          const std::string& wte_shape = "[2,3]") {
@@ -183,7 +197,8 @@ TEST(ModelLoader, RequiresBothTablesWithTheSameWidth) {
 
 TEST(ModelLoader, ChecksConfigAgainstTensors) {
   const std::string file = safetensors_file(tiny_model(5, 3, 4));
-  const std::string good = R"({"model_type":"gpt2","vocab_size":5,"n_embd":4,"n_positions":3,"n_layer":1,"n_head":2})";
+  const std::string good =
+      R"({"model_type":"gpt2","vocab_size":5,"n_embd":4,"n_positions":3,"n_layer":1,"n_head":2})";
   EmbeddingTables tables;
   std::string error;
   EXPECT_TRUE(load(file, tables, error, &good)) << error;
@@ -217,7 +232,8 @@ TEST(ModelLoader, ReportsGpt2SizedHeadersWithoutTheData) {
   std::string error;
   const std::string prefix = file_from(header, "");
   const std::uint64_t file_size = prefix.size() + 157535232ull;
-  ASSERT_TRUE(loader.begin(reinterpret_cast<const unsigned char*>(prefix.data()), 8, file_size, error)) << error;
+  ASSERT_TRUE(loader.begin(reinterpret_cast<const unsigned char*>(prefix.data()), 8, file_size, error))
+      << error;
   ASSERT_TRUE(loader.read_header(std::string_view(prefix).substr(8, loader.header_length()), error)) << error;
   EXPECT_EQ(loader.table_bytes(Table::Token), 154389504u);
   EXPECT_EQ(loader.table_offset(Table::Position), prefix.size() + 154389504u);

@@ -9,6 +9,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 
 import { instantiate, observeInstances } from '../../web/src/runtime.js';
 import { makeModel } from './helpers/fixtures.js';
+import { bigTokenizerJson, modelForTokenizer } from './helpers/big-tokenizer.js';
 
 // Registered before web/index.js creates any instance; a test may set
 // `onInstance` to act on the next instance of a role as it is created.
@@ -312,9 +313,13 @@ describe('out of memory', () => {
     weights.fill(0x20, 8 + Number(header), 8 + Number(header) + 2 ** 20);
     weights.set(fixture.weights.subarray(8 + Number(header)), 8 + Number(header) + 2 ** 20);
     new DataView(weights.buffer).setBigUint64(0, header + 2n ** 20n, true);
+    // tokenizer.json is not read as a tree: its loader counts the tables it
+    // will build (a 3 MiB file of 60,000 tokens), not the file's whitespace.
+    const big = bigTokenizerJson(3 * 2 ** 20);
+    const bigTokenizer = modelForTokenizer(new TextEncoder().encode(big.text), big.ids);
     for (const [files, role, message] of [
       [{ weights }, 'tables', /^weights \(Uint8Array\): the header is 1\.0 MiB; reading it could take up to 96\.0 MiB of memory, more than this WebAssembly instance can get \(\d\.\d MiB\)$/],
-      [{ weights: fixture.weights, tokenizer: pad(fixture.tokenizerJson) }, 'tokenizer', /^tokenizer \(Uint8Array\): the file is 1\.0 MiB; reading it could take up to 128\.\d MiB of memory/],
+      [bigTokenizer, 'tokenizer', new RegExp(`^tokenizer \\(Uint8Array\\): loading it needs about \\d\\.\\d MiB of memory \\(model\\.vocab ${big.ids} entries, model\\.merges ${big.ids - 257}, added_tokens 1\\), more than the (\\d+ bytes|\\d\\.\\d MiB) available$`)],
       [{ weights: fixture.weights, config: pad(JSON.stringify(fixture.config)) }, 'tables', /^config \(Uint8Array\): the file is 1\.0 MiB; reading it could take up to 96\.0 MiB/],
     ]) {
       onInstance = (module, created) => { if (created === role) leave(module, 4); };
@@ -328,11 +333,21 @@ describe('out of memory', () => {
       }
       stillWorks();
     }
+    // The padded tokenizer.json loads in the same 4 MiB.
+    onInstance = (module, created) => { if (created === 'tokenizer') leave(module, 4); };
+    try {
+      const m = await loadModel({ weights: fixture.weights, tokenizer: pad(fixture.tokenizerJson) });
+      assert.deepEqual(m.encode('Lily saw'), model.encode('Lily saw'));
+      m.dispose();
+    } finally {
+      onInstance = () => {};
+    }
   });
 
   test('a tokenizer instance with no memory left: an error naming tokenizer.json', async () => {
     // All memory taken but one 8 KiB block: room for the tokenizer object
-    // (about 7.5 KiB), not for the file's text as well.
+    // and the file's text, not for the tables the loader would build, which
+    // it counts before building them.
     assert.ok(fixture.tokenizer.length > 1024);
     onInstance = (module, role) => {
       if (role !== 'tokenizer') return;
@@ -344,7 +359,7 @@ describe('out of memory', () => {
     };
     try {
       await assert.rejects(loadModel({ weights: fixture.weights, tokenizer: fixture.tokenizer }), (error) => {
-        assert.match(error.message, /^tokenizer \(Uint8Array\): out of memory for \d+ bytes of text$/);
+        assert.match(error.message, /^tokenizer \(Uint8Array\): loading it needs about \d+ bytes of memory \(model\.vocab 285 entries, model\.merges 28, added_tokens 1\), more than the \d+ bytes available$/);
         return true;
       });
     } finally {

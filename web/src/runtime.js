@@ -1,7 +1,6 @@
 // Compiles the WebAssembly module once and instantiates it as often as
-// needed: the package gives every model its own instance (see
-// bindings/embind.cpp for why), plus one for vectors that live outside any
-// model.
+// needed: the package gives every model its own instance (docs/design.md
+// says why), plus one for vectors that live outside any model.
 import createEmbeddingsModule from '../dist/embeddings.js';
 
 const wasmUrl = new URL('../dist/embeddings.wasm', import.meta.url);

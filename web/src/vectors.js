@@ -23,9 +23,6 @@ export const MAX_MAP_ROWS = 2048;
 export const MAX_MAP_MULTIPLY_ADDS = 2 ** 30;
 /** Most numbers in a table outside any model, which is copied into the shared instance (64 MiB). */
 export const MAX_MAP_TABLE_NUMBERS = 2 ** 24;
-// Numbers in one block of a map computed on the shared instance (1 MiB),
-// copied out before the next block.
-const MAP_BLOCK_NUMBERS = 2 ** 18;
 
 /**
  * Throws a RangeError when a finite number is outside float32's range
@@ -132,9 +129,9 @@ function forEachChunk(host, a, b, kernel) {
     const count = Math.min(host.chunk, n - start);
     let pa = host.vectorA, pb = host.vectorB;
     if (inA) pa = a.byteOffset + start * 4;
-    else copyInto(heap, pa >> 2, a, start, count);
+    else copyInto(heap, pa >>> 2, a, start, count);
     if (inB) pb = b.byteOffset + start * 4;
-    else copyInto(heap, pb >> 2, b, start, count);
+    else copyInto(heap, pb >>> 2, b, start, count);
     kernel(pa, pb, count);
     start += count;
   } while (start < n);
@@ -186,7 +183,7 @@ export function cosine(a, b) {
   const host = hostOf(a);
   const target = host ?? hostOf(b) ?? defaultHost;
   const sums = target.sums;
-  target.module.HEAPF64.fill(0, sums >> 3, (sums >> 3) + 3);
+  target.module.HEAPF64.fill(0, sums >>> 3, (sums >>> 3) + 3);
   forEachChunk(target, a, b, (pa, pb, count) => {
     target.module._embeddings_accumulate_dot_and_norms(pa, pb, count, sums);
   });
@@ -221,25 +218,27 @@ export function cosineMatrixOf(table) {
       `(at most ${MAX_MAP_TABLE_NUMBERS}, 64 MiB)`);
   }
   const module = defaultHost.module;
-  const whole = rows * rows <= MAP_BLOCK_NUMBERS;
-  const blockRows = whole ? rows : Math.max(1, Math.floor(MAP_BLOCK_NUMBERS / Math.max(1, rows)));
+  // A map goes block by block (a model's block size), each copied out before the next.
+  const blockNumbers = module.mapBlockSize();
+  const whole = rows * rows <= blockNumbers;
+  const blockRows = whole ? rows : Math.max(1, Math.floor(blockNumbers / Math.max(1, rows)));
   // This instance hands out no views, so it may grow; pointers stay valid.
   const tablePointer = module._malloc(Math.max(1, rows * cols) * 4);
   const scratchPointer = module._malloc(Math.max(1, rows) * 4);
   const blockPointer = module._malloc(Math.max(1, blockRows * rows) * 4);
   try {
     if (!tablePointer || !scratchPointer || !blockPointer) throw new RangeError('cosineMatrix: out of memory');
-    module.HEAPF32.set(table.data, tablePointer >> 2);
+    module.HEAPF32.set(table.data, tablePointer >>> 2);
     const out = new Float32Array(rows * rows);
     if (whole) {
       // Each pair once, mirrored: exactly symmetric.
       module._embeddings_cosine_map(tablePointer, rows, cols, scratchPointer, blockPointer);
-      out.set(module.HEAPF32.subarray(blockPointer >> 2, (blockPointer >> 2) + rows * rows));
+      out.set(module.HEAPF32.subarray(blockPointer >>> 2, (blockPointer >>> 2) + rows * rows));
     } else {
       for (let begin = 0; begin < rows; begin += blockRows) {
         const end = Math.min(rows, begin + blockRows);
         module._embeddings_cosine_map_rows(tablePointer, rows, cols, begin, end, scratchPointer, blockPointer);
-        out.set(module.HEAPF32.subarray(blockPointer >> 2, (blockPointer >> 2) + (end - begin) * rows), begin * rows);
+        out.set(module.HEAPF32.subarray(blockPointer >>> 2, (blockPointer >>> 2) + (end - begin) * rows), begin * rows);
       }
     }
     return new Matrix(out, rows, rows, { name: `cosine map of ${table.name || 'a table'}` });

@@ -1,6 +1,9 @@
 // Where widgets get their model: one load per set of files, shared by every
 // widget on the page that names the same files.
-import { loadModel, defaultModelFiles } from '../index.js';
+// From src/model.js, not the package's index.js: index.js waits at its top
+// level for its kernels instance, and a page may start a load before that
+// (web/page/start.js does).
+import { loadModel, defaultModelFiles } from '../src/model.js';
 
 const loads = new Map();
 

@@ -31,6 +31,8 @@
 #include <utility>
 #include <vector>
 
+#include "embeddings/added_tokens.h"
+
 namespace embeddings {
 
 struct BpeVocabulary {
@@ -60,6 +62,7 @@ class BpeTrainer {
 
  private:
   std::vector<std::string> special_tokens_;
+  TokenTrie special_trie_;  // The special tokens, found as encode() finds added tokens.
   std::unordered_map<std::string, std::uint64_t> piece_counts_;
   std::size_t piece_count_ = 0;
 };

@@ -26,6 +26,11 @@ namespace embeddings {
 // a request past their own limit as a bug rather than returning null.
 inline constexpr std::uint64_t kMaxBufferBytes = std::uint64_t{1} << 40;
 
+// Every Buffer starts on a cache line, so the kernels' SIMD loads over a
+// table (and how they fall across lines) do not depend on where the heap
+// happened to be when it was allocated.
+inline constexpr std::size_t kBufferAlignment = 64;
+
 template <typename T>
 class Buffer {
   static_assert(std::is_trivially_copyable_v<T>, "Buffer holds raw memory");
@@ -54,8 +59,10 @@ class Buffer {
     reset();
     if (count > kMaxBufferBytes / sizeof(T)) return false;
     const std::uint64_t bytes = (count == 0 ? 1 : count) * sizeof(T);
-    if (bytes > std::numeric_limits<std::size_t>::max()) return false;
-    void* memory = std::malloc(static_cast<std::size_t>(bytes));
+    // aligned_alloc wants a whole number of alignments.
+    const std::uint64_t rounded = (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+    if (rounded > std::numeric_limits<std::size_t>::max()) return false;
+    void* memory = std::aligned_alloc(kBufferAlignment, static_cast<std::size_t>(rounded));
     if (memory == nullptr) return false;
     data_ = static_cast<T*>(memory);
     size_ = static_cast<std::size_t>(count);

@@ -3,7 +3,6 @@
 // encoder so that both see the very same document texts.
 #pragma once
 
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,8 +16,5 @@ namespace embeddings {
 // point into `text`.
 std::vector<std::string_view> split_documents(std::string_view text,
                                               std::string_view separator = "<|endoftext|>");
-
-// Reads a whole file; false with a message naming the path on failure.
-bool read_whole_file(const std::string& path, std::string& contents, std::string& error);
 
 }  // namespace embeddings

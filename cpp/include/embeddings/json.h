@@ -6,6 +6,7 @@
 // size it has not checked. It returns a named error instead.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -22,8 +23,8 @@ class Value {
  public:
   Type type = Type::Null;
   bool boolean = false;
-  std::string text;  // String contents (decoded UTF-8) or the number's lexeme.
-  std::vector<Value> items;                           // Array elements.
+  std::string text;          // String contents (decoded UTF-8) or the number's lexeme.
+  std::vector<Value> items;  // Array elements.
   std::vector<std::pair<std::string, Value>> members;  // Object members, in order.
 
   bool is_null() const { return type == Type::Null; }
@@ -52,6 +53,9 @@ const char* type_name(Type type);
 struct ParseOptions {
   // Nesting deeper than this is an error, so hostile input cannot exhaust the stack.
   int max_depth = 64;
+  // More values than this (counting every array element, object member and
+  // nested value) is an error: for files whose size in memory must stay small.
+  std::size_t max_values = static_cast<std::size_t>(-1);
 };
 
 // Parses `input` as one JSON document. On success returns true and fills
@@ -62,5 +66,10 @@ bool parse(std::string_view input, Value& out, std::string& error, ParseOptions 
 // Appends `text` to `out` as a JSON string literal (with quotes), escaping
 // what JSON requires. `text` must be valid UTF-8.
 void append_quoted(std::string& out, std::string_view text);
+// The same literal's length in bytes, and the literal written at `out`
+// (quoted_length(text) bytes; returns the end): for a caller that sizes its
+// buffer before it writes.
+std::size_t quoted_length(std::string_view text);
+char* write_quoted(char* out, std::string_view text);
 
 }  // namespace embeddings::json

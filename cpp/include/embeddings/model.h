@@ -35,16 +35,27 @@ namespace embeddings {
 // The fields of a Hugging Face GPT2Config this project reads. A field that
 // config.json leaves out stays 0 (unknown) and the tensors decide.
 struct ModelConfig {
-  std::uint64_t vocab_size = 0;   // vocab_size
-  std::uint64_t width = 0;        // n_embd
-  std::uint64_t context = 0;      // n_positions (or the older n_ctx)
-  std::uint64_t layers = 0;       // n_layer
-  std::uint64_t heads = 0;        // n_head
-  bool tied_output = true;        // tie_word_embeddings (GPT2Config's default is true)
+  std::uint64_t vocab_size = 0;  // vocab_size
+  std::uint64_t width = 0;       // n_embd
+  std::uint64_t context = 0;     // n_positions (or the older n_ctx)
+  std::uint64_t layers = 0;      // n_layer
+  std::uint64_t heads = 0;       // n_head
+  bool tied_output = true;       // tie_word_embeddings (GPT2Config's default is true)
 };
 
-// Parses config.json. Errors name the field ("n_embd is -3, not a positive integer").
+// What config.json may hold. A GPT2Config is under a kilobyte with about 40
+// values, and the largest configurations of the field (label maps of a
+// thousand classes) a few dozen kilobytes and a few thousand values. The
+// bounds keep a hostile file from growing the memory the tables live in
+// (the parsed tree stays within a few MiB) or taking seconds to read.
+inline constexpr std::size_t kMaxConfigBytes = 4 << 20;
+inline constexpr std::size_t kMaxConfigValues = 1 << 16;
+
+// Parses config.json. Errors name the field ("n_embd is -3, not a positive
+// integer"), not the file: the caller knows its name.
 bool parse_config(std::string_view json_text, ModelConfig& out, std::string& error);
+// The message for a config.json over kMaxConfigBytes.
+std::string config_too_large(std::size_t bytes);
 
 // A read-only (rows, cols) row-major float table.
 struct TableView {
@@ -85,6 +96,9 @@ class EmbeddingTables {
 
 enum class Table { Token = 0, Position = 1 };
 
+// Which file a loader's error is about, for the caller to name it.
+enum class ErrorSource { Weights, Config };
+
 class TablesLoader {
  public:
   // Step 1: the file's first bytes (at least 8) and its total size.
@@ -119,12 +133,16 @@ class TablesLoader {
   // row norms and moves everything into `out`. The loader is spent afterwards.
   bool finish(EmbeddingTables& out, std::string& error);
 
+  // Which file the last error concerns. Messages never name files: the
+  // caller knows what it called them.
+  ErrorSource error_source() const { return error_source_; }
+
  private:
   struct Pending {
     const safetensors::TensorInfo* info = nullptr;
-    Buffer<float> values;           // Final float32 table.
-    Buffer<float> inverse_norms;    // One per row, filled in finish().
-    Buffer<unsigned char> staged;   // Raw F16/BF16 bytes until finish().
+    Buffer<float> values;          // Final float32 table.
+    Buffer<float> inverse_norms;   // One per row, filled in finish().
+    Buffer<unsigned char> staged;  // Raw F16/BF16 bytes until finish().
   };
   Pending& pending(Table table) { return tables_[static_cast<int>(table)]; }
   const Pending& pending(Table table) const { return tables_[static_cast<int>(table)]; }
@@ -137,10 +155,12 @@ class TablesLoader {
   Pending tables_[2];
   bool have_config_ = false;
   ModelConfig config_;
+  ErrorSource error_source_ = ErrorSource::Weights;
 };
 
 // Convenience for native code: reads a whole safetensors file (and optional
-// config.json text) through TablesLoader.
+// config.json text) through TablesLoader. Errors start with the path, or
+// with "config.json: " for the configuration.
 bool load_tables_from_file(const std::string& path, const std::string* config_json, EmbeddingTables& out,
                            std::string& error);
 

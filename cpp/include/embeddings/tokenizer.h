@@ -2,15 +2,15 @@
 // GPT-2 family): loads a tokenizer.json and encodes text to exactly the ids
 // that library gives, decodes ids back to text, and names tokens for the book.
 //
+// The parts, as Hugging Face's tokenizers and tiktoken divide them: the
+// pipeline's stages (tokenizer_pipeline.h), the added tokens
+// (added_tokens.h), the BPE merge and model (bpe.h), the tokens' storage
+// (vocabulary.h), the book's display form (token_display.h); the
+// tokenizer.json reader is tokenizer_json.cpp, and this class joins them.
+//
 // Encoding, step by step (as Hugging Face does it):
 //  1. Added tokens (special tokens such as "<|endoftext|>") are cut out of
-//     the raw text first: leftmost match wins, the longest if several start
-//     at the same place. Tokens with "normalized": false are matched first,
-//     then those with "normalized": true in the remaining gaps (the
-//     normalizer is always null here, so only that order differs).
-//     "lstrip"/"rstrip" make a match swallow the whitespace to its left or
-//     right; "single_word" skips a match that touches a word character (Rust
-//     regex \w) on either side.
+//     the raw text first (added_tokens.h says how).
 //  2. Every gap between added tokens is pre-tokenized (pretokenizer.h); with
 //     add_prefix_space a space is put in front of a gap that does not
 //     already start with one.
@@ -28,26 +28,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "embeddings/added_tokens.h"
+#include "embeddings/bpe.h"
+#include "embeddings/tokenizer_pipeline.h"
+#include "embeddings/vocabulary.h"
+
 namespace embeddings {
-
-namespace json {
-class Value;
-}
-
-struct AddedToken {
-  std::int32_t id = 0;
-  std::string content;
-  bool single_word = false;
-  bool lstrip = false;
-  bool rstrip = false;
-  bool normalized = true;
-  bool special = false;
-};
 
 class Tokenizer {
  public:
@@ -60,7 +51,15 @@ class Tokenizer {
   // added_tokens. Anything else is refused with a message starting with
   // "tokenizer.json: " that names the field and the problem; `out` is left
   // untouched on failure.
-  static bool from_json(std::string_view json_text, Tokenizer& out, std::string& error);
+  //
+  // Memory: the file is read without building its tree; the vocabulary and
+  // merges go straight into the tables. Before they are built, the memory
+  // they will take is estimated from the counts of entries, and a file whose
+  // tables would need more than `memory_limit` bytes is refused with a
+  // message giving both sizes, rather than failing halfway. The estimate is
+  // within a factor of two of the memory loading takes (the tests measure it).
+  static bool from_json(std::string_view json_text, Tokenizer& out, std::string& error,
+                        std::uint64_t memory_limit = std::numeric_limits<std::uint64_t>::max());
 
   // The token ids of `utf8_text`. Invalid UTF-8 is accepted: such bytes are
   // encoded like any others (see pretokenizer.h), so decode_bytes() gives
@@ -92,25 +91,20 @@ class Tokenizer {
 
   // Largest id + 1, over the model vocabulary and the added tokens (the rows
   // an embedding table needs). Ids below it may be unused if the file has gaps.
-  std::size_t vocab_size() const { return vocab_size_; }
+  std::size_t vocab_size() const { return vocabulary_.id_limit(); }
   // Number of distinct ids in use.
-  std::size_t token_count() const { return tokens_.size(); }
-  bool has_id(std::int32_t id) const { return find(id) != nullptr; }
+  std::size_t token_count() const { return vocabulary_.size(); }
+  bool has_id(std::int32_t id) const { return vocabulary_.has(id); }
   bool is_special(std::int32_t id) const;
 
   // The bytes a token stands for (an added token: its content); empty for an
   // unknown id.
   std::string token_bytes(std::int32_t id) const;
   // The longest token_bytes() over all ids.
-  std::size_t max_token_bytes() const { return max_token_bytes_; }
+  std::size_t max_token_bytes() const { return vocabulary_.max_bytes(); }
 
-  // How the book shows a token: its bytes as UTF-8 with a space shown as "·"
-  // (U+00B7), a newline as "↵" (U+21B5) and a tab as "⇥" (U+21E5); every
-  // other control character (C0, DEL, C1), every byte that is not part of a
-  // complete UTF-8 character, and the three marks "·" "↵" "⇥" themselves when
-  // they occur literally are written as "<0xNN>" per byte, so the display
-  // form names exactly one byte string. An added token shows its content
-  // unchanged. Empty for an unknown id.
+  // How the book shows a token (token_display.h): "·girl" for " girl". An
+  // added token shows its content unchanged. Empty for an unknown id.
   std::string token_display(std::int32_t id) const;
 
   // The id of the single token that `text` names, or -1. Looked up in this
@@ -121,52 +115,28 @@ class Tokenizer {
   // a literal "<0x41>" token is found by (3) only if no token "A" exists.
   std::int32_t token_id(std::string_view text) const;
 
-  const std::vector<AddedToken>& added_tokens() const { return added_tokens_; }
-  bool add_prefix_space() const { return add_prefix_space_; }
+  const std::vector<AddedToken>& added_tokens() const { return added_.tokens(); }
+  bool add_prefix_space() const { return pre_tokenizer_.add_prefix_space; }
 
  private:
-  struct Token {
-    std::int32_t id = 0;
-    std::string bytes;
-    std::int32_t added_index = -1;  // Index into added_tokens_, or -1 for a model token.
-  };
-  struct Merge {
-    std::uint32_t rank = 0;
-    std::int32_t new_id = 0;
-  };
-
   struct Scratch;
+  class Reader;  // Reads tokenizer.json: src/tokenizer_json.h
+  class Splitter;
 
-  static bool load(const json::Value& root, Tokenizer& out, std::string& error);
-  const Token* find(std::int32_t id) const;
-  void encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   void encode_with(std::string_view utf8_text, Scratch& scratch, std::vector<std::int32_t>& ids) const;
+  std::string_view normalize(std::string_view text, Scratch& scratch) const;
+  void encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   std::size_t bounded_pretoken_length(std::string_view text, std::size_t pos, Scratch& scratch,
                                       std::size_t ids_so_far) const;
   void encode_piece(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;
-  void encode_piece_ids(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;
-  void split_added(std::string_view text, bool normalized_pass, Scratch& scratch,
-                   std::vector<std::int32_t>& ids) const;
   bool join_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes, std::string& error) const;
 
-  std::vector<Token> tokens_;                                     // Sorted by id.
-  std::unordered_map<std::string, std::int32_t> model_by_bytes_;  // Model vocabulary, by raw bytes.
-  std::int32_t byte_ids_[256] = {};                               // Single-byte model tokens, or -1.
-  std::unordered_map<std::uint64_t, Merge> merges_;               // (left id << 32 | right id) -> merge.
-  std::vector<AddedToken> added_tokens_;
-  // Indices into added_tokens_ by the first byte of their content, longest
-  // first; [0] holds the tokens with normalized false, [1] those with true.
-  std::vector<std::int32_t> added_by_first_byte_[2][256];
-  bool has_normalized_added_ = false;
-  bool has_unnormalized_added_ = false;
-  bool every_byte_has_a_token_ = false;  // Then a piece of n bytes has at least n / max_token_bytes_ tokens.
-  bool add_prefix_space_ = false;
-  bool use_regex_ = true;
-  bool ignore_merges_ = false;
-  bool fuse_unk_ = false;
-  std::int32_t unk_id_ = -1;
-  std::size_t vocab_size_ = 0;
-  std::size_t max_token_bytes_ = 0;
+  Normalizer normalizer_;
+  PreTokenizer pre_tokenizer_;
+  bpe::BpeModel model_;
+  Decoder decoder_;
+  Vocabulary vocabulary_;  // Every token, model and added.
+  AddedVocabulary added_;
 };
 
 }  // namespace embeddings

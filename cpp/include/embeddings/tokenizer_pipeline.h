@@ -1,0 +1,39 @@
+// The stages of a tokenizer as tokenizer.json describes them, in the order
+// text goes through them: normalizer, pre-tokenizer, model (bpe.h), decoder
+// (the added tokens, added_tokens.h, are cut out before all of them). Each
+// stage is a kind plus that kind's settings. A new kind is one enumerator
+// here, one case where tokenizer_json.cpp reads its "type", and one case
+// where tokenizer.cpp applies it; a kind the reader does not know is
+// refused with an error naming the stage and the type.
+#pragma once
+
+namespace embeddings {
+
+struct Normalizer {
+  enum class Kind {
+    None,  // "normalizer": null
+  };
+  Kind kind = Kind::None;
+};
+
+struct PreTokenizer {
+  enum class Kind {
+    // GPT-2's: optionally a space put in front, then GPT-2's regex split
+    // (pretokenizer.h); the vocabulary is spelled in GPT-2's byte alphabet
+    // (byte_level.h).
+    ByteLevel,
+  };
+  Kind kind = Kind::ByteLevel;
+  bool add_prefix_space = false;  // ByteLevel
+  bool use_regex = true;          // ByteLevel
+};
+
+struct Decoder {
+  enum class Kind {
+    None,       // "decoder": null; decoded as ByteLevel (docs/tokenizer.md says why)
+    ByteLevel,  // the tokens' bytes joined
+  };
+  Kind kind = Kind::None;
+};
+
+}  // namespace embeddings

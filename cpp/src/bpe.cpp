@@ -1,0 +1,132 @@
+#include "embeddings/bpe.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace embeddings::bpe {
+
+std::size_t MergeTable::capacity_for(std::size_t count) {
+  std::size_t capacity = 16;
+  while (capacity / 4 * 3 < count) capacity *= 2;
+  return capacity;
+}
+
+void MergeTable::rehash(std::size_t capacity) {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(capacity, Slot{kEmpty, Merge{}});
+  mask_ = capacity - 1;
+  shift_ = 64;
+  for (std::size_t c = capacity; c > 1; c >>= 1) --shift_;
+  for (const Slot& s : old) {
+    if (s.key == kEmpty) continue;
+    std::size_t slot = home(s.key);
+    while (slots_[slot].key != kEmpty) slot = (slot + 1) & mask_;
+    slots_[slot] = s;
+  }
+}
+
+void MergeTable::reserve(std::size_t count) {
+  if (capacity_for(count) > slots_.size()) rehash(capacity_for(count));
+}
+
+bool MergeTable::insert(std::int32_t left, std::int32_t right, Merge merge, std::uint32_t& existing) {
+  reserve(size_ + 1);
+  const std::uint64_t k = key(left, right);
+  std::size_t slot = home(k);
+  for (; slots_[slot].key != kEmpty; slot = (slot + 1) & mask_) {
+    if (slots_[slot].key == k) {
+      existing = slots_[slot].merge.rank;
+      return false;
+    }
+  }
+  slots_[slot] = Slot{k, merge};
+  ++size_;
+  return true;
+}
+
+void merge(const MergeTable& merges, const std::int32_t* ids, std::size_t count, MergeWorkspace& workspace,
+           std::vector<std::int32_t>& out) {
+  if (count <= 1 || merges.empty()) {
+    out.insert(out.end(), ids, ids + count);
+    return;
+  }
+  using Symbol = MergeWorkspace::Symbol;
+  using Candidate = MergeWorkspace::Candidate;
+  auto& symbols = workspace.symbols;
+  symbols.resize(count);
+  const auto n = static_cast<std::int32_t>(count);
+  for (std::int32_t i = 0; i < n; ++i) symbols[i] = Symbol{ids[i], i - 1, i + 1 < n ? i + 1 : -1, false};
+
+  // Lowest rank first, then leftmost: the order Hugging Face's Word::merge_all pops.
+  const auto later_first = [](const Candidate& a, const Candidate& b) {
+    return a.rank != b.rank ? a.rank > b.rank : a.pos > b.pos;
+  };
+  auto& heap = workspace.heap;
+  heap.clear();
+  const auto push = [&](std::int32_t pos, std::int32_t left, std::int32_t right) {
+    const Merge* merge = merges.find(left, right);
+    if (merge == nullptr) return;
+    heap.push_back(Candidate{merge->rank, static_cast<std::uint32_t>(pos), merge->new_id});
+    std::push_heap(heap.begin(), heap.end(), later_first);
+  };
+  for (std::int32_t i = 0; i + 1 < n; ++i) push(i, symbols[i].id, symbols[i + 1].id);
+
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later_first);
+    const Candidate top = heap.back();
+    heap.pop_back();
+    Symbol& current = symbols[top.pos];
+    if (current.removed || current.next < 0) continue;
+    const std::int32_t right_pos = current.next;
+    // Skip entries whose pair has changed since they were queued.
+    const Merge* merge = merges.find(current.id, symbols[right_pos].id);
+    if (merge == nullptr || merge->new_id != top.new_id) continue;
+
+    current.id = top.new_id;
+    current.next = symbols[right_pos].next;
+    symbols[right_pos].removed = true;
+    if (current.next >= 0) symbols[current.next].prev = static_cast<std::int32_t>(top.pos);
+    if (current.prev >= 0) push(current.prev, symbols[current.prev].id, current.id);
+    if (current.next >= 0) push(static_cast<std::int32_t>(top.pos), current.id, symbols[current.next].id);
+  }
+  for (const Symbol& symbol : symbols) {
+    if (!symbol.removed) out.push_back(symbol.id);
+  }
+}
+
+void BpeModel::set_vocabulary(const Vocabulary& vocabulary) {
+  for (int byte = 0; byte < 256; ++byte) {
+    const char ch = static_cast<char>(byte);
+    byte_ids_[byte] = vocabulary.find(std::string_view(&ch, 1));
+  }
+  every_byte_has_a_token_ =
+      std::all_of(std::begin(byte_ids_), std::end(byte_ids_), [](std::int32_t id) { return id >= 0; });
+}
+
+// Hugging Face's BPE::merge_word followed by Word::merge_all.
+void BpeModel::encode_piece(std::string_view piece, const Vocabulary& vocabulary, MergeWorkspace& workspace,
+                            std::vector<std::int32_t>& ids) const {
+  if (settings_.ignore_merges) {
+    const std::int32_t whole = vocabulary.find(piece);
+    if (whole >= 0) {
+      ids.push_back(whole);
+      return;
+    }
+  }
+  auto& start = workspace.piece_ids;
+  start.clear();
+  bool fusing_unk = false;
+  for (const char ch : piece) {
+    const std::int32_t id = byte_ids_[static_cast<unsigned char>(ch)];
+    if (id >= 0) {
+      start.push_back(id);
+      fusing_unk = false;
+    } else if (settings_.unk_id >= 0 && !fusing_unk) {
+      start.push_back(settings_.unk_id);
+      fusing_unk = settings_.fuse_unk;
+    }
+  }
+  merge(merges_, start.data(), start.size(), workspace, ids);
+}
+
+}  // namespace embeddings::bpe

@@ -1,0 +1,48 @@
+// The chapter page loads one bundle, web/dist/page.js, built from its
+// sources by tools/bundle-page.mjs: the bundle on disk must be the one
+// those sources build today (or the page would show yesterday's code), and
+// the page must load it rather than the sources.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { bundlePage, bundleFile } from '../../tools/bundle-page.mjs';
+
+const root = new URL('../../', import.meta.url);
+
+test('web/dist/page.js is what the sources build now (else: tools/build.sh page)', async () => {
+  const fresh = await bundlePage({ write: false });
+  const onDisk = readFileSync(bundleFile, 'utf8');
+  assert.ok(onDisk === fresh.code, 'web/dist/page.js is older than its sources: run tools/build.sh page (or wasm)');
+  // Everything the page imports is inside: the page, the widgets, the package and Emscripten's glue.
+  for (const source of ['web/page/page.js', 'web/index.js', 'web/src/model.js', 'web/widgets/index.js',
+    'web/widgets/embedding-table.js', 'web/dist/embeddings.js']) {
+    assert.ok(fresh.inputs.includes(source), `the bundle holds ${source}`);
+  }
+});
+
+test('each bundled module resolves its own URLs as its source did (the .wasm, the model, the stylesheet, KaTeX)', async () => {
+  const { code } = await bundlePage({ write: false });
+  assert.doesNotMatch(code, /new URL\("\.\/widgets\.css",import\.meta\.url\)/, 'a source URL left relative to the bundle');
+  for (const own of ['../widgets/base.js', '../src/model.js', '../src/runtime.js', '../page/page.js']) {
+    assert.ok(code.includes(`new URL(${JSON.stringify(own)},import.meta.url)`), `${own} keeps its own import.meta.url`);
+  }
+});
+
+test('the chapter page loads the bundle as its one script', () => {
+  const html = readFileSync(new URL('web/page/index.html', root), 'utf8');
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+  assert.deepEqual(scripts, ['<script type="module" async src="../dist/page.js">']);
+  // The one module the bundle imports is announced beside it, so it travels at once, not after the bundle's parse.
+  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+  assert.deepEqual(preloaded, ['code-parts.js']);
+});
+
+test('the Code parts\' definitions stay outside the bundle, spelled as the chapter writes them', async () => {
+  const { code, inputs } = await bundlePage({ write: false });
+  assert.ok(!inputs.includes('web/page/code-parts.js'));
+  assert.match(code, /from"\.\.\/page\/code-parts\.js"/);
+  const parts = await import('../../web/page/code-parts.js');
+  assert.equal(String(parts.dot), '(a, b) => a.reduce((sum, x, k) => sum + x * b[k], 0)');
+  assert.equal(String(parts.cosine), '(a, b) => dot(a, b) / Math.sqrt(dot(a, a) * dot(b, b))');
+  assert.equal(parts.dot([1, 2, 3], [4, 0, -1]), 1);
+});

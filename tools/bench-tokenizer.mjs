@@ -1,0 +1,60 @@
+// Tokenizer costs through the package, in the same run (compare as ratios):
+// loading a big generated GPT-2-style tokenizer.json (time, and the memory
+// its WebAssembly instance keeps), encoding stories, and cutting out added
+// tokens (6,400 "<unusedN>" tokens as Gemma 3 has; 256 "<|...|>" tokens as
+// Llama 3 has, refusing a mebibyte of "<" for a 1,024-token context).
+//   node tools/bench-tokenizer.mjs [--megabytes 24]
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { loadModel } from '../web/index.js';
+import { observeInstances } from '../web/src/runtime.js';
+import { bigTokenizerJson, modelForTokenizer, tokenizerWithAddedTokens } from '../tests/js/helpers/big-tokenizer.js';
+
+const megabytes = Number(process.argv[process.argv.indexOf('--megabytes') + 1] || 24);
+let tokenizerModule = null;
+observeInstances((module, role) => { if (role === 'tokenizer') tokenizerModule = module; });
+const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+function time(label, f, repeat = 1) {
+  f();
+  const start = performance.now();
+  for (let i = 0; i < repeat; i++) f();
+  const ms = (performance.now() - start) / repeat;
+  console.log(`${label}: ${ms.toFixed(1)} ms`);
+  return ms;
+}
+
+// Loading.
+const json = bigTokenizerJson(megabytes * 2 ** 20);
+const bytes = new TextEncoder().encode(json.text);
+const start = performance.now();
+const big = await loadModel(modelForTokenizer(bytes, json.ids));
+console.log(`load ${mib(bytes.length)} tokenizer.json (${json.ids} ids): ${(performance.now() - start).toFixed(0)} ms, ` +
+  `tokenizer instance memory ${mib(tokenizerModule.HEAPU8.length)}`);
+big.dispose();
+
+// Encoding stories with the default model.
+const model = await loadModel();
+// The test corpus's paragraphs, 200 times over (about half a mebibyte).
+const stories = readFileSync(new URL('../tests/js/corpus/stories.txt', import.meta.url), 'utf8');
+const paragraphs = Array(200).fill(stories.split('\n').filter((line) => line.trim())).flat();
+time(`encode ${paragraphs.length} story paragraphs (${mib(200 * stories.length)})`, () => {
+  for (const p of paragraphs) model.encode(p);
+}, 5);
+model.dispose();
+
+// Added tokens.
+for (const [label, contents, text, context] of [
+  ['6,400 <unusedN> added tokens, encode 128 KiB of text', Array.from({ length: 6400 }, (_, i) => `<unused${i}>`),
+    'Once upon a time <unused17> there was a <unused6399>girl. <unused<b>'.repeat(2200).slice(0, 128 * 1024), undefined],
+  ['256 <|...|> added tokens, refuse 1 MiB of "<" for 1,024 tokens', Array.from({ length: 256 }, (_, i) => `<|reserved_special_token_${i}|>`),
+    '<'.repeat(2 ** 20), 1024],
+]) {
+  const m = await loadModel(tokenizerWithAddedTokens(contents, context));
+  time(label, () => {
+    if (context === undefined) m.encode(text);
+    else assert.throws(() => m.trace(text), RangeError);
+  });
+  m.dispose();
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// Bundles the chapter page's scripts into one minified module,
+// web/dist/page.js: the page, the widgets, the package and Emscripten's glue,
+// which the browser would otherwise fetch as some 25 modules, the later ones
+// found only once the earlier ones have arrived and been parsed. The
+// package keeps its sources (import ... from 'embeddings-and-position' loads
+// web/index.js as before); only the chapter page loads the bundle.
+//
+//   node tools/bundle-page.mjs      (tools/build.sh wasm runs it after the link)
+//
+// Each module's import.meta.url stays its own source file's URL, so what
+// the sources find relative to themselves (the .wasm, the default model,
+// the widgets' stylesheet, KaTeX) is found at the same place from the
+// bundle. The build is deterministic: tests/js/page-bundle.test.js builds it
+// again in memory and fails when web/dist/page.js is older than its sources.
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const entry = resolve(root, 'web/page/page.js');
+export const bundleFile = resolve(root, 'web/dist/page.js');
+
+// The chapter's definitions that its Code parts print as their source stay
+// a file of their own, as written (the page preloads it beside the bundle).
+export const unbundled = resolve(root, 'web/page/code-parts.js');
+const keepAsWritten = {
+  name: 'keep-as-written',
+  setup(context) {
+    context.onResolve({ filter: /code-parts\.js$/ }, ({ path, resolveDir }) => {
+      if (resolve(resolveDir, path) !== unbundled) return undefined;
+      return { path: relative(dirname(bundleFile), unbundled).split('\\').join('/'), external: true };
+    });
+  },
+};
+
+// The vocabulary map's module glue (web/dist/layout.js, beside the bundle)
+// stays a file of its own: model.map() imports it at the first map, so the
+// page's first script does not carry it.
+const layoutGlue = resolve(root, 'web/dist/layout.js');
+const keepLayoutApart = {
+  name: 'keep-layout-apart',
+  setup(context) {
+    context.onResolve({ filter: /layout\.js$/ }, ({ path, resolveDir }) => {
+      if (resolve(resolveDir, path) !== layoutGlue) return undefined;
+      return { path: `./${relative(dirname(bundleFile), layoutGlue).split('\\').join('/')}`, external: true };
+    });
+  },
+};
+
+/** import.meta.url in a source file, spelled as that file's URL relative to the bundle's. */
+const ownUrl = {
+  name: 'own-import-meta-url',
+  setup(context) {
+    context.onLoad({ filter: /\.js$/ }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      const fromBundle = relative(dirname(bundleFile), path).split('\\').join('/');
+      return {
+        contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * Builds the bundle and its source map; writes them into web/dist/ unless
+ * `write` is false. Returns the bundle's text and the sources it holds
+ * (paths relative to the repository).
+ */
+export async function bundlePage({ write = true } = {}) {
+  const result = await build({
+    entryPoints: [entry],
+    outfile: bundleFile,
+    bundle: true,
+    minify: true,
+    // Class and function names as written: the console and DevTools show them (a Trace, a Matrix).
+    keepNames: true,
+    format: 'esm',
+    platform: 'browser',
+    // Top-level await (web/index.js) and class fields as written: what the page's browsers run already.
+    target: 'es2022',
+    // Node's modules are imported only for file: URLs, which a page never has.
+    external: ['node:*'],
+    sourcemap: 'linked',
+    legalComments: 'none',
+    metafile: true,
+    write: false,
+    logLevel: 'warning',
+    plugins: [keepAsWritten, keepLayoutApart, ownUrl],
+  });
+  const code = result.outputFiles.find((file) => file.path === bundleFile);
+  if (write) await Promise.all(result.outputFiles.map((file) => writeFile(file.path, file.contents)));
+  return { code: code.text, bytes: code.contents.length, inputs: Object.keys(result.metafile.inputs).sort() };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { bytes, inputs } = await bundlePage();
+  console.log(`web/dist/page.js: ${bytes} bytes from ${inputs.length} modules`);
+}

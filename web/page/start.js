@@ -1,0 +1,13 @@
+// The first thing the page runs: it asks for the model's files before the
+// widgets are defined and before the package's own kernels instance is up
+// (web/index.js waits at its top level for the .wasm to arrive and
+// compile). The weights' first range request and then the tables' are the
+// critical path on a network; here they leave as soon as the page's script
+// has been parsed. The widgets name the same files, so they share this load
+// (widgets/model-source.js); page.js waits for it and reports a failure.
+import { defaultModelFiles } from '../src/model.js';
+import { sharedModel } from '../widgets/model-source.js';
+
+// Marked for the page's timing (tools/bench-page.mjs, the page's tests).
+performance.mark('embeddings:model-requested');
+sharedModel(defaultModelFiles).catch(() => {});
