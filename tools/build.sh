@@ -43,6 +43,7 @@ build_wasm() {
   cmake --build build/wasm -j"$jobs"
   ls -l web/dist/embeddings.wasm | awk '{print "web/dist/embeddings.wasm: " $5 " bytes (the critical path: at most 150 KB)"}'
   ls -l web/dist/embeddings-full.wasm | awk '{print "web/dist/embeddings-full.wasm: " $5 " bytes (fetched for a tokenizer with a Sequence or Split pre-tokenizer or an NFC or NFD normalizer)"}'
+  ls -l web/dist/layout.wasm | awk '{print "web/dist/layout.wasm: " $5 " bytes (the vocabulary map, loaded by model.map only)"}'
   build_page
 }
 

@@ -30,13 +30,14 @@ export function observeInstances(callback) {
   observer = callback;
 }
 
-async function compileModule(wasmUrl) {
-  if (wasmUrl.protocol === 'file:') {
+/** Compiles the .wasm at `url` (a file: URL in Node); also the layout module's (map.js). */
+export async function compileWasm(url) {
+  if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
-    return WebAssembly.compile(await readFile(wasmUrl));
+    return WebAssembly.compile(await readFile(url));
   }
-  const response = await fetch(wasmUrl);
-  if (!response.ok) throw new Error(`Could not fetch ${wasmUrl}: HTTP ${response.status}`);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Could not fetch ${url}: HTTP ${response.status}`);
   // compileStreaming needs the application/wasm type; fall back when a server forgets it.
   if (WebAssembly.compileStreaming && response.headers.get('content-type')?.startsWith('application/wasm')) {
     return WebAssembly.compileStreaming(response);
@@ -50,7 +51,7 @@ async function compileModule(wasmUrl) {
  */
 export async function instantiate(role = 'kernels', { full = false } = {}) {
   const build = builds[full ? 'full' : 'critical'];
-  compiled[full ? 'full' : 'critical'] ??= Promise.all([compileModule(build.wasmUrl), build.create()]);
+  compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl), build.create()]);
   const [wasmModule, create] = await compiled[full ? 'full' : 'critical'];
   const module = await create({
     instantiateWasm(imports, done) {
