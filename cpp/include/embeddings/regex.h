@@ -98,6 +98,7 @@ class Regex {
   bool matches_empty_ = false;
 
   friend class Compiler;
+  friend class ProgramWriter;
 };
 
 }  // namespace embeddings::regex
