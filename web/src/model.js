@@ -304,9 +304,8 @@ async function loadTokenizer(input, after = Promise.resolve(), signal = undefine
   // The pointer first: allocating it may grow memory and replace HEAPU8's buffer.
   const pointer = session.inputBuffer(bytes.length);
   if (!pointer || (module.HEAPU8.set(bytes, pointer), !session.load())) {
-    // The tokenizer's own messages start with its format's name, which this
-    // replaces with the name the file was given.
-    const message = session.error().replace(/^tokenizer\.json:\s*/, '');
+    // The core says what is wrong; the file's name is the caller's to give.
+    const message = session.error();
     session.delete();
     throw new Error(`${name}: ${message}`);
   }
