@@ -111,6 +111,11 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("vocabSize", optional_override([](const M& s) { return s.tables().vocab_size(); }))
       .function("width", optional_override([](const M& s) { return s.tables().width(); }))
       .function("context", optional_override([](const M& s) { return s.tables().context(); }))
+      .function("hasPositionTable",
+                optional_override([](const M& s) { return s.tables().has_position_table(); }))
+      .function("traceCapacity", &M::trace_capacity)
+      .function("family",
+                optional_override([](const M& s) { return std::string(s.tables().family().family); }))
       .function("parameterCount",
                 optional_override([](const M& s) { return double(s.tables().parameter_count()); }))
       .function("tokenTableName", optional_override([](const M& s) { return s.tables().wte_name(); }))

@@ -186,7 +186,8 @@ async function readTables(module, session, source, progress, requested) {
   const total = session.tableBytes(TOKEN) + session.tableBytes(POSITION);
   let loaded = 0;
   progress({ loaded, total, stage: 'weights' });
-  const order = [POSITION, TOKEN];
+  // A model with rotary positions has no position table to read.
+  const order = [POSITION, TOKEN].filter((table) => session.tableBytes(table) > 0);
   const pending = Promise.allSettled(order.map((table) =>
     source.read(session.tableOffset(table), session.tableBytes(table)).then((bytes) => {
       loaded += bytes.length;
@@ -216,6 +217,9 @@ class TablesHost {
     this.vocabSize = session.vocabSize();
     this.width = session.width();
     this.context = session.context();
+    this.hasPositionTable = session.hasPositionTable();
+    this.traceCapacity = session.traceCapacity();
+    this.family = session.family();
     this.tokenTableName = session.tokenTableName();
     this.positionTableName = session.positionTableName();
     this.metadata = JSON.parse(readUtf8(module, session.metadataJson(), session.metadataJsonLength()));
@@ -408,9 +412,12 @@ export class Trace {
     this.tokens = tokens;
     /** One row per token: that token's row of wte. */
     this.tokenEmbeddings = tokenEmbeddings;
-    /** One row per place: row i - 1 of wpe for place i. */
+    /**
+     * One row per place: row i - 1 of wpe for place i; null for a model
+     * without a position table (rotary positions).
+     */
     this.positionEmbeddings = positionEmbeddings;
-    /** tokenEmbeddings + positionEmbeddings: what the first layer reads. */
+    /** tokenEmbeddings + positionEmbeddings (the token rows alone without a position table): what the first layer reads. */
     this.embeddings = embeddings;
     /** How many tokens were cut off the end ({ truncate: true } only). */
     this.truncated = truncated;
@@ -426,7 +433,7 @@ export class Trace {
     return `Trace ${JSON.stringify(this.text.length > 60 ? `${this.text.slice(0, 60)}…` : this.text)}\n` +
       `  tokens: ${this.tokens.map((t) => `${t.text} (${t.id})`).join(', ')}\n` +
       `  tokenEmbeddings: Matrix ${this.tokens.length} × ${d}\n` +
-      `  positionEmbeddings: Matrix ${this.tokens.length} × ${d}\n` +
+      `  positionEmbeddings: ${this.positionEmbeddings ? `Matrix ${this.tokens.length} × ${d}` : 'null (rotary positions)'}\n` +
       `  embeddings: Matrix ${this.tokens.length} × ${d}`;
   }
 }
@@ -440,7 +447,7 @@ export class Model {
     internalsOf.set(this, { tables, tokenizer });
     // Not enumerable: DevTools' one-line preview of a model shows its sizes.
     Object.defineProperty(this, 'preview', {
-      value: `${tables.vocabSize} tokens × ${tables.width} numbers, ${tables.context} positions, ${tables.parameterCount} learned numbers`,
+      value: `${tables.vocabSize} tokens × ${tables.width} numbers, ${describePositions(tables)}, ${tables.parameterCount} learned numbers`,
     });
     if (tokenizer) tokenizerOfModel.set(this, tokenizer);
     const { width, vocabSize, context, pointers } = tables;
@@ -456,11 +463,16 @@ export class Model {
       };
     };
     internalsOf.get(this).wte = new Matrix(liveView(pointers.wte, vocabSize * width), vocabSize, width, { name: 'wte' });
-    internalsOf.get(this).wpe = new Matrix(liveView(pointers.wpe, context * width), context, width, { name: 'wpe' });
+    internalsOf.get(this).wpe = tables.hasPositionTable
+      ? new Matrix(liveView(pointers.wpe, context * width), context, width, { name: 'wpe' }) : null;
     tableOwners.set(internalsOf.get(this).wte, this);
-    tableOwners.set(internalsOf.get(this).wpe, this);
+    if (tables.hasPositionTable) tableOwners.set(internalsOf.get(this).wpe, this);
     /** Sizes read from the files. */
     this.config = Object.freeze({ vocabSize, width, context, layers: tables.layers, heads: tables.heads });
+    /** Which naming the weights follow: "GPT-2", "Llama, Mistral, Qwen, Gemma, Phi", "GPT-NeoX" or "OPT". */
+    this.family = tables.family;
+    /** Most tokens one trace() takes: the rows of wpe, or 1024 for a model without a position table. */
+    this.maxTraceTokens = tables.traceCapacity;
     /** Learned numbers in the whole weights file, not only the two tables. */
     this.parameterCount = tables.parameterCount;
     /** The safetensors file's __metadata__ (strings). */
@@ -482,13 +494,21 @@ export class Model {
 
   /** The token embedding table, vocabSize × width (a live view, no copy). */
   get wte() { this.#live(); return internalsOf.get(this).wte; }
-  /** The position embedding table, context × width (a live view, no copy). */
+  /**
+   * The position embedding table, context × width (a live view, no copy);
+   * null for a model without one (rotary positions, as Llama has).
+   */
   get wpe() { this.#live(); return internalsOf.get(this).wpe; }
+  /** False for a model whose positions are not a learned table (rotary). */
+  get hasPositionTable() { return internalsOf.get(this).tables.hasPositionTable; }
   /** Number of rows of wte. */
   get vocabSize() { return this.config.vocabSize; }
   /** Numbers per row. */
   get width() { return this.config.width; }
-  /** Most tokens the model reads at once (rows of wpe). */
+  /**
+   * Most tokens the model reads at once: rows of wpe, or config.json's
+   * max_position_embeddings for a model without a position table (0 when unknown).
+   */
   get context() { return this.config.context; }
   /** True after dispose(). */
   get disposed() { return !internalsOf.get(this).tables.alive; }
@@ -563,17 +583,19 @@ export class Model {
     const tokenizer = this.#text();
     // Counting stops early: a megabyte of text is refused in about the
     // time it takes to encode COUNT_LIMIT tokens.
-    const limit = Math.max(tables.context, COUNT_LIMIT);
+    const capacity = tables.traceCapacity;
+    const limit = Math.max(capacity, COUNT_LIMIT);
     let ids = tokenizer.encode(text, 'trace', truncate ? undefined : limit);
     let truncated = 0;
-    if (ids === null || ids.length > tables.context) {
+    if (ids === null || ids.length > capacity) {
       if (!truncate) {
         const length = ids === null ? `more than ${limit}` : `${ids.length}`;
-        throw new RangeError(`trace: the text is ${length} tokens long, but the model reads at most ` +
-          `${tables.context}. Shorten it, or pass { truncate: true } to keep the first ${tables.context}.`);
+        const reads = tables.hasPositionTable ? 'the model reads at most' : 'a trace of this model holds at most';
+        throw new RangeError(`trace: the text is ${length} tokens long, but ${reads} ` +
+          `${capacity}. Shorten it, or pass { truncate: true } to keep the first ${capacity}.`);
       }
-      truncated = ids.length - tables.context;
-      ids = ids.slice(0, tables.context);
+      truncated = ids.length - capacity;
+      ids = ids.slice(0, capacity);
     }
     const n = ids.length, d = tables.width, { module, pointers } = tables;
     module.HEAP32.set(ids, pointers.ids >>> 2);
@@ -588,7 +610,7 @@ export class Model {
       text,
       ids.map((id) => Object.freeze({ id, text: tokenizer.text(id) })),
       copy(pointers.tokenRows),
-      copy(pointers.positionRows),
+      tables.hasPositionTable ? copy(pointers.positionRows) : null,
       copy(pointers.sumRows),
       truncated,
     );
@@ -661,6 +683,9 @@ export class Model {
    */
   cosineMatrix(table) {
     const tables = this.#live();
+    if (table === null && !tables.hasPositionTable) {
+      throw new TypeError('cosineMatrix: this model has no position table: it uses rotary positions (model.wpe is null)');
+    }
     if (table !== internalsOf.get(this).wte && table !== internalsOf.get(this).wpe) return cosineMatrixOf(table);
     const n = table.rows;
     checkMapSize(n, table.cols);
@@ -712,14 +737,18 @@ export class Model {
   }
 
   toString() {
-    return `Model ${this.vocabSize} tokens × ${this.width} numbers, ${this.context} positions` +
+    return `Model ${this.vocabSize} tokens × ${this.width} numbers, ${describePositions(internalsOf.get(this).tables)}` +
       (this.disposed ? ' (disposed)' : '');
   }
 
   [inspect]() {
-    return `${this.toString()}\n  wte: Matrix ${this.vocabSize} × ${this.width}\n  wpe: Matrix ${this.context} × ${this.width}` +
+    return `${this.toString()}\n  wte: Matrix ${this.vocabSize} × ${this.width}\n  wpe: ${this.wpe ? `Matrix ${this.context} × ${this.width}` : 'null (rotary positions)'}` +
       `\n  parameters: ${this.parameterCount.toLocaleString('en-US')}\n  source: ${this.source}`;
   }
+}
+
+function describePositions(tables) {
+  return tables.hasPositionTable ? `${tables.context} positions` : 'rotary positions (no position table)';
 }
 
 function checkText(text, caller) {
