@@ -104,6 +104,7 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("tableBuffer", &address_of<&M::table_buffer, M, int>)
       .function("configBuffer", &address_of<&M::config_buffer, M, std::size_t>)
       .function("readConfig", &M::read_config)
+      .function("setOneShardOfMany", &M::set_one_shard_of_many)
       .function("finish", &M::finish)
       // The model
       .function("wte", optional_override([](const M& s) { return address(s.tables().wte().data); }))
@@ -170,6 +171,9 @@ EMSCRIPTEN_BINDINGS(embeddings) {
                   return s.tokenizer().token_id(text);
                 }));
   function("backendName", optional_override([]() { return std::string(kernels::backend_name()); }));
+  // The table names a sharded checkpoint's index is searched for.
+  function("checkpointTableNames",
+           optional_override([]() { return embeddings::checkpoint_table_names(true); }));
   // Bytes of a weights file read before its header (embeddings::kPrefixBytes).
   function("prefixBytes", optional_override([]() { return embeddings::kPrefixBytes; }));
   // The chunk every instance's vector scratch holds (embeddings::kVectorChunk).

@@ -27,6 +27,25 @@ const CheckpointFamily kCheckpointFamilies[] = {
 };
 const std::size_t kCheckpointFamilyCount = sizeof kCheckpointFamilies / sizeof kCheckpointFamilies[0];
 
+std::string checkpoint_table_names(bool with_positions) {
+  // Names 0 .. count - 1 are the token tables, count .. 2 count - 1 the position tables (or null).
+  const auto name_at = [](std::size_t i) {
+    const CheckpointFamily& family = kCheckpointFamilies[i % kCheckpointFamilyCount];
+    return i < kCheckpointFamilyCount ? family.token_name : family.position_name;
+  };
+  std::string names;
+  for (std::size_t i = 0; i < (with_positions ? 2 : 1) * kCheckpointFamilyCount; ++i) {
+    const char* name = name_at(i);
+    bool seen = name == nullptr;
+    for (std::size_t j = 0; j < i && !seen; ++j)
+      seen = name_at(j) != nullptr && std::strcmp(name_at(j), name) == 0;
+    if (seen) continue;
+    if (!names.empty()) names += ", ";
+    names += name;
+  }
+  return names;
+}
+
 namespace {
 
 // Each table may hold at most this many bytes as float32. WebAssembly
@@ -73,21 +92,6 @@ bool check_table(const safetensors::TensorInfo& found, const char* what, std::st
   return true;
 }
 
-// Every token table name the families use, for the message when none is there.
-std::string token_names_list() {
-  std::string names;
-  for (std::size_t i = 0; i < kCheckpointFamilyCount; ++i) {
-    const char* name = kCheckpointFamilies[i].token_name;
-    bool seen = false;
-    for (std::size_t j = 0; j < i; ++j)
-      seen = seen || std::strcmp(kCheckpointFamilies[j].token_name, name) == 0;
-    if (seen) continue;
-    if (!names.empty()) names += i + 1 == kCheckpointFamilyCount ? " or " : ", ";
-    names += name;
-  }
-  return names;
-}
-
 // The family whose token table the file holds; two families at once is ambiguous.
 const CheckpointFamily* find_family(const safetensors::Header& header, std::string& error) {
   const CheckpointFamily* found = nullptr;
@@ -105,7 +109,10 @@ const CheckpointFamily* find_family(const safetensors::Header& header, std::stri
       found = &family;
   }
   if (found == nullptr)
-    error = "no token embedding table (wte): expected a tensor named " + token_names_list();
+    error =
+        "no token embedding table (wte): expected a tensor named as one of the families this module reads "
+        "names it (" +
+        checkpoint_table_names(false) + ")";
   return found;
 }
 // Tensors that old GPT-2 checkpoints store but that are not learned: the
@@ -386,7 +393,7 @@ bool TablesLoader::finish(EmbeddingTables& out, std::string& error) {
         contradicts(config_.width, width, config_.width_field, token.name + " has columns:") ||
         (position != nullptr &&
          contradicts(config_.context, context, config_.context_field, position_rows)) ||
-        (layers != 0 &&
+        (layers != 0 && !one_shard_of_many_ &&
          contradicts(config_.layers, layers, config_.layers_field, "the weights hold layers:")))
       return false;
   }

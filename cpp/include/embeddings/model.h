@@ -64,6 +64,10 @@ struct CheckpointFamily {
 // Every naming the loader recognises, in the order messages list them.
 extern const CheckpointFamily kCheckpointFamilies[];
 extern const std::size_t kCheckpointFamilyCount;
+// The token table names of kCheckpointFamilies (and with_positions, the
+// position table names after them), once each, separated by ", ": for
+// messages, and what a caller looks for in a sharded checkpoint's index.
+std::string checkpoint_table_names(bool with_positions);
 
 // What config.json may hold. A GPT2Config is under a kilobyte with about 40
 // values, and the largest configurations of the field (label maps of a
@@ -162,6 +166,11 @@ class TablesLoader {
   // Rows of the position table before position 0 (OPT's 2), after parse_header().
   std::uint64_t position_offset() const { return family_ != nullptr ? family_->position_offset : 0; }
 
+  // Before finish(): the file is one shard of a sharded checkpoint, so its
+  // blocks are not all the model's (config.json's layer count is not
+  // checked against them) and parameter_count() counts this shard only.
+  void set_one_shard_of_many() { one_shard_of_many_ = true; }
+
   // Optional: config.json, checked against the tensors in finish().
   bool read_config(std::string_view json_text, std::string& error);
 
@@ -191,6 +200,7 @@ class TablesLoader {
   safetensors::Header header_;
   Pending tables_[2];
   bool have_config_ = false;
+  bool one_shard_of_many_ = false;
   ModelConfig config_;
   ErrorSource error_source_ = ErrorSource::Weights;
 };

@@ -104,6 +104,9 @@ class ModelSession {
   // Optional: a buffer for config.json's text (null when it is longer than
   // kMaxConfigBytes or memory is short), then its check.
   char* config_buffer(std::size_t bytes);
+  // Before finish(): the file is one shard of a sharded checkpoint
+  // (TablesLoader::set_one_shard_of_many()).
+  void set_one_shard_of_many() { loader_.set_one_shard_of_many(); }
   bool read_config();
   bool finish();
   bool loaded() const { return loaded_; }
