@@ -566,10 +566,6 @@ export class Model {
     if (tables.hasPositionTable) tableOwners.set(internalsOf.get(this).wpe, this);
     /** Sizes read from the files. */
     this.config = Object.freeze({ vocabSize, width, context, layers: tables.layers, heads: tables.heads });
-    /** Which naming the weights follow: "GPT-2", "Llama, Mistral, Qwen, Gemma, Phi", "GPT-NeoX" or "OPT". */
-    this.family = tables.family;
-    /** Most tokens one trace() takes: the rows of wpe, or 1024 for a model without a position table. */
-    this.maxTraceTokens = tables.traceCapacity;
     /** Learned numbers in the whole weights file, not only the two tables. */
     this.parameterCount = tables.parameterCount;
     /** The safetensors file's __metadata__ (strings). */
@@ -598,6 +594,11 @@ export class Model {
   get wpe() { this.#live(); return internalsOf.get(this).wpe; }
   /** False for a model whose positions are not a learned table (rotary). */
   get hasPositionTable() { return internalsOf.get(this).tables.hasPositionTable; }
+  // Getters rather than fields, like the sizes: DevTools' preview of a model lists only its first few fields.
+  /** Which naming the weights follow: "GPT-2", "Llama, Mistral, Qwen, Gemma, Phi", "GPT-NeoX" or "OPT". */
+  get family() { return internalsOf.get(this).tables.family; }
+  /** Most tokens one trace() takes: the rows of wpe, or 1024 for a model without a position table. */
+  get maxTraceTokens() { return internalsOf.get(this).tables.traceCapacity; }
   /** Number of rows of wte. */
   get vocabSize() { return this.config.vocabSize; }
   /** Numbers per row. */
