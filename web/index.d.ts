@@ -101,7 +101,9 @@ export interface ModelFiles {
    * Llama/Mistral/Qwen/Gemma/Phi's model.embed_tokens.weight, GPT-NeoX's
    * gpt_neox.embed_in.weight, OPT's model.decoder.embed_tokens.weight and
    * embed_positions (whose first two rows come before position 0). Families
-   * with rotary positions have no position table.
+   * with rotary positions have no position table. A sharded checkpoint's
+   * model.safetensors.index.json (a URL or a path) opens only the shard that
+   * holds the tables; both tables must be in that one shard.
    */
   weights: ModelFile;
   /**

@@ -43,7 +43,9 @@ export const defaultModelFiles = Object.freeze({
 });
 
 /**
- * Loads a GPT-2-style model's embedding tables and tokenizer.
+ * Loads a model's embedding tables (GPT-2, Llama, Mistral, Qwen, Gemma, Phi,
+ * GPT-NeoX or OPT tensor names; a sharded checkpoint by its
+ * model.safetensors.index.json) and tokenizer.
  *
  * With no argument, loads the default model shipped with the package. Each
  * file may be a URL (browser; the weights are fetched with range requests,
