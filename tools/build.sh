@@ -40,6 +40,7 @@ build_wasm() {
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/wasm -j"$jobs"
   ls -l web/dist/embeddings.wasm | awk '{print "web/dist/embeddings.wasm: " $5 " bytes"}'
+  ls -l web/dist/layout.wasm | awk '{print "web/dist/layout.wasm: " $5 " bytes (the vocabulary map, loaded by model.map only)"}'
   build_page
 }
 

@@ -35,6 +35,20 @@ const keepAsWritten = {
   },
 };
 
+// The vocabulary map's module glue (web/dist/layout.js, beside the bundle)
+// stays a file of its own: model.map() imports it at the first map, so the
+// page's first script does not carry it.
+const layoutGlue = resolve(root, 'web/dist/layout.js');
+const keepLayoutApart = {
+  name: 'keep-layout-apart',
+  setup(context) {
+    context.onResolve({ filter: /layout\.js$/ }, ({ path, resolveDir }) => {
+      if (resolve(resolveDir, path) !== layoutGlue) return undefined;
+      return { path: `./${relative(dirname(bundleFile), layoutGlue).split('\\').join('/')}`, external: true };
+    });
+  },
+};
+
 /** import.meta.url in a source file, spelled as that file's URL relative to the bundle's. */
 const ownUrl = {
   name: 'own-import-meta-url',
@@ -74,7 +88,7 @@ export async function bundlePage({ write = true } = {}) {
     metafile: true,
     write: false,
     logLevel: 'warning',
-    plugins: [keepAsWritten, ownUrl],
+    plugins: [keepAsWritten, keepLayoutApart, ownUrl],
   });
   const code = result.outputFiles.find((file) => file.path === bundleFile);
   if (write) await Promise.all(result.outputFiles.map((file) => writeFile(file.path, file.contents)));

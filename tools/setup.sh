@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-test}
 
 packages_serve=(cmake g++ make emscripten nodejs npm)
-packages_test=("${packages_serve[@]}" libgtest-dev googletest libbenchmark-dev clang libclang-rt-14-dev chromium
+packages_test=("${packages_serve[@]}" libgtest-dev googletest libbenchmark-dev clang clang-format-14 libclang-rt-14-dev chromium
   python3 python3-torch libopenblas0-pthread libtcmalloc-minimal4 fonts-dejavu-core)
 case "$mode" in
   serve) wanted=("${packages_serve[@]}") ;;

@@ -381,43 +381,12 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def main(argv=None):
-    args = parse_args(argv)
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
-    bf16 = not args.no_bf16
-
-    vocab_size = tokenizer_vocab_size(args.tokenizer)
-    eot_id = tokenizer_eot_id(args.tokenizer)
-    T = args.n_positions
-    train = load_ids(args.train, vocab_size, T)
-    val = load_ids(args.val, vocab_size, T)
-    cfg = {
-        "vocab_size": vocab_size,
-        "n_embd": args.n_embd,
-        "n_positions": T,
-        "n_layer": args.n_layer,
-        "n_head": args.n_head,
-        "n_inner": args.n_inner,
-        "dropout": args.dropout,
-        "layer_norm_epsilon": 1e-5,
-        "init_std": args.init_std,
-        "activation": args.activation,
-    }
-    model = GPT(cfg)
-    model.init_weights(args.init_std, args.wpe_init_std)
-    n_params = sum(p.numel() for p in model.parameters())
-    print(
-        f"model: {n_params:,} parameters (token table {model.wte.weight.numel() / n_params:.1%}); "
-        f"train {len(train):,} tokens, validation {len(val):,} tokens; vocab {vocab_size}",
-        flush=True,
-    )
-
+def make_optimizer(model, args):
+    """AdamW with three groups: matrices decay, the two tables decay by their own rate, the rest not at all."""
     embeddings = [model.wte.weight, model.wpe.weight]
     matrices = [p for n, p in model.named_parameters() if p.dim() == 2 and n not in ("wte.weight", "wpe.weight")]
     others = [p for p in model.parameters() if p.dim() < 2]
-    opt = torch.optim.AdamW(
+    return torch.optim.AdamW(
         [
             {"params": matrices, "weight_decay": args.weight_decay},
             {"params": embeddings, "weight_decay": args.embedding_decay},
@@ -428,34 +397,11 @@ def main(argv=None):
         eps=1e-8,
     )
 
-    # Fixed validation windows, evenly spread over the held-out stories.
-    n_val = min(args.eval_windows, (len(val) - 1) // T)
-    val_starts = np.linspace(0, len(val) - T - 1, n_val).astype(np.int64)
 
-    out = args.out
-    os.makedirs(out, exist_ok=True)
-    snap_dir = os.path.join(out, "snapshots")
-    if os.path.isdir(snap_dir):
-        shutil.rmtree(snap_dir)
-    snap_at = set(snapshot_steps(args.steps, args.snapshots))
-    snap_index = []
-    curve = {
-        "columns": {"train": ["step", "tokens_seen", "loss"], "val": ["step", "tokens_seen", "loss"]},
-        "train": [],
-        "val": [],
-    }
-    tokens_per_step = args.batch * T
-
-    def validate(step, recent_train):
-        v = evaluate(model, val, val_starts, T, bf16, 64)
-        curve["val"].append([step, step * tokens_per_step, round(v, 4)])
-        if step in snap_at:
-            save_snapshot(model, out, step, step * tokens_per_step, recent_train, v, snap_index)
-        return v
-
-    v0 = validate(0, None)
-    print(f"step 0: val {v0:.4f} (ln vocab = {math.log(vocab_size):.4f})", flush=True)
-
+def train_steps(model, opt, train, rng, args, tokens_per_step, validate, curve, snap_at):
+    """The training loop. Returns the wall time and the recent train losses (for the summary)."""
+    T = args.n_positions
+    bf16 = not args.no_bf16
     model.train()
     t0 = time.time()
     window_sum, window_n = 0.0, 0
@@ -490,9 +436,12 @@ def main(argv=None):
         if step % args.eval_every == 0 or step in snap_at or step == args.steps:
             v = validate(step, sum(recent) / len(recent))
             print(f"step {step}: val {v:.4f}", flush=True)
-    wall = time.time() - t0
+    return time.time() - t0, recent
 
-    # Export.
+
+def export_model(model, cfg, args, eot_id, n_params):
+    """Writes model.safetensors (read back and compared), config.json and tokenizer.json into args.out."""
+    out = args.out
     tensors = hf_state_dict(model)
     model_path = os.path.join(out, "model.safetensors")
     write_safetensors(model_path, tensors, dtype="F32")
@@ -508,7 +457,12 @@ def main(argv=None):
     if os.path.abspath(args.tokenizer) != os.path.abspath(os.path.join(out, "tokenizer.json")):
         shutil.copyfile(args.tokenizer, os.path.join(out, "tokenizer.json"))
 
-    curve["summary"] = {
+
+def run_summary(args, curve, train, val, n_val, n_params, wall, recent):
+    """The summary training-curve.json ends with: every setting and what the run measured."""
+    T = args.n_positions
+    tokens_per_step = args.batch * T
+    return {
         "steps": args.steps,
         "batch": args.batch,
         "context": T,
@@ -523,9 +477,78 @@ def main(argv=None):
         "final_val_loss": curve["val"][-1][2],
         "val_windows": int(n_val),
         "parameters": n_params,
-        "precision": "bf16 autocast (CPU), float32 weights" if bf16 else "float32",
+        "precision": "float32" if args.no_bf16 else "bf16 autocast (CPU), float32 weights",
         "settings": {k: v for k, v in vars(args).items() if k not in ("train", "val", "tokenizer", "out")},
     }
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    bf16 = not args.no_bf16
+
+    # Data and model.
+    vocab_size = tokenizer_vocab_size(args.tokenizer)
+    eot_id = tokenizer_eot_id(args.tokenizer)
+    T = args.n_positions
+    train = load_ids(args.train, vocab_size, T)
+    val = load_ids(args.val, vocab_size, T)
+    cfg = {
+        "vocab_size": vocab_size,
+        "n_embd": args.n_embd,
+        "n_positions": T,
+        "n_layer": args.n_layer,
+        "n_head": args.n_head,
+        "n_inner": args.n_inner,
+        "dropout": args.dropout,
+        "layer_norm_epsilon": 1e-5,
+        "init_std": args.init_std,
+        "activation": args.activation,
+    }
+    model = GPT(cfg)
+    model.init_weights(args.init_std, args.wpe_init_std)
+    n_params = sum(p.numel() for p in model.parameters())
+    print(
+        f"model: {n_params:,} parameters (token table {model.wte.weight.numel() / n_params:.1%}); "
+        f"train {len(train):,} tokens, validation {len(val):,} tokens; vocab {vocab_size}",
+        flush=True,
+    )
+    opt = make_optimizer(model, args)
+
+    # Fixed validation windows, evenly spread over the held-out stories.
+    n_val = min(args.eval_windows, (len(val) - 1) // T)
+    val_starts = np.linspace(0, len(val) - T - 1, n_val).astype(np.int64)
+
+    # Snapshots and the loss curve.
+    out = args.out
+    os.makedirs(out, exist_ok=True)
+    snap_dir = os.path.join(out, "snapshots")
+    if os.path.isdir(snap_dir):
+        shutil.rmtree(snap_dir)
+    snap_at = set(snapshot_steps(args.steps, args.snapshots))
+    snap_index = []
+    curve = {
+        "columns": {"train": ["step", "tokens_seen", "loss"], "val": ["step", "tokens_seen", "loss"]},
+        "train": [],
+        "val": [],
+    }
+    tokens_per_step = args.batch * T
+
+    def validate(step, recent_train):
+        v = evaluate(model, val, val_starts, T, bf16, 64)
+        curve["val"].append([step, step * tokens_per_step, round(v, 4)])
+        if step in snap_at:
+            save_snapshot(model, out, step, step * tokens_per_step, recent_train, v, snap_index)
+        return v
+
+    v0 = validate(0, None)
+    print(f"step 0: val {v0:.4f} (ln vocab = {math.log(vocab_size):.4f})", flush=True)
+    wall, recent = train_steps(model, opt, train, rng, args, tokens_per_step, validate, curve, snap_at)
+
+    export_model(model, cfg, args, eot_id, n_params)
+    curve["summary"] = run_summary(args, curve, train, val, n_val, n_params, wall, recent)
     with open(os.path.join(out, "training-curve.json"), "w") as f:
         json.dump(curve, f, separators=(",", ":"))
         f.write("\n")

@@ -201,7 +201,21 @@ export class Model implements Disposable {
    * unused) are never listed, so fewer than k may come back when k is close
    * to vocabSize.
    */
-  nearest(query: number | string | Vector, k?: number): Neighbour[];
+  nearest(query: number | string | Vector, k?: number, options?: NearestOptions): Neighbour[];
+  /**
+   * A two-dimensional map of a table's rows (default wte): a Matrix of
+   * rows × 2, one point per row, computed in a WebAssembly module of its
+   * own (web/dist/layout.wasm, loaded on the first call). The work goes in
+   * slices of about 12 ms with the event loop's turn between them, so a
+   * page never freezes; `signal` cancels between two slices.
+   *
+   * UMAP: only neighbourhoods mean something, not the axes or the distance
+   * between points far apart. Deterministic: the same options give the same
+   * numbers, bit for bit, in every browser, in Node and in the native build.
+   * PCA: the first two principal components of the centred rows (see
+   * mapDetails for their share of the variance).
+   */
+  map(options?: MapOptions): Promise<Matrix>;
   /**
    * The rows × rows cosine map of a table (model.wpe: the position map), from
    * the table as it is now. At most 2048 rows and 2^30 multiply-adds
@@ -223,6 +237,39 @@ export class Model implements Disposable {
   delete(): void;
   [Symbol.dispose](): void;
 }
+
+/** nearest()'s options. */
+export interface NearestOptions {
+  /** Token ids or texts to leave out of the results (the inputs of an analogy, say). */
+  exclude?: ReadonlyArray<number | string>;
+}
+
+export interface MapOptions {
+  /** 'umap' (default) or 'pca'. */
+  method?: 'umap' | 'pca';
+  /** The table whose rows are mapped; default the model's wte. At least 3 rows, finite numbers. */
+  table?: Matrix;
+  /** UMAP's random seed, a whole number (default 1). */
+  seed?: number;
+  /** UMAP's n_neighbors, counting the point itself as umap-learn does: 2 to 200 (default 15). */
+  neighbours?: number;
+  /** UMAP's min_dist, 0 to 1 (default 0.1). */
+  minDist?: number;
+  /** UMAP's epochs; 0 (default) picks by size as umap-learn does: 500 up to 10,000 rows, 200 past. */
+  epochs?: number;
+  /** Called between slices and at the end: stage is neighbours, graph, initialise, optimise or done. */
+  onProgress?: (progress: { stage: string; progress: number }) => void;
+  /** Cancels the map: it rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** What model.map() made: how it was computed. */
+export type MapDetails =
+  | { readonly method: 'pca'; /** Each axis's share of the total variance. */ readonly varianceShare: readonly [number, number] }
+  | { readonly method: 'umap'; readonly neighbours: number; readonly minDist: number; readonly epochs: number; readonly seed: number };
+
+/** How a map from model.map() was computed; undefined for any other Matrix. */
+export function mapDetails(map: Matrix): MapDetails | undefined;
 
 /** Loads a model; with no argument, the default model shipped with the package. */
 export function loadModel(files?: ModelFiles): Promise<Model>;

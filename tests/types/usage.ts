@@ -3,6 +3,7 @@
 import {
   loadModel, rowView, dot, cosine, cosineMatrix, Matrix, Model, Trace, backend, defaultModelFiles,
   type Neighbour, type Token, type ModelConfig, type Vector,
+  mapDetails, type MapDetails, type MapOptions, type NearestOptions,
 } from 'embeddings-and-position';
 
 async function chapter(): Promise<void> {
@@ -66,6 +67,25 @@ async function kinds(tokenizerResponse: Response, snapshotOf: Promise<Model>): P
   void [model.width, snapshot.width];
 }
 
+// The vocabulary map and analogies.
+async function maps(): Promise<void> {
+  using model = await loadModel();
+  const controller = new AbortController();
+  const umap: Matrix = await model.map({
+    method: 'umap', seed: 3, neighbours: 15, minDist: 0.1, epochs: 0, signal: controller.signal,
+    onProgress: ({ stage, progress }) => console.log(stage, progress),
+  });
+  const pca: Matrix = await model.map({ method: 'pca', table: model.wpe });
+  const details: MapDetails | undefined = mapDetails(pca);
+  if (details?.method === 'pca') console.log(details.varianceShare[0]);
+  if (details?.method === 'umap') console.log(details.neighbours, details.epochs);
+  const options: MapOptions = { method: 'pca' };
+  const near: Neighbour[] = model.nearest('·king', 5, { exclude: ['·king', 1] });
+  const exclude: NearestOptions = { exclude: [1, 2] };
+  void [umap.rows, options, near, exclude, await model.map()];
+}
+
 void chapter;
 void custom;
 void kinds;
+void maps;

@@ -4,6 +4,7 @@ import { instantiate } from './runtime.js';
 import { Matrix, checkIndex, describe, rowView } from './matrix.js';
 import { checkSignal, openSource, readText, settleInput } from './sources.js';
 import { checkFloat32, checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
+import { mapRows } from './map.js';
 
 const TOKEN = 0;
 const POSITION = 1;
@@ -722,19 +723,23 @@ export class Model {
    * or a vector of `width` numbers. A token query never lists itself; equal
    * scores list the smaller id first. Rows without a token (a padded
    * table's, or ids the tokenizer leaves unused) are never listed.
+   * `options.exclude` (ids or token texts) leaves those tokens out too, as
+   * analogies need.
    */
-  nearest(query, k = 10) {
+  nearest(query, k = 10, options = {}) {
     const tables = this.#live();
     const { module, pointers, vocabSize, width } = tables;
     if (typeof k !== 'number') throw new TypeError(`nearest: k must be a number, got ${describe(k)}`);
     if (!Number.isInteger(k) || k < 1 || k > vocabSize) {
       throw new RangeError(`nearest: k must be a whole number from 1 to ${vocabSize}, got ${k}`);
     }
+    const excluded = this.#excluded(options);
     // Rows without a token (a padded table's, or gaps in the tokenizer's
     // numbering) are never listed: the session leaves out the padding, and
     // asking for as many more as there are gaps leaves k after the gaps go.
+    // Excluded ids likewise take at most excluded.size places among the best.
     const { tokenizer } = internalsOf.get(this);
-    const wanted = tokenizer ? Math.min(vocabSize, k + tokenizer.unusedIds) : k;
+    const wanted = Math.min(vocabSize, k + (tokenizer ? tokenizer.unusedIds : 0) + excluded.size);
     const { session } = tables;
     let ok;
     if (typeof query === 'string') query = this.tokenId(query);
@@ -760,11 +765,13 @@ export class Model {
     const count = module.HEAPU32[pointers.resultCount >>> 2];
     const ids = new Int32Array(module.HEAP32.buffer, pointers.resultIds, count);
     const scores = tables.floats(pointers.resultScores, count);
-    if (tokenizer && tokenizer.unusedIds) {
+    if ((tokenizer && tokenizer.unusedIds) || excluded.size) {
       const out = [];
       for (let i = 0; i < count && out.length < k; i++) {
-        const text = tokenizer.text(ids[i]);
-        if (text !== '') out.push({ id: ids[i], text, score: scores[i] });
+        if (excluded.has(ids[i])) continue;
+        const text = tokenizer ? tokenizer.text(ids[i]) : String(ids[i]);
+        if (tokenizer && text === '') continue;
+        out.push({ id: ids[i], text, score: scores[i] });
       }
       return out;
     }
@@ -774,6 +781,40 @@ export class Model {
     }
     return out;
   }
+
+
+  // ---- map (web/src/map.js) ----
+  #excluded(options) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`nearest: options must be an object such as { exclude: [ids] }, got ${describe(options)}`);
+    }
+    const unknown = Object.keys(options).filter((key) => key !== 'exclude');
+    if (unknown.length) throw new TypeError(`nearest: unknown option ${unknown.map((key) => JSON.stringify(key)).join(', ')}`);
+    const { exclude = [] } = options;
+    if (!Array.isArray(exclude) && !ArrayBuffer.isView(exclude)) {
+      throw new TypeError(`nearest: exclude must be an array of token ids or texts, got ${describe(exclude)}`);
+    }
+    const ids = new Set();
+    for (const item of exclude) {
+      if (typeof item === 'string') {
+        ids.add(this.tokenId(item));
+      } else {
+        checkIndex(item, this.vocabSize, 'token id', 'nearest');
+        ids.add(item);
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * A two-dimensional map of a table's rows (default wte), one point per
+   * row, by UMAP (default) or PCA; see index.d.ts for the options.
+   */
+  map(options = {}) {
+    this.#live();
+    return mapRows(options?.table ?? internalsOf.get(this).wte, options, 'map');
+  }
+  // ---- end map ----
 
   /**
    * The rows × rows table of cosine similarities between the rows of a

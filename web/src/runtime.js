@@ -18,13 +18,14 @@ export function observeInstances(callback) {
   observer = callback;
 }
 
-async function compileModule() {
-  if (wasmUrl.protocol === 'file:') {
+/** Compiles the .wasm at `url` (a file: URL in Node); also the layout module's (map.js). */
+export async function compileWasm(url) {
+  if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
-    return WebAssembly.compile(await readFile(wasmUrl));
+    return WebAssembly.compile(await readFile(url));
   }
-  const response = await fetch(wasmUrl);
-  if (!response.ok) throw new Error(`Could not fetch ${wasmUrl}: HTTP ${response.status}`);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Could not fetch ${url}: HTTP ${response.status}`);
   // compileStreaming needs the application/wasm type; fall back when a server forgets it.
   if (WebAssembly.compileStreaming && response.headers.get('content-type')?.startsWith('application/wasm')) {
     return WebAssembly.compileStreaming(response);
@@ -34,7 +35,7 @@ async function compileModule() {
 
 /** A fresh instance of the module: its own memory, its own C++ objects. */
 export async function instantiate(role = 'kernels') {
-  compiled ??= compileModule();
+  compiled ??= compileWasm(wasmUrl);
   const wasmModule = await compiled;
   const module = await createEmbeddingsModule({
     instantiateWasm(imports, done) {

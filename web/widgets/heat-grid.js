@@ -406,8 +406,6 @@ export class HeatGrid {
       return;
     }
     const context = this.canvas.getContext('2d');
-    const style = this.#labelStyle();
-    const ink = style.color || '#222';
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     context.clearRect(0, 0, m.width, m.height);
     const scrollTop = this.square ? 0 : this.viewport.scrollTop;
@@ -415,21 +413,43 @@ export class HeatGrid {
     const first = Math.max(0, Math.floor(scrollTop / m.rowHeight));
     const offset = scrollTop - first * m.rowHeight;
     const count = Math.max(0, Math.min(this.rows - first, Math.ceil((gridHeight + offset) / m.rowHeight) + 1));
-    const yOf = (r) => m.top + r * m.rowHeight - scrollTop;
-    const gridWidth = m.cellWidth * this.cols;
     const whole = Math.max(1, Math.floor(gridHeight / m.rowHeight));
     this.#updateWindow(first, Math.min(this.rows - 1, Math.floor(scrollTop / m.rowHeight) + whole - 1));
+    // What every part of the picture shares: the rows on screen and where a row lands.
+    const view = {
+      m, first, count, gridHeight,
+      gridWidth: m.cellWidth * this.cols,
+      yOf: (r) => m.top + r * m.rowHeight - scrollTop,
+    };
 
     context.save();
     context.beginPath();
     context.rect(m.left, m.top, m.width - m.left, gridHeight);
     context.clip();
+    this.#paintCells(context, view);
+    this.#paintMarks(context, view);
+    context.restore();
+
+    // Labels: row names on the left, column numbers on top.
+    const style = this.#labelStyle();
+    context.fillStyle = style.color || '#222';
+    context.textBaseline = 'middle';
+    context.font = `11px ${style.fontFamily || 'system-ui, sans-serif'}`;
+    if (this.options.rowLabel && m.left > 0) this.#paintRowLabels(context, view, style);
+    if (this.options.colLabel) this.#paintColumnLabels(context, view);
+  }
+
+  /** The numbers' colours, drawn from the row picture (one pixel per number), scaled up without smoothing. */
+  #paintCells(context, { m, first, count, gridWidth, yOf }) {
     context.imageSmoothingEnabled = false;
-    if (count > 0) {
-      const image = this.image;
-      if (typeof image.ensureRows === 'function') image.ensureRows(first, count);
-      context.drawImage(image.canvas ?? image, 0, first, this.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
-    }
+    if (count <= 0) return;
+    const image = this.image;
+    if (typeof image.ensureRows === 'function') image.ensureRows(first, count);
+    context.drawImage(image.canvas ?? image, 0, first, this.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
+  }
+
+  /** The picked row's frame and the hover and cursor cells' outlines. */
+  #paintMarks(context, { m, gridWidth, yOf }) {
     // The picked row: a dark frame with a light one inside, visible on any colour.
     // Drawn around the row, not over it, so its colours stay visible.
     if (this.highlighted !== null && this.highlighted !== undefined) {
@@ -453,56 +473,55 @@ export class HeatGrid {
       context.strokeStyle = '#fff';
       context.strokeRect(x - 0.25, y - 0.25, w + 0.5, h + 0.5);
     }
-    context.restore();
+  }
 
-    // Labels: row names on the left, column numbers on top.
-    context.fillStyle = ink;
-    context.textBaseline = 'middle';
-    const font = style.fontFamily || 'system-ui, sans-serif';
-    context.font = `11px ${font}`;
+  /** Row names on the left (every row when rows are tall enough, otherwise every few), and the picked row's word. */
+  #paintRowLabels(context, { m, first, count, gridHeight, yOf }, style) {
     const label = this.options.rowLabel;
-    if (label && m.left > 0) {
-      context.save();
-      if (!this.square) {
-        context.beginPath();
-        context.rect(0, m.top, m.left, gridHeight);
-        context.clip();
-      }
-      context.textAlign = 'right';
-      const full = m.rowHeight >= 11;
-      const every = full ? 1 : niceStep(Math.ceil(14 / m.rowHeight));
-      const start = Math.floor(first / every) * every;
-      const ticks = this.options.rowTicks ?? range(start, first + count, every);
-      for (const r of ticks) {
-        if (r < first || r >= first + count) continue;
-        const text = label(r, !full || m.narrow);
-        context.fillText(fitText(context, text, m.left - 6), m.left - 4, yOf(r) + (full || this.square ? m.rowHeight / 2 : 0));
-      }
-      const h = this.highlighted;
-      if (h !== null && h !== undefined && h >= first && h < first + count) {
-        context.font = `bold 11px ${font}`;
-        const y = yOf(h) + Math.max(m.rowHeight, 2) / 2;
-        // The picked row keeps its word even where the other labels shrink to ids.
-        const text = `▶ ${(this.options.highlightLabel ?? label)(h, m.narrow)}`;
-        const w = Math.min(m.left - 2, context.measureText(text).width + 4);
-        context.fillStyle = style.backgroundColor && style.backgroundColor !== 'rgba(0, 0, 0, 0)' ? style.backgroundColor : '#fff';
-        context.fillRect(m.left - 2 - w, y - 7, w, 14);
-        context.fillStyle = ink;
-        context.fillText(fitText(context, text, m.left - 6), m.left - 4, y);
-        context.font = `11px ${font}`;
-      }
-      context.restore();
+    const font = style.fontFamily || 'system-ui, sans-serif';
+    const ink = style.color || '#222';
+    context.save();
+    if (!this.square) {
+      context.beginPath();
+      context.rect(0, m.top, m.left, gridHeight);
+      context.clip();
     }
-    if (this.options.colLabel) {
-      context.textAlign = 'center';
-      context.textBaseline = 'alphabetic';
-      const every = niceStep(Math.ceil(30 / m.cellWidth));
-      for (const c of this.options.colTicks ?? range(0, this.cols, every)) {
-        const text = this.options.colLabel(c);
-        const half = context.measureText(text).width / 2;
-        const x = m.left + (c + 0.5) * m.cellWidth;
-        context.fillText(text, Math.min(m.width - 1 - half, Math.max(m.left + half, x)), m.top - 5);
-      }
+    context.textAlign = 'right';
+    const full = m.rowHeight >= 11;
+    const every = full ? 1 : niceStep(Math.ceil(14 / m.rowHeight));
+    const start = Math.floor(first / every) * every;
+    const ticks = this.options.rowTicks ?? range(start, first + count, every);
+    for (const r of ticks) {
+      if (r < first || r >= first + count) continue;
+      const text = label(r, !full || m.narrow);
+      context.fillText(fitText(context, text, m.left - 6), m.left - 4, yOf(r) + (full || this.square ? m.rowHeight / 2 : 0));
+    }
+    const h = this.highlighted;
+    if (h !== null && h !== undefined && h >= first && h < first + count) {
+      context.font = `bold 11px ${font}`;
+      const y = yOf(h) + Math.max(m.rowHeight, 2) / 2;
+      // The picked row keeps its word even where the other labels shrink to ids.
+      const text = `▶ ${(this.options.highlightLabel ?? label)(h, m.narrow)}`;
+      const w = Math.min(m.left - 2, context.measureText(text).width + 4);
+      context.fillStyle = style.backgroundColor && style.backgroundColor !== 'rgba(0, 0, 0, 0)' ? style.backgroundColor : '#fff';
+      context.fillRect(m.left - 2 - w, y - 7, w, 14);
+      context.fillStyle = ink;
+      context.fillText(fitText(context, text, m.left - 6), m.left - 4, y);
+      context.font = `11px ${font}`;
+    }
+    context.restore();
+  }
+
+  /** Column numbers on top, every few columns, kept inside the canvas at both ends. */
+  #paintColumnLabels(context, { m }) {
+    context.textAlign = 'center';
+    context.textBaseline = 'alphabetic';
+    const every = niceStep(Math.ceil(30 / m.cellWidth));
+    for (const c of this.options.colTicks ?? range(0, this.cols, every)) {
+      const text = this.options.colLabel(c);
+      const half = context.measureText(text).width / 2;
+      const x = m.left + (c + 0.5) * m.cellWidth;
+      context.fillText(text, Math.min(m.width - 1 - half, Math.max(m.left + half, x)), m.top - 5);
     }
   }
 }

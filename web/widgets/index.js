@@ -2,7 +2,8 @@
 // module defines the custom elements:
 //
 //   <embedding-table> <nearest-words> <word-pairs> <dot-product>
-//   <position-map> <trace-table> <training-slider> <chapter-code>
+//   <position-map> <trace-table> <training-slider> <chapter-code> <vocabulary-map>
+//   <word-analogy> <word-cosine>
 //
 // Each widget loads its model from its attributes (src, or weights, config
 // and tokenizer), or takes one through its `model` property; widgets naming
@@ -14,4 +15,6 @@ export { PositionMap } from './position-map.js';
 export { TraceTable } from './trace-table.js';
 export { TrainingSlider } from './training-slider.js';
 export { ChapterCode } from './chapter-code.js';
+export { VocabularyMap } from './vocabulary-map.js';
+export { WordAnalogy, WordCosine } from './word-analogy.js';
 export { sharedModel, modelFilesOf } from './model-source.js';

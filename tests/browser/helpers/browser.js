@@ -190,3 +190,24 @@ export async function screenshot(page, name, options = {}) {
   await target.screenshot({ path, ...rest });
   return path;
 }
+
+/**
+ * The usual suite around a server, Chromium and the Node model: starts them
+ * before the suite's tests and closes them after; the returned object's
+ * server, browser and model are set once started.
+ */
+export function chapterSuite({ before, after }) {
+  const suite = {};
+  before(async () => {
+    checkModel();
+    suite.model = await nodeModel();
+    suite.server = await startServer();
+    suite.browser = await launch();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+    suite.model?.dispose();
+  });
+  return suite;
+}

@@ -1,0 +1,670 @@
+// The exact cosine kNN graph and the UMAP-method layout (layout.h).
+//
+// The method follows the UMAP paper (McInnes, Healy and Melville 2018,
+// arXiv:1802.03426) and the choices of its reference implementation,
+// umap-learn: each point's neighbours include itself (n_neighbors 15 means
+// 14 others), the fuzzy set's bandwidth is found by bisection so that the
+// weights sum to log2(n_neighbors), the directed weights are combined by
+// fuzzy union (a + b - ab), edges lighter than max / n_epochs are dropped,
+// each edge is sampled in proportion to its weight with 5 negative samples
+// per positive one, gradients are clipped to [-4, 4] and the learning rate
+// falls linearly to 0. Initialisation is the table's first two principal
+// components scaled to [0, 10] (umap-learn's init="pca", without the noise).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "embeddings/layout.h"
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE4_1__)
+#include <smmintrin.h>
+#endif
+
+namespace embeddings::layout {
+
+// ---- kNN -------------------------------------------------------------------------
+
+void KnnGraph::begin(const float* table, std::size_t rows, std::size_t cols, std::size_t k) {
+  rows_ = rows;
+  cols_ = cols;
+  k_ = k;
+  next_row_ = 0;
+  unit_rows_.assign(rows * cols, 0.0f);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row = table + r * cols;
+    const double squared = layout_dot(row, row, cols);
+    const float inverse = squared > 0 ? static_cast<float>(1 / std::sqrt(squared)) : 0.0f;
+    for (std::size_t c = 0; c < cols; ++c) unit_rows_[r * cols + c] = row[c] * inverse;
+  }
+  indices_.assign(rows * k, -1);
+  scores_.assign(rows * k, 0.0f);
+  distances_.assign(rows * k, 0.0f);
+  counts_.assign(rows, 0);
+}
+
+void KnnGraph::offer(std::size_t row, std::int32_t other, float score) {
+  std::int32_t* indices = &indices_[row * k_];
+  float* scores = &scores_[row * k_];
+  std::size_t& count = counts_[row];
+  auto better = [&](std::size_t slot) {
+    return score > scores[slot] || (score == scores[slot] && other < indices[slot]);
+  };
+  if (count == k_ && !better(k_ - 1)) return;
+  std::size_t slot = count < k_ ? count++ : k_ - 1;
+  while (slot > 0 && better(slot - 1)) {
+    scores[slot] = scores[slot - 1];
+    indices[slot] = indices[slot - 1];
+    --slot;
+  }
+  scores[slot] = score;
+  indices[slot] = other;
+}
+
+bool KnnGraph::step() {
+  if (done()) return false;
+  const std::size_t begin = next_row_, end = std::min(rows_, next_row_ + kBlockRows);
+  // Each pair (i, j), i < j, once: the block's rows against every later row.
+  for (std::size_t j = begin + 1; j < rows_; ++j) {
+    const float* row_j = &unit_rows_[j * cols_];
+    const std::size_t last = std::min(end, j);
+    for (std::size_t i = begin; i < last; ++i) {
+      const float score = layout_dot(&unit_rows_[i * cols_], row_j, cols_);
+      offer(i, static_cast<std::int32_t>(j), score);
+      offer(j, static_cast<std::int32_t>(i), score);
+    }
+  }
+  next_row_ = end;
+  if (done()) {
+    for (std::size_t i = 0; i < rows_ * k_; ++i) distances_[i] = 1.0f - scores_[i];
+    std::vector<float>().swap(unit_rows_);
+  }
+  return !done();
+}
+
+double KnnGraph::total_pairs() const { return 0.5 * static_cast<double>(rows_) * static_cast<double>(rows_); }
+double KnnGraph::remaining_pairs() const {
+  const double left = static_cast<double>(rows_ - next_row_);
+  return 0.5 * left * left;
+}
+
+void cosine_knn_reference(const float* table, std::size_t rows, std::size_t cols, std::size_t k,
+                          std::vector<std::int32_t>& indices, std::vector<double>& distances) {
+  indices.assign(rows * k, -1);
+  distances.assign(rows * k, 0.0);
+  std::vector<std::pair<double, std::int32_t>> scored;
+  for (std::size_t i = 0; i < rows; ++i) {
+    scored.clear();
+    for (std::size_t j = 0; j < rows; ++j) {
+      if (j == i) continue;
+      double ab = 0, aa = 0, bb = 0;
+      for (std::size_t c = 0; c < cols; ++c) {
+        const double a = table[i * cols + c], b = table[j * cols + c];
+        ab += a * b;
+        aa += a * a;
+        bb += b * b;
+      }
+      const double cosine = aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0;
+      scored.emplace_back(-cosine, static_cast<std::int32_t>(j));
+    }
+    std::sort(scored.begin(), scored.end());
+    for (std::size_t n = 0; n < k; ++n) {
+      indices[i * k + n] = scored[n].second;
+      distances[i * k + n] = 1 + scored[n].first;
+    }
+  }
+}
+
+// ---- UMAP ---------------------------------------------------------------------------
+
+std::size_t default_epochs(std::size_t rows) { return rows <= 10000 ? 500 : 200; }
+
+void fit_ab(double min_dist, double spread, double& a, double& b) {
+  // Least squares over 300 points by Gauss-Newton on (a, b), from umap's
+  // usual answer's neighbourhood; a handful of iterations converge.
+  constexpr int kPoints = 300;
+  double xs[kPoints], ys[kPoints];
+  for (int i = 0; i < kPoints; ++i) {
+    xs[i] = 3 * spread * i / (kPoints - 1);
+    ys[i] = xs[i] < min_dist ? 1.0 : layout_exp(-(xs[i] - min_dist) / spread);
+  }
+  a = 1.5;
+  b = 0.9;
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    // Normal equations J^T J delta = J^T r with a Levenberg damping term.
+    double jaa = 0, jab = 0, jbb = 0, ra = 0, rb = 0, cost = 0;
+    for (int i = 0; i < kPoints; ++i) {
+      if (xs[i] == 0) {
+        cost += (1 - ys[i]) * (1 - ys[i]);
+        continue;
+      }
+      const double x2b = layout_pow(xs[i], 2 * b), denominator = 1 + a * x2b;
+      const double f = 1 / denominator, r = ys[i] - f;
+      const double dfa = -x2b / (denominator * denominator);
+      const double dfb = -a * x2b * 2 * layout_log(xs[i]) / (denominator * denominator);
+      jaa += dfa * dfa;
+      jab += dfa * dfb;
+      jbb += dfb * dfb;
+      ra += dfa * r;
+      rb += dfb * r;
+      cost += r * r;
+    }
+    const double damping = 1e-9 * (jaa + jbb);
+    jaa += damping;
+    jbb += damping;
+    const double determinant = jaa * jbb - jab * jab;
+    if (!(determinant > 0)) break;
+    const double da = (jbb * ra - jab * rb) / determinant, db = (jaa * rb - jab * ra) / determinant;
+    // Step halving keeps a and b positive and the cost from rising.
+    double step = 1;
+    bool improved = false;
+    for (int halving = 0; halving < 30 && !improved; ++halving, step *= 0.5) {
+      const double na = a + step * da, nb = b + step * db;
+      if (!(na > 0) || !(nb > 0)) continue;
+      double next_cost = 0;
+      for (int i = 0; i < kPoints; ++i) {
+        const double f = xs[i] == 0 ? 1.0 : 1 / (1 + na * layout_pow(xs[i], 2 * nb));
+        next_cost += (ys[i] - f) * (ys[i] - f);
+      }
+      if (next_cost <= cost) {
+        a = na;
+        b = nb;
+        improved = true;
+        if (std::fabs(step * da) < 1e-12 * a && std::fabs(step * db) < 1e-12 * b) return;
+      }
+    }
+    if (!improved) return;
+  }
+}
+
+namespace {
+
+// x^y for x > 0 to float precision (about 3e-8 relative), for the
+// gradient, where layout_pow's full precision would cost three times the
+// time: log by the atanh series to s^7, e^r by a degree-6 polynomial in
+// Estrin's form (short dependency chains), exponent and mantissa by bits.
+inline float gradient_pow(float x, double y) {
+  std::uint64_t bits;
+  const double xd = x;
+  std::memcpy(&bits, &xd, sizeof bits);
+  int e = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  bits = (bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
+  double m;
+  std::memcpy(&m, &bits, sizeof m);  // [1, 2)
+  if (m > 1.41421356237309504880) {
+    m *= 0.5;
+    ++e;
+  }
+  const double s = (m - 1) / (m + 1), s2 = s * s;
+  const double log_x =
+      2 * s * ((1 + s2 * (1.0 / 3)) + (s2 * s2) * (1.0 / 5 + s2 * (1.0 / 7))) + e * 0.6931471805599453094;
+  const double t = y * log_x;
+  if (t < -700) return 0.0f;
+  if (t > 88) return std::numeric_limits<float>::infinity();
+  const double n = std::floor(t * 1.4426950408889634074 + 0.5);
+  const double r = t - n * 0.6931471805599453094, r2 = r * r;
+  const double p = ((1 + r) + r2 * (1.0 / 2 + r * (1.0 / 6))) +
+                   (r2 * r2) * ((1.0 / 24 + r * (1.0 / 120)) + r2 * (1.0 / 720 + r * (1.0 / 5040)));
+  const std::uint64_t scale_bits = static_cast<std::uint64_t>(static_cast<int>(n) + 1023) << 52;
+  double scale;
+  std::memcpy(&scale, &scale_bits, sizeof scale);
+  return static_cast<float>(p * scale);
+}
+
+inline float clip(float value) { return value > 4.0f ? 4.0f : (value < -4.0f ? -4.0f : value); }
+
+// ---- Four negative samples at once -------------------------------------------
+//
+// The repulsion of four random points (differences nx, ny from the moving
+// point), summed: the same float32 operations lane by lane in WebAssembly
+// SIMD, SSE4.1 or plain C++, so the bits agree everywhere. Lanes whose
+// distance is 0 (the point itself, or padding) push nothing. x^b is
+// exp(b log x) to about 2e-7 relative: log by the atanh series to s^7 around
+// a mantissa in [sqrt(1/2), sqrt(2)), exp by a degree-6 polynomial.
+constexpr float kSqrt2 = 1.41421356f, kLn2f = 0.693147181f, kLog2ef = 1.44269504f;
+constexpr float kLn2Highf = 0.693145752f, kLn2Lowf = 1.42860677e-6f;  // kLn2Highf * n is exact for |n| < 2^11
+
+}  // namespace
+
+float repulsion_scalar(float nx, float ny, const Repulsion& r, float& out_y) {
+  const float d2 = nx * nx + ny * ny;
+  std::uint32_t bits;
+  std::memcpy(&bits, &d2, sizeof bits);
+  float e = static_cast<float>(static_cast<std::int32_t>(bits >> 23) - 127);
+  bits = (bits & 0x007FFFFFu) | 0x3F800000u;
+  float m;
+  std::memcpy(&m, &bits, sizeof m);
+  const bool high = m > kSqrt2;
+  m = high ? m * 0.5f : m;
+  e = high ? e + 1.0f : e;
+  const float s = (m - 1.0f) / (m + 1.0f), s2 = s * s;
+  const float log_d2 =
+      (2.0f * s) * (1.0f + s2 * (0.333333343f + s2 * (0.2f + s2 * 0.142857149f))) + e * kLn2f;
+  float t = r.b * log_d2;
+  t = t > 80.0f ? 80.0f : (t < -80.0f ? -80.0f : t);
+  const float n = std::floor(t * kLog2ef + 0.5f);
+  const float q = (t - n * kLn2Highf) - n * kLn2Lowf, q2 = q * q;
+  const float poly = ((1.0f + q) + q2 * (0.5f + q * 0.166666672f)) +
+                     (q2 * q2) * ((0.0416666679f + q * 0.00833333377f) + q2 * 0.00138888892f);
+  const std::uint32_t scale_bits = static_cast<std::uint32_t>(static_cast<std::int32_t>(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &scale_bits, sizeof scale);
+  const float power = poly * scale;  // d2^b
+  const float push = r.two_gamma_b / ((0.001f + d2) * (r.a * power + 1.0f));
+  const bool live = d2 > 0.0f;
+  out_y = live ? clip(push * ny) * r.alpha : 0.0f;
+  return live ? clip(push * nx) * r.alpha : 0.0f;
+}
+
+// Sums of the four lanes' pushes, ((0 + 1) + (2 + 3)), into push_x, push_y.
+void repulsion4(const float* nx, const float* ny, const Repulsion& r, float& push_x, float& push_y) {
+  float gx[4], gy[4];
+#if defined(__wasm_simd128__)
+  const v128_t x = wasm_v128_load(nx), y = wasm_v128_load(ny);
+  const v128_t d2 = wasm_f32x4_add(wasm_f32x4_mul(x, x), wasm_f32x4_mul(y, y));
+  v128_t e = wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(d2, 23), wasm_i32x4_splat(127)));
+  v128_t m = wasm_v128_or(wasm_v128_and(d2, wasm_i32x4_splat(0x007FFFFF)), wasm_i32x4_splat(0x3F800000));
+  const v128_t high = wasm_f32x4_gt(m, wasm_f32x4_splat(kSqrt2));
+  m = wasm_v128_bitselect(wasm_f32x4_mul(m, wasm_f32x4_splat(0.5f)), m, high);
+  e = wasm_v128_bitselect(wasm_f32x4_add(e, wasm_f32x4_splat(1.0f)), e, high);
+  const v128_t one = wasm_f32x4_splat(1.0f);
+  const v128_t s = wasm_f32x4_div(wasm_f32x4_sub(m, one), wasm_f32x4_add(m, one)), s2 = wasm_f32x4_mul(s, s);
+  v128_t series = wasm_f32x4_add(wasm_f32x4_splat(0.2f), wasm_f32x4_mul(s2, wasm_f32x4_splat(0.142857149f)));
+  series = wasm_f32x4_add(wasm_f32x4_splat(0.333333343f), wasm_f32x4_mul(s2, series));
+  series = wasm_f32x4_add(one, wasm_f32x4_mul(s2, series));
+  const v128_t log_d2 = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_add(s, s), series),
+                                       wasm_f32x4_mul(e, wasm_f32x4_splat(kLn2f)));
+  v128_t t = wasm_f32x4_mul(wasm_f32x4_splat(r.b), log_d2);
+  t = wasm_f32x4_pmax(wasm_f32x4_pmin(t, wasm_f32x4_splat(80.0f)), wasm_f32x4_splat(-80.0f));
+  const v128_t n =
+      wasm_f32x4_floor(wasm_f32x4_add(wasm_f32x4_mul(t, wasm_f32x4_splat(kLog2ef)), wasm_f32x4_splat(0.5f)));
+  const v128_t q = wasm_f32x4_sub(wasm_f32x4_sub(t, wasm_f32x4_mul(n, wasm_f32x4_splat(kLn2Highf))),
+                                  wasm_f32x4_mul(n, wasm_f32x4_splat(kLn2Lowf)));
+  const v128_t q2 = wasm_f32x4_mul(q, q);
+  const v128_t low_part = wasm_f32x4_add(
+      wasm_f32x4_add(one, q),
+      wasm_f32x4_mul(
+          q2, wasm_f32x4_add(wasm_f32x4_splat(0.5f), wasm_f32x4_mul(q, wasm_f32x4_splat(0.166666672f)))));
+  const v128_t high_part = wasm_f32x4_add(
+      wasm_f32x4_add(wasm_f32x4_splat(0.0416666679f), wasm_f32x4_mul(q, wasm_f32x4_splat(0.00833333377f))),
+      wasm_f32x4_mul(q2, wasm_f32x4_splat(0.00138888892f)));
+  const v128_t poly = wasm_f32x4_add(low_part, wasm_f32x4_mul(wasm_f32x4_mul(q2, q2), high_part));
+  const v128_t scale =
+      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  const v128_t power = wasm_f32x4_mul(poly, scale);
+  const v128_t push =
+      wasm_f32x4_div(wasm_f32x4_splat(r.two_gamma_b),
+                     wasm_f32x4_mul(wasm_f32x4_add(wasm_f32x4_splat(0.001f), d2),
+                                    wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(r.a), power), one)));
+  const v128_t live = wasm_f32x4_gt(d2, wasm_f32x4_splat(0.0f));
+  const v128_t four = wasm_f32x4_splat(4.0f), minus_four = wasm_f32x4_splat(-4.0f),
+               alpha = wasm_f32x4_splat(r.alpha);
+  auto clipped = [&](v128_t v) { return wasm_f32x4_pmax(wasm_f32x4_pmin(v, four), minus_four); };
+  wasm_v128_store(gx, wasm_v128_and(wasm_f32x4_mul(clipped(wasm_f32x4_mul(push, x)), alpha), live));
+  wasm_v128_store(gy, wasm_v128_and(wasm_f32x4_mul(clipped(wasm_f32x4_mul(push, y)), alpha), live));
+#elif defined(__SSE4_1__)
+  const __m128 x = _mm_loadu_ps(nx), y = _mm_loadu_ps(ny);
+  const __m128 d2 = _mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y));
+  const __m128i bits = _mm_castps_si128(d2);
+  __m128 e = _mm_cvtepi32_ps(_mm_sub_epi32(_mm_srli_epi32(bits, 23), _mm_set1_epi32(127)));
+  __m128 m = _mm_castsi128_ps(
+      _mm_or_si128(_mm_and_si128(bits, _mm_set1_epi32(0x007FFFFF)), _mm_set1_epi32(0x3F800000)));
+  const __m128 high = _mm_cmpgt_ps(m, _mm_set1_ps(kSqrt2));
+  m = _mm_blendv_ps(m, _mm_mul_ps(m, _mm_set1_ps(0.5f)), high);
+  e = _mm_blendv_ps(e, _mm_add_ps(e, _mm_set1_ps(1.0f)), high);
+  const __m128 one = _mm_set1_ps(1.0f);
+  const __m128 s = _mm_div_ps(_mm_sub_ps(m, one), _mm_add_ps(m, one)), s2 = _mm_mul_ps(s, s);
+  __m128 series = _mm_add_ps(_mm_set1_ps(0.2f), _mm_mul_ps(s2, _mm_set1_ps(0.142857149f)));
+  series = _mm_add_ps(_mm_set1_ps(0.333333343f), _mm_mul_ps(s2, series));
+  series = _mm_add_ps(one, _mm_mul_ps(s2, series));
+  const __m128 log_d2 = _mm_add_ps(_mm_mul_ps(_mm_add_ps(s, s), series), _mm_mul_ps(e, _mm_set1_ps(kLn2f)));
+  __m128 t = _mm_mul_ps(_mm_set1_ps(r.b), log_d2);
+  t = _mm_max_ps(_mm_min_ps(t, _mm_set1_ps(80.0f)), _mm_set1_ps(-80.0f));
+  const __m128 n = _mm_floor_ps(_mm_add_ps(_mm_mul_ps(t, _mm_set1_ps(kLog2ef)), _mm_set1_ps(0.5f)));
+  const __m128 q =
+      _mm_sub_ps(_mm_sub_ps(t, _mm_mul_ps(n, _mm_set1_ps(kLn2Highf))), _mm_mul_ps(n, _mm_set1_ps(kLn2Lowf)));
+  const __m128 q2 = _mm_mul_ps(q, q);
+  const __m128 low_part =
+      _mm_add_ps(_mm_add_ps(one, q),
+                 _mm_mul_ps(q2, _mm_add_ps(_mm_set1_ps(0.5f), _mm_mul_ps(q, _mm_set1_ps(0.166666672f)))));
+  const __m128 high_part =
+      _mm_add_ps(_mm_add_ps(_mm_set1_ps(0.0416666679f), _mm_mul_ps(q, _mm_set1_ps(0.00833333377f))),
+                 _mm_mul_ps(q2, _mm_set1_ps(0.00138888892f)));
+  const __m128 poly = _mm_add_ps(low_part, _mm_mul_ps(_mm_mul_ps(q2, q2), high_part));
+  const __m128 scale =
+      _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(_mm_cvttps_epi32(n), _mm_set1_epi32(127)), 23));
+  const __m128 power = _mm_mul_ps(poly, scale);
+  const __m128 push = _mm_div_ps(
+      _mm_set1_ps(r.two_gamma_b),
+      _mm_mul_ps(_mm_add_ps(_mm_set1_ps(0.001f), d2), _mm_add_ps(_mm_mul_ps(_mm_set1_ps(r.a), power), one)));
+  const __m128 live = _mm_cmpgt_ps(d2, _mm_setzero_ps());
+  const __m128 four = _mm_set1_ps(4.0f), minus_four = _mm_set1_ps(-4.0f), alpha = _mm_set1_ps(r.alpha);
+  auto clipped = [&](__m128 v) { return _mm_max_ps(_mm_min_ps(v, four), minus_four); };
+  _mm_storeu_ps(gx, _mm_and_ps(_mm_mul_ps(clipped(_mm_mul_ps(push, x)), alpha), live));
+  _mm_storeu_ps(gy, _mm_and_ps(_mm_mul_ps(clipped(_mm_mul_ps(push, y)), alpha), live));
+#else
+  for (int lane = 0; lane < 4; ++lane) gx[lane] = repulsion_scalar(nx[lane], ny[lane], r, gy[lane]);
+#endif
+  push_x += (gx[0] + gx[1]) + (gx[2] + gx[3]);
+  push_y += (gy[0] + gy[1]) + (gy[2] + gy[3]);
+}
+
+bool UmapLayout::begin(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options,
+                       std::string& error) {
+  stage_ = Stage::Done;
+  if (rows < 3) {
+    error = "a map needs at least 3 rows, the table has " + std::to_string(rows);
+    return false;
+  }
+  if (rows > (std::size_t{1} << 31) - 1) {
+    error = "a map takes at most 2^31 - 1 rows";
+    return false;
+  }
+  if (cols == 0) {
+    error = "the table has no columns";
+    return false;
+  }
+  if (options.n_neighbors < 2 || options.n_neighbors > rows) {
+    error = "n_neighbors must be from 2 to the number of rows (" + std::to_string(rows) + "), got " +
+            std::to_string(options.n_neighbors);
+    return false;
+  }
+  if (!(options.spread > 0) || !std::isfinite(options.spread)) {
+    error = "spread must be a positive number";
+    return false;
+  }
+  if (!(options.min_dist >= 0) || !(options.min_dist <= options.spread)) {
+    error = "min_dist must be from 0 to spread (" + std::to_string(options.spread) + ")";
+    return false;
+  }
+  if (options.n_epochs > 100000) {
+    error = "n_epochs must be at most 100000";
+    return false;
+  }
+  if (!all_finite(table, rows * cols)) {
+    error = "the table holds values that are not finite numbers (NaN or infinity)";
+    return false;
+  }
+  options_ = options;
+  rows_ = rows;
+  cols_ = cols;
+  table_.assign(table, table + rows * cols);
+  n_epochs_ = options.n_epochs ? options.n_epochs : default_epochs(rows);
+  epoch_ = 0;
+  edge_ = 0;
+  // SplitMix64 needs no warm-up; the seed's bits are mixed by the first call.
+  random_state_ = options.seed;
+  fit_ab(options.min_dist, options.spread, a_, b_);
+  knn_.begin(table_.data(), rows, cols, options.n_neighbors - 1);
+  stage_ = Stage::Neighbours;
+  return true;
+}
+
+std::uint64_t UmapLayout::next_random() {
+  std::uint64_t z = (random_state_ += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+bool UmapLayout::step(std::size_t budget) {
+  switch (stage_) {
+    case Stage::Neighbours:
+      if (!knn_.step()) stage_ = Stage::Graph;
+      break;
+    case Stage::Graph:
+      build_graph();
+      stage_ = Stage::Initialise;
+      break;
+    case Stage::Initialise:
+      initialise();
+      stage_ = head_.empty() ? Stage::Done : Stage::Optimise;
+      break;
+    case Stage::Optimise: optimise(budget ? budget : 1); break;
+    case Stage::Done: break;
+  }
+  return stage_ != Stage::Done;
+}
+
+double UmapLayout::progress() const {
+  // Measured shares of the time for 4,096 × 128: about 15% neighbours, 85% optimisation.
+  switch (stage_) {
+    case Stage::Neighbours: return 0.15 * knn_.progress();
+    case Stage::Graph:
+    case Stage::Initialise: return 0.15;
+    case Stage::Optimise:
+      return 0.15 +
+             0.85 * (static_cast<double>(epoch_) + static_cast<double>(edge_) / head_.size()) / n_epochs_;
+    case Stage::Done: return 1;
+  }
+  return 1;
+}
+
+void UmapLayout::build_graph() {
+  const std::size_t k = knn_.k(), rows = rows_;
+  const std::vector<float>& distances = knn_.distances();
+  const std::vector<std::int32_t>& indices = knn_.indices();
+  // Each point's distance to its nearest other point (rho) and the
+  // bandwidth (sigma) that makes its weights sum to log2(n_neighbors).
+  const double target = layout_log(static_cast<double>(options_.n_neighbors)) / layout_log(2.0);
+  double mean_of_all = 0;
+  for (std::size_t i = 0; i < rows * k; ++i) mean_of_all += distances[i];
+  mean_of_all /= static_cast<double>(rows * k);
+  struct DirectedEdge {
+    std::uint64_t key;  // min(i, j) * rows + max(i, j)
+    double weight;
+  };
+  std::vector<DirectedEdge> directed;
+  directed.reserve(rows * k);
+  for (std::size_t i = 0; i < rows; ++i) {
+    const float* d = &distances[i * k];
+    double rho = 0, mean = 0;
+    for (std::size_t j = 0; j < k; ++j) mean += d[j];
+    mean /= static_cast<double>(k);
+    for (std::size_t j = 0; j < k; ++j)
+      if (d[j] > 0) {
+        rho = d[j];
+        break;
+      }
+    double low = 0, high = std::numeric_limits<double>::infinity(), sigma = 1;
+    for (int iteration = 0; iteration < 64; ++iteration) {
+      double sum = 0;
+      for (std::size_t j = 0; j < k; ++j) {
+        const double excess = d[j] - rho;
+        sum += excess > 0 ? layout_exp(-excess / sigma) : 1.0;
+      }
+      if (std::fabs(sum - target) < 1e-5) break;
+      if (sum > target) {
+        high = sigma;
+        sigma = (low + high) / 2;
+      } else {
+        low = sigma;
+        sigma = high == std::numeric_limits<double>::infinity() ? sigma * 2 : (low + high) / 2;
+      }
+    }
+    sigma = std::fmax(sigma, 1e-3 * (rho > 0 ? mean : mean_of_all));
+    for (std::size_t j = 0; j < k; ++j) {
+      const std::size_t other = static_cast<std::size_t>(indices[i * k + j]);
+      const double excess = d[j] - rho;
+      const double weight = excess <= 0 || sigma == 0 ? 1.0 : layout_exp(-excess / sigma);
+      const std::size_t low_index = std::min(i, other), high_index = std::max(i, other);
+      directed.push_back({static_cast<std::uint64_t>(low_index) * rows + high_index, weight});
+    }
+  }
+  // Fuzzy union of the two directions: a + b - ab (keys are unique but for
+  // the two directions, and the union is symmetric, so the sort's order of
+  // equal keys does not matter).
+  std::sort(directed.begin(), directed.end(),
+            [](const DirectedEdge& x, const DirectedEdge& y) { return x.key < y.key; });
+  std::vector<DirectedEdge> joined;
+  joined.reserve(directed.size());
+  double largest = 0;
+  for (std::size_t e = 0; e < directed.size();) {
+    double weight = directed[e].weight;
+    std::size_t next = e + 1;
+    if (next < directed.size() && directed[next].key == directed[e].key) {
+      weight = weight + directed[next].weight - weight * directed[next].weight;
+      ++next;
+    }
+    joined.push_back({directed[e].key, weight});
+    largest = std::fmax(largest, weight);
+    e = next;
+  }
+  std::vector<DirectedEdge>().swap(directed);
+  // Both directions of every kept edge, ordered by head then tail.
+  std::vector<DirectedEdge> edges;
+  edges.reserve(2 * joined.size());
+  const double threshold = largest / static_cast<double>(n_epochs_);
+  for (const DirectedEdge& edge : joined) {
+    if (edge.weight < threshold || !(edge.weight > 0)) continue;
+    const std::uint64_t i = edge.key / rows, j = edge.key % rows;
+    edges.push_back({i * rows + j, edge.weight});
+    edges.push_back({j * rows + i, edge.weight});
+  }
+  std::sort(edges.begin(), edges.end(),
+            [](const DirectedEdge& x, const DirectedEdge& y) { return x.key < y.key; });
+  head_.resize(edges.size());
+  tail_.resize(edges.size());
+  epochs_per_sample_.resize(edges.size());
+  epoch_of_next_sample_.resize(edges.size());
+  epoch_of_next_negative_sample_.resize(edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    head_[e] = static_cast<std::int32_t>(edges[e].key / rows);
+    tail_[e] = static_cast<std::int32_t>(edges[e].key % rows);
+    epochs_per_sample_[e] = largest / edges[e].weight;
+    epoch_of_next_sample_[e] = epochs_per_sample_[e];
+    epoch_of_next_negative_sample_[e] = epochs_per_sample_[e] / options_.negative_sample_rate;
+  }
+}
+
+void UmapLayout::initialise() {
+  // The first two principal components, each scaled to [0, 10].
+  const std::size_t components = std::min<std::size_t>(2, cols_);
+  std::vector<float> coords(rows_ * components);
+  Pca axes;
+  pca(table_.data(), rows_, cols_, components, axes, coords.data());
+  std::vector<float>().swap(table_);  // no longer needed
+  embedding_.assign(rows_ * 2, 0.0f);
+  for (std::size_t c = 0; c < components; ++c) {
+    float low = coords[c], high = coords[c];
+    for (std::size_t r = 0; r < rows_; ++r) {
+      low = std::min(low, coords[r * components + c]);
+      high = std::max(high, coords[r * components + c]);
+    }
+    const float range = high - low;
+    for (std::size_t r = 0; r < rows_; ++r)
+      embedding_[r * 2 + c] = range > 0 ? 10.0f * (coords[r * components + c] - low) / range : 0.0f;
+  }
+}
+
+void UmapLayout::optimise(std::size_t budget) {
+  const float a = static_cast<float>(a_), b = static_cast<float>(b_);
+  const float gamma = static_cast<float>(options_.repulsion_strength);
+  const double epoch = static_cast<double>(epoch_);
+  const float alpha = static_cast<float>(options_.learning_rate * (1.0 - epoch / n_epochs_));
+  const Repulsion repulsion{a, b, 2.0f * gamma * b, alpha};
+  const double negative_rate = options_.negative_sample_rate;
+  const std::size_t edges = head_.size(), rows = rows_;
+  float* embedding = embedding_.data();
+  const std::size_t end = std::min(edges, edge_ + budget);
+  for (std::size_t e = edge_; e < end; ++e) {
+    if (epoch_of_next_sample_[e] > epoch) continue;
+    const std::size_t j = static_cast<std::size_t>(head_[e]), k = static_cast<std::size_t>(tail_[e]);
+    float* current = embedding + 2 * j;
+    float* other = embedding + 2 * k;
+    const float dx = current[0] - other[0], dy = current[1] - other[1];
+    const float squared = dx * dx + dy * dy;
+    float coefficient = 0;
+    if (squared > 0) {
+      const float power = gradient_pow(squared, b_ - 1);  // d^(2(b - 1))
+      coefficient = (-2.0f * a * b * power) / (a * power * squared + 1.0f);
+    }
+    const float gx = clip(coefficient * dx) * alpha, gy = clip(coefficient * dy) * alpha;
+    current[0] += gx;
+    current[1] += gy;
+    other[0] -= gx;
+    other[1] -= gy;
+    epoch_of_next_sample_[e] += epochs_per_sample_[e];
+
+    // The negative samples' pushes are all computed from the position the
+    // positive step left (not one after another, as umap-learn does): the
+    // same expected gradient, and independent evaluations the processor
+    // can overlap, which makes this loop about three times faster.
+    const double per_negative = epochs_per_sample_[e] / negative_rate;
+    const int negatives = static_cast<int>((epoch - epoch_of_next_negative_sample_[e]) / per_negative);
+    const float x = current[0], y = current[1];
+    float push_x = 0, push_y = 0;
+    float nx[4], ny[4];
+    int lanes = 0;
+    for (int p = 0; p < negatives; ++p) {
+      // A row in [0, rows) from the random number's top 32 bits by a
+      // multiply and a shift (Lemire), not a 64-bit division, which costs
+      // more than the rest of the sample. The point itself pushes nothing
+      // (its distance is 0).
+      const std::size_t n = static_cast<std::size_t>(((next_random() >> 32) * rows) >> 32);
+      nx[lanes] = x - embedding[2 * n];
+      ny[lanes] = y - embedding[2 * n + 1];
+      if (++lanes == 4) {
+        repulsion4(nx, ny, repulsion, push_x, push_y);
+        lanes = 0;
+      }
+    }
+    if (lanes > 0) {
+      for (int lane = lanes; lane < 4; ++lane) nx[lane] = ny[lane] = 0.0f;  // padding: distance 0
+      repulsion4(nx, ny, repulsion, push_x, push_y);
+    }
+    current[0] += push_x;
+    current[1] += push_y;
+    epoch_of_next_negative_sample_[e] += negatives * per_negative;
+  }
+  edge_ = end;
+  if (edge_ == edges) {
+    edge_ = 0;
+    if (++epoch_ == n_epochs_) stage_ = Stage::Done;
+  }
+}
+
+bool umap(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options, float* out,
+          std::string& error) {
+  UmapLayout layout;
+  if (!layout.begin(table, rows, cols, options, error)) return false;
+  while (layout.step(1 << 20)) {
+  }
+  std::copy(layout.embedding().begin(), layout.embedding().end(), out);
+  return true;
+}
+
+// ---- Judging a map -----------------------------------------------------------------------
+
+double neighbours_kept(const float* table, std::size_t rows, std::size_t cols, const float* map,
+                       std::size_t k) {
+  if (rows < 2 || k == 0) return 0;
+  if (k > rows - 1) k = rows - 1;
+  KnnGraph graph;
+  graph.begin(table, rows, cols, k);
+  while (graph.step()) {
+  }
+  std::vector<std::pair<float, std::int32_t>> scored(rows);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < rows; ++i) {
+    std::size_t n = 0;
+    for (std::size_t j = 0; j < rows; ++j) {
+      if (j == i) continue;
+      const float dx = map[2 * i] - map[2 * j], dy = map[2 * i + 1] - map[2 * j + 1];
+      scored[n++] = {dx * dx + dy * dy, static_cast<std::int32_t>(j)};
+    }
+    std::partial_sort(scored.begin(), scored.begin() + k, scored.begin() + n);
+    const std::int32_t* near = &graph.indices()[i * k];
+    for (std::size_t m = 0; m < k; ++m)
+      for (std::size_t q = 0; q < k; ++q)
+        if (scored[m].second == near[q]) {
+          ++kept;
+          break;
+        }
+  }
+  return static_cast<double>(kept) / static_cast<double>(rows * k);
+}
+
+}  // namespace embeddings::layout

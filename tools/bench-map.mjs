@@ -1,0 +1,174 @@
+// The vocabulary map's figures, for `npm run bench` (or alone:
+// node tools/bench-map.mjs [--markdown]), side by side in one run:
+//   - PCA of the default 4,096 × 128 wte in WebAssembly (median of 11 runs);
+//   - UMAP of it by model.map() and by umap-js (the npm package a web author
+//     would reach for; the same n_neighbors 15, min_dist 0.1, cosine
+//     distance; each with its own default epochs: umap-js 400 here, model.map
+//     umap-learn's 500), taking turns: ours, umap-js, ours, ours; with the share of each
+//     token's 10 nearest cosine neighbours (in 128 dimensions) kept among
+//     its 10 nearest on each map, and how tightly the colour words gather;
+//   - what a map of a generated 50,257 × 768 table (GPT-2's shape) costs:
+//     its PCA measured, its exact kNN graph extrapolated from the first
+//     part of it (the cost per pair of rows is constant), and the rest of the
+//     layout (graph, initialisation, epochs; its cost depends on rows, not
+//     width) measured on a 50,257 × 8 generated table.
+// umap-js is not a dependency of the package: it is used when installed
+// (node_modules/umap-js) or when UMAP_JS names its lib/umap-js.js.
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { loadModel, Matrix } from '../web/index.js';
+import { neighboursKept, mapDetails as mapDetailsOf } from '../web/src/map.js';
+import { groupIds } from '../web/widgets/vocabulary-groups.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const now = () => performance.now();
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const seconds = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
+
+function loadUmapJs() {
+  const require = createRequire(import.meta.url);
+  const candidates = [process.env.UMAP_JS, `${root}node_modules/umap-js`].filter(Boolean);
+  for (const path of candidates) {
+    if (!existsSync(path)) continue;
+    globalThis.window ??= globalThis;  // its browser bundle's wrapper reads `window`
+    return { UMAP: require(path).UMAP, path };
+  }
+  return undefined;
+}
+
+/** Mean distance between the colour words on a map, over the mean distance between random tokens. */
+function colourSpread(map, colours) {
+  const distance = (i, j) => Math.hypot(map.at(i, 0) - map.at(j, 0), map.at(i, 1) - map.at(j, 1));
+  let within = 0, pairs = 0;
+  for (let a = 0; a < colours.length; a++) for (let b = a + 1; b < colours.length; b++) { within += distance(colours[a], colours[b]); pairs++; }
+  let state = 12345, random = 0;
+  const next = () => { state = (state * 1103515245 + 12345) % 2 ** 31; return state % map.rows; };
+  for (let k = 0; k < 20000; k++) random += distance(next(), next());
+  return (within / pairs) / (random / 20000);
+}
+
+/** A generated table: clusters of rows around random centres, from a seeded xorshift. */
+function generatedTable(rows, cols) {
+  let s = 0x9e3779b9;
+  const uniform = () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 2 ** 32 - 0.5; };
+  const centres = Array.from({ length: 64 }, () => Float32Array.from({ length: cols }, uniform));
+  const data = new Float32Array(rows * cols);
+  for (let r = 0; r < rows; r++) {
+    const centre = centres[r % 64];
+    for (let c = 0; c < cols; c++) data[r * cols + c] = centre[c] + 0.5 * uniform();
+  }
+  return new Matrix(data, rows, cols, { name: `generated ${rows} × ${cols}` });
+}
+
+export async function runMapBench({ markdown = false } = {}) {
+  const model = await loadModel();
+  const colours = groupIds(model.vocabulary()).colours;
+  const lines = [];
+  const row = (...cells) => lines.push(markdown ? `| ${cells.join(' | ')} |` : cells.join('  ·  '));
+
+  // PCA, warm.
+  await model.map({ method: 'pca' });
+  const pcaTimes = [];
+  let pca;
+  for (let i = 0; i < 11; i++) {
+    const start = now();
+    pca = await model.map({ method: 'pca' });
+    pcaTimes.push(now() - start);
+  }
+
+  // UMAP: ours, umap-js, ours.
+  const umapJs = loadUmapJs();
+  const ours = [];
+  let umap;
+  const runOurs = async () => {
+    const start = now();
+    umap = await model.map({ method: 'umap', neighbours: 15, minDist: 0.1 });
+    ours.push(now() - start);
+    process.stderr.write(`  map: model.map umap ${seconds(ours.at(-1))}\n`);
+  };
+  // A warm-up on a small table: the layout module compiles and the engine warms up, uncounted.
+  await model.map({ table: new Matrix(model.wte.data.slice(0, 500 * model.width), 500, model.width), epochs: 20 });
+  await runOurs();
+  let theirs;
+  if (umapJs) {
+    const rows = Array.from({ length: model.vocabSize }, (_, i) => Array.from(model.wte.rowView(i)));
+    const cosineDistance = (a, b) => {
+      let ab = 0, aa = 0, bb = 0;
+      for (let k = 0; k < a.length; k++) { ab += a[k] * b[k]; aa += a[k] * a[k]; bb += b[k] * b[k]; }
+      return 1 - ab / Math.sqrt(aa * bb);
+    };
+    const start = now();
+    const layout = new umapJs.UMAP({ nComponents: 2, nNeighbors: 15, minDist: 0.1, distanceFn: cosineDistance });
+    const points = layout.fit(rows);
+    const ms = now() - start;
+    const flat = new Float32Array(points.length * 2);
+    points.forEach(([x, y], i) => { flat[2 * i] = x; flat[2 * i + 1] = y; });
+    theirs = { ms, epochs: layout.getNEpochs(), map: new Matrix(flat, points.length, 2) };
+    process.stderr.write(`  map: umap-js ${seconds(ms)}\n`);
+  }
+  await runOurs();
+  await runOurs();
+
+  const kept = {
+    ours: await neighboursKept(model.wte, umap, 10),
+    pca: await neighboursKept(model.wte, pca, 10),
+    theirs: theirs && await neighboursKept(model.wte, theirs.map, 10),
+  };
+  const spread = { ours: colourSpread(umap, colours), pca: colourSpread(pca, colours), theirs: theirs && colourSpread(theirs.map, colours) };
+
+  // GPT-2's shape.
+  const big = generatedTable(50257, 768);
+  let start = now();
+  await model.map({ method: 'pca', table: big });
+  const bigPca = now() - start;
+  const controller = new AbortController();
+  let knnShare = 0;
+  start = now();
+  const knnBudgetMs = 20000;
+  await model.map({
+    table: big, signal: controller.signal,
+    onProgress: ({ stage, progress }) => {
+      if (stage === 'neighbours') knnShare = progress / 0.15;  // the kNN stage's share of the progress (UmapLayout::progress)
+      if (now() - start > knnBudgetMs) controller.abort();
+    },
+  }).catch((error) => { if (error.name !== 'AbortError') throw error; });
+  const knnEstimate = (now() - start) / knnShare;
+  const narrow = generatedTable(50257, 8);
+  const stages = {};
+  let last = now(), lastStage = 'neighbours';
+  start = last;
+  await model.map({
+    table: narrow,
+    onProgress: ({ stage }) => { if (stage !== lastStage) { stages[lastStage] = (stages[lastStage] ?? 0) + now() - last; last = now(); lastStage = stage; } },
+  });
+  const narrowTotal = now() - start;
+  const rest = narrowTotal - (stages.neighbours ?? 0);
+
+  const ourMedian = median(ours);
+  if (markdown) lines.push('| case | time | 10-NN kept | colour words\' spread |', '|---|---|---|---|');
+  row('PCA, 4,096 × 128, WebAssembly (median of 11)', seconds(median(pcaTimes)), `${(100 * kept.pca).toFixed(1)}%`, `${(100 * spread.pca).toFixed(1)}%`);
+  row(`UMAP by model.map (${mapDetailsOf(umap).epochs} epochs, median of 3)`, seconds(ourMedian), `${(100 * kept.ours).toFixed(1)}%`, `${(100 * spread.ours).toFixed(2)}%`);
+  if (theirs) row(`UMAP by umap-js (${theirs.epochs} epochs)`, seconds(theirs.ms), `${(100 * kept.theirs).toFixed(1)}%`, `${(100 * spread.theirs).toFixed(2)}%`);
+  row('PCA, generated 50,257 × 768', seconds(bigPca), '', '');
+  row('UMAP, generated 50,257 × 768: exact kNN graph (extrapolated from the first ' +
+    `${(100 * knnShare).toFixed(1)}% of its pairs)`, seconds(knnEstimate), '', '');
+  row('  the rest of its layout (measured on 50,257 × 8, 200 epochs)', seconds(rest), '', '');
+  row('  total, estimated', seconds(knnEstimate + rest), '', '');
+  console.log('\nThe vocabulary map (the 10-NN kept: share of each token\'s 10 nearest cosine neighbours in 128-d ' +
+    'kept among its 10 nearest on the map; spread: mean distance between the colour words over that between random tokens):\n');
+  console.log(lines.join('\n'));
+  console.log('\nTargets:');
+  const status = (ok) => (ok ? 'met    ' : 'NOT met');
+  console.log(`  ${status(median(pcaTimes) < 20)}  PCA under 20 ms in WebAssembly: ${seconds(median(pcaTimes))}`);
+  if (theirs) {
+    console.log(`  ${status(theirs.ms / ourMedian >= 10)}  UMAP ≥ 10× faster than umap-js: ${(theirs.ms / ourMedian).toFixed(1)}×`);
+    console.log(`  ${status(kept.ours >= kept.theirs)}  UMAP keeps at least as many 10-NN as umap-js: ${(100 * kept.ours).toFixed(2)}% vs ${(100 * kept.theirs).toFixed(2)}%`);
+  } else {
+    console.log('  (umap-js is not installed: set UMAP_JS to its lib/umap-js.js to compare)');
+  }
+  model.dispose();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runMapBench({ markdown: process.argv.includes('--markdown') });

@@ -1,0 +1,193 @@
+// model.map(): a two-dimensional map of a table's rows, by PCA or by the
+// UMAP method, computed in the layout module (web/dist/layout.wasm, see
+// bindings/layout.cpp). That module is loaded only when a map is first
+// asked for, so the chapter's main module stays small.
+//
+// The work goes in slices: each call into WebAssembly is kept to about
+// SLICE_MS, and the event loop gets a turn between slices, so a page that
+// computes a map never freezes (no task much over 50 ms) and an AbortSignal
+// can stop it between two slices.
+import { Matrix, describe } from './matrix.js';
+import { checkSignal } from './sources.js';
+import { compileWasm } from './runtime.js';
+
+const wasmUrl = new URL('../dist/layout.wasm', import.meta.url);
+/** Milliseconds of work between two turns of the event loop. */
+const SLICE_MS = 12;
+const STAGES = ['neighbours', 'graph', 'initialise', 'optimise', 'done'];
+const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', 'onProgress', 'signal'];
+const details = new WeakMap();
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+let instance;
+
+/** The one layout instance of this page or process (layouts run one slice at a time). */
+function layoutModule() {
+  // The module's JavaScript too is fetched only now: a page without a map never loads either.
+  instance ??= Promise.all([compileWasm(wasmUrl), import('../dist/layout.js')]).then(([compiled, { default: createLayoutModule }]) => createLayoutModule({
+    instantiateWasm(imports, done) {
+      WebAssembly.instantiate(compiled, imports).then((made) => done(made, compiled));
+      return {};
+    },
+    printErr: (text) => console.error(`[layout] ${text}`),
+  }));
+  instance.catch(() => { instance = undefined; });
+  return instance;
+}
+
+/** A turn of the event loop: a macrotask, so rendering and input get their turn too. */
+function yieldToEventLoop() {
+  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+  if (typeof MessageChannel === 'function') {
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
+      channel.port2.postMessage(0);
+    });
+  }
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+function lastError(module) {
+  const bytes = module.HEAPU8.subarray(module._layout_error(), module._layout_error() + module._layout_error_length());
+  return new TextDecoder().decode(bytes);
+}
+
+function checkOptions(options, caller) {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`${caller}: options must be an object such as { method: 'umap' }, got ${describe(options)}`);
+  }
+  const unknown = Object.keys(options).filter((key) => !OPTIONS.includes(key));
+  if (unknown.length) throw new TypeError(`${caller}: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
+  const method = options.method ?? 'umap';
+  if (method !== 'umap' && method !== 'pca') {
+    throw new RangeError(`${caller}: method must be 'umap' or 'pca', got ${describe(method)}`);
+  }
+  const whole = (name, value, low, high) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < low || value > high) {
+      throw new RangeError(`${caller}: ${name} must be a whole number from ${low} to ${high}, got ${describe(value)}`);
+    }
+    return value;
+  };
+  const seed = whole('seed', options.seed ?? 1, 0, Number.MAX_SAFE_INTEGER);
+  const epochs = whole('epochs', options.epochs ?? 0, 0, 100000);
+  const neighbours = whole('neighbours', options.neighbours ?? 15, 2, 200);
+  const minDist = options.minDist ?? 0.1;
+  if (typeof minDist !== 'number' || !(minDist >= 0 && minDist <= 1)) {
+    throw new RangeError(`${caller}: minDist must be a number from 0 to 1, got ${describe(minDist)}`);
+  }
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    throw new TypeError(`${caller}: onProgress must be a function, got ${describe(options.onProgress)}`);
+  }
+  const { signal } = options;
+  if (signal !== undefined && !(typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal)) {
+    throw new TypeError(`${caller}: signal must be an AbortSignal, got ${describe(signal)}`);
+  }
+  return { method, seed, epochs, neighbours, minDist, onProgress: options.onProgress ?? (() => {}), signal };
+}
+
+/**
+ * What a map is: { method, varianceShare } for PCA (each axis's share of
+ * the variance), { method, neighbours, minDist, epochs, seed } for UMAP;
+ * undefined for a Matrix that model.map() did not make.
+ */
+export function mapDetails(map) {
+  return details.get(map);
+}
+
+/**
+ * The map of `table`'s rows: a Matrix of rows × 2 (float32). See
+ * Model.map in index.d.ts for the options.
+ */
+export async function mapRows(table, options, caller = 'map') {
+  if (!(table instanceof Matrix)) throw new TypeError(`${caller}: table must be a Matrix, got ${describe(table)}`);
+  const settings = checkOptions(options, caller);
+  const { rows, cols } = table;
+  if (rows < 3) throw new RangeError(`${caller}: a map needs a table of at least 3 rows, ${table.name || 'this one'} has ${rows}`);
+  if (settings.method === 'umap' && settings.neighbours > rows) {
+    throw new RangeError(`${caller}: neighbours (${settings.neighbours}) must be at most the table's ${rows} rows`);
+  }
+  checkSignal(settings.signal);
+  const module = await layoutModule();
+  checkSignal(settings.signal);
+  const pointer = module._layout_floats(rows * cols);
+  if (!pointer) throw new RangeError(`${caller}: out of memory for a copy of the ${rows} × ${cols} table`);
+  let handle = 0;
+  try {
+    module.HEAPF32.set(table.data, pointer >> 2);
+    const name = table.name || `${rows} × ${cols} table`;
+    if (settings.method === 'pca') {
+      const coords = module._malloc(rows * 2 * 4), shares = module._malloc(2 * 8);
+      try {
+        if (!module._layout_pca(pointer, rows, cols, 2, coords, shares)) throw new Error(`${caller}: ${lastError(module)}`);
+        const out = new Float32Array(rows * 2);
+        out.set(module.HEAPF32.subarray(coords >> 2, (coords >> 2) + rows * 2));
+        const varianceShare = Object.freeze(Array.from(module.HEAPF64.subarray(shares >> 3, (shares >> 3) + 2)));
+        const map = new Matrix(out, rows, 2, { name: `PCA of ${name}` });
+        details.set(map, Object.freeze({ method: 'pca', varianceShare }));
+        settings.onProgress({ stage: 'done', progress: 1 });
+        return map;
+      } finally {
+        module._free(coords);
+        module._free(shares);
+      }
+    }
+    const seedLow = settings.seed % 2 ** 32, seedHigh = Math.floor(settings.seed / 2 ** 32);
+    handle = module._layout_umap_begin(pointer, rows, cols, settings.neighbours, settings.minDist, settings.epochs,
+      seedLow, seedHigh);
+    if (!handle) throw new RangeError(`${caller}: ${lastError(module)}`);
+    module._free(pointer);  // the layout keeps its own copy
+    return await runUmap(module, handle, rows, name, settings);
+  } finally {
+    if (handle) module._layout_umap_free(handle);
+    else module._free(pointer);
+  }
+}
+
+async function runUmap(module, handle, rows, name, settings) {
+  const optimise = STAGES.indexOf('optimise');
+  // Edges per call in the optimisation, tuned as it goes to about SLICE_MS / 2 a call.
+  let budget = 4096;
+  let sliceStart = now();
+  for (;;) {
+    const stage = module._layout_umap_stage(handle);
+    const before = now();
+    const more = module._layout_umap_step(handle, budget);
+    const took = now() - before;
+    if (stage === optimise) budget = Math.max(256, Math.min(1 << 22, Math.round(budget * (SLICE_MS / 2) / Math.max(took, 0.05))));
+    if (!more) break;
+    if (now() - sliceStart >= SLICE_MS) {
+      settings.onProgress({ stage: STAGES[module._layout_umap_stage(handle)], progress: module._layout_umap_progress(handle) });
+      await yieldToEventLoop();
+      checkSignal(settings.signal);
+      sliceStart = now();
+    }
+  }
+  const pointer = module._layout_umap_embedding(handle);
+  const out = new Float32Array(rows * 2);
+  out.set(module.HEAPF32.subarray(pointer >> 2, (pointer >> 2) + rows * 2));
+  const map = new Matrix(out, rows, 2, { name: `UMAP of ${name}` });
+  details.set(map, Object.freeze({
+    method: 'umap', neighbours: settings.neighbours, minDist: settings.minDist,
+    epochs: module._layout_umap_epochs(handle), seed: settings.seed,
+  }));
+  settings.onProgress({ stage: 'done', progress: 1 });
+  return map;
+}
+
+/**
+ * For tests and benchmarks: the share of each row's k nearest rows
+ * (cosine, in the table) kept among its k nearest points on the map.
+ */
+export async function neighboursKept(table, map, k = 10) {
+  const module = await layoutModule();
+  const a = module._layout_floats(table.rows * table.cols), b = module._layout_floats(map.rows * 2);
+  try {
+    module.HEAPF32.set(table.data, a >> 2);
+    module.HEAPF32.set(map.data, b >> 2);
+    return module._layout_neighbours_kept(a, table.rows, table.cols, b, k);
+  } finally {
+    module._free(a);
+    module._free(b);
+  }
+}

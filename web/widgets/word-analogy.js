@@ -1,0 +1,120 @@
+// <word-analogy>: a − b + c, the tokens closest to it by cosine, with the
+// three inputs left out (model.nearest's `exclude`: returning the inputs
+// themselves is the classic bug of word-vector demos).
+//
+//   <word-analogy a="·king" b="·man" c="·woman"></word-analogy>
+//
+// <word-cosine>: the cosine of any two words the reader types.
+//
+//   <word-cosine a="·girl" b="·boy"></word-cosine>
+import { rowView, cosine } from '../index.js';
+import { ModelWidget, el, uniqueId } from './base.js';
+import { neighbourList } from './neighbours.js';
+import { notOneToken } from './nearest-words.js';
+import { num } from './format.js';
+
+/** A labelled text box. */
+function wordBox(label, value) {
+  const id = uniqueId('ew-word');
+  const input = el('input', { id, type: 'text', className: 'ew-input', value, autocomplete: 'off', spellcheck: false });
+  return { input, element: el('span', { className: 'ew-word-box' }, el('label', { for: id, textContent: label }), ' ', input) };
+}
+
+/**
+ * A typed word's token: the word as it stands inside a sentence, after a
+ * space ("red" is "·red"), when the model has that token; otherwise the
+ * text as typed ("·red", " red", or a token that only starts a text).
+ */
+function tokenOf(model, text) {
+  if (!/^[·\s]/.test(text)) {
+    try {
+      return model.tokenId(`·${text}`);
+    } catch {
+      // Not a token after a space: the text as typed, below.
+    }
+  }
+  return model.tokenId(text);
+}
+
+/** The ids of the typed words, or a message saying which is not one token. */
+function idsOf(model, inputs) {
+  const ids = [];
+  for (const input of inputs) {
+    const text = input.value.trim();
+    try {
+      ids.push(tokenOf(model, text));
+      input.removeAttribute('aria-invalid');
+    } catch (error) {
+      input.setAttribute('aria-invalid', 'true');
+      return { message: notOneToken(model, text, error).message };
+    }
+  }
+  return { ids };
+}
+
+/**
+ * Typed words, a button, and what they give: subclasses say which boxes
+ * (`boxSpecs`: [label, attribute, default word]), the button's text, and
+ * `showWords(ids)`; a word that is not one token is named instead.
+ */
+class TypedWords extends ModelWidget {
+  build() {
+    this.boxes = this.boxSpecs.map(([label, attribute, word]) => wordBox(label, this.getAttribute(attribute) ?? word));
+    const go = el('button', { type: 'submit', className: 'ew-button', textContent: this.buttonText });
+    this.form = el('form', { className: 'ew-analogy-form' }, ...this.boxes.map((b) => b.element), ' ', go);
+    this.form.addEventListener('submit', (event) => { event.preventDefault(); this.compute(); });
+    this.summary = el('p', { className: 'ew-summary', 'aria-live': 'polite' });
+    this.results = el('div', { className: 'ew-results' });
+    this.append(this.form, this.summary, this.results);
+  }
+
+  show() { this.compute(); }
+
+  compute() {
+    const model = this.model;
+    if (!model) return;
+    const { ids, message } = idsOf(model, this.boxes.map((b) => b.input));
+    this.results.replaceChildren();
+    if (!ids) {
+      this.summary.textContent = message;
+      this.clearWords();
+      return;
+    }
+    this.showWords(ids, ids.map((id) => model.tokenText(id)));
+  }
+}
+
+export class WordAnalogy extends TypedWords {
+  get boxSpecs() { return [['a', 'a', '·king'], ['minus b', 'b', '·man'], ['plus c', 'c', '·woman']]; }
+  get buttonText() { return 'Find'; }
+
+  clearWords() { this.answer = undefined; }
+
+  /** a − b + c and its 5 closest tokens other than a, b and c. */
+  showWords(ids, [ta, tb, tc]) {
+    const model = this.model;
+    const [a, b, c] = ids.map((id) => rowView(model.wte, id));
+    const query = new Float32Array(model.width);
+    for (let k = 0; k < model.width; k++) query[k] = a[k] - b[k] + c[k];
+    /** The closest tokens, for the page and its tests. */
+    this.answer = model.nearest(query, 5, { exclude: ids });
+    this.summary.textContent = `${ta} − ${tb} + ${tc} is closest to ${this.answer[0].text} (the three words themselves left out):`;
+    this.results.replaceChildren(neighbourList(this.answer, { label: `Closest tokens to ${ta} − ${tb} + ${tc}` }));
+  }
+}
+
+export class WordCosine extends TypedWords {
+  get boxSpecs() { return [['first word', 'a', '·girl'], ['second word', 'b', '·boy']]; }
+  get buttonText() { return 'Compare'; }
+
+  clearWords() { this.score = undefined; }
+
+  showWords(ids, [ta, tb]) {
+    /** The cosine shown, for the page and its tests. */
+    this.score = cosine(rowView(this.model.wte, ids[0]), rowView(this.model.wte, ids[1]));
+    this.summary.textContent = `cos(${ta}, ${tb}) = ${num(this.score, 2)}`;
+  }
+}
+
+customElements.get('word-analogy') ?? customElements.define('word-analogy', WordAnalogy);
+customElements.get('word-cosine') ?? customElements.define('word-cosine', WordCosine);
