@@ -42,6 +42,7 @@ for (const family of Object.keys(families)) {
         // What the first layer reads is the token rows themselves.
         assert.deepEqual(Array.from(trace.embeddings.data), tokenRows);
         assert.throws(() => model.cosineMatrix(model.wpe), /this model has no position table: it uses rotary positions/);
+        await assert.rejects(model.map({ method: 'pca', table: model.wpe }), /a model with rotary positions has no position table/);
         assert.match(String(model), /rotary positions \(no position table\)/);
       }
     } finally {

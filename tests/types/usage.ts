@@ -75,7 +75,8 @@ async function maps(): Promise<void> {
     method: 'umap', seed: 3, neighbours: 15, minDist: 0.1, epochs: 0, signal: controller.signal,
     onProgress: ({ stage, progress }) => console.log(stage, progress),
   });
-  const pca: Matrix = await model.map({ method: 'pca', table: model.wpe });
+  // model.wpe is null for a model with rotary positions.
+  const pca: Matrix = await model.map({ method: 'pca', table: model.wpe ?? model.wte });
   const details: MapDetails | undefined = mapDetails(pca);
   if (details?.method === 'pca') console.log(details.varianceShare[0]);
   if (details?.method === 'umap') console.log(details.neighbours, details.epochs);

@@ -812,6 +812,10 @@ export class Model {
    */
   map(options = {}) {
     this.#live();
+    // model.wpe of a model with rotary positions is null: mapping wte instead would be a silent surprise.
+    if (options?.table === null) {
+      return Promise.reject(new TypeError('map: the table is null (a model with rotary positions has no position table: model.wpe is null)'));
+    }
     return mapRows(options?.table ?? internalsOf.get(this).wte, options, 'map');
   }
   // ---- end map ----
