@@ -34,10 +34,9 @@ export function modelFilesFromAddress(search, base) {
 }
 
 /**
- * The model files among those a reader picked: the .safetensors file is the
- * weights, a file named config.json (or any other .json holding no "model"
- * key) the config, tokenizer.json the tokenizer. Throws when no weights file
- * is among them.
+ * The model files among those a reader picked, by name: the .safetensors
+ * file is the weights, a name ending in tokenizer.json the tokenizer, any
+ * other .json the config. Throws when no weights file is among them.
  * @param {File[]} picked
  */
 export function modelFilesFromPicked(picked) {
@@ -45,7 +44,7 @@ export function modelFilesFromPicked(picked) {
   for (const file of picked) {
     const name = file.name.toLowerCase();
     if (name.endsWith('.safetensors')) files.weights = file;
-    else if (name === 'tokenizer.json' || name.endsWith('tokenizer.json')) files.tokenizer = file;
+    else if (name.endsWith('tokenizer.json')) files.tokenizer = file;
     else if (name.endsWith('.json')) files.config = file;
   }
   if (!files.weights) {
