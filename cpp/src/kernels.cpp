@@ -75,4 +75,8 @@ void embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, cons
   Selected::embed_tokens(ids, n, wte, wpe, d, token_out, position_out, sum_out);
 }
 
+void widen_f16(const std::uint16_t* in, std::size_t n, float* out) { Selected::widen_f16(in, n, out); }
+
+void widen_bf16(const std::uint16_t* in, std::size_t n, float* out) { Selected::widen_bf16(in, n, out); }
+
 }  // namespace embeddings::kernels

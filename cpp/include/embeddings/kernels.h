@@ -131,6 +131,13 @@ void cosine_map(const float* table, std::size_t rows, std::size_t cols, float* s
 void embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, const float* wpe, std::size_t d,
                   float* token_out, float* position_out, float* sum_out);
 
+// n IEEE half (F16) or bfloat16 (BF16) numbers, given by their bits, widened
+// to float32 in out, exactly (every such number is a float32; infinities
+// keep their sign, NaNs their payload). The building block of kernels that
+// read a 16-bit table's rows directly.
+void widen_f16(const std::uint16_t* in, std::size_t n, float* out);
+void widen_bf16(const std::uint16_t* in, std::size_t n, float* out);
+
 // Which fast backend the functions above run ("wasm-simd128", "avx2-fma", "portable").
 const char* backend_name();
 

@@ -35,6 +35,8 @@ struct KernelBackend {
   void (*cosine_map)(const float*, std::size_t, std::size_t, float*, float*);
   void (*embed_tokens)(const std::int32_t*, std::size_t, const float*, const float*, std::size_t, float*,
                        float*, float*);
+  void (*widen_f16)(const std::uint16_t*, std::size_t, float*);
+  void (*widen_bf16)(const std::uint16_t*, std::size_t, float*);
 };
 
 extern const KernelBackend kPortableBackend;

@@ -20,6 +20,7 @@
 
 #include "embeddings/kernels.h"
 #include "embeddings/kernels_backends.h"
+#include "widen.h"
 
 namespace embeddings::kernels {
 
@@ -321,9 +322,22 @@ struct Kernels {
   static void embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, const float* wpe,
                            std::size_t d, float* token_out, float* position_out, float* sum_out);
 
+  // A vector at a time, then widen.h's scalar conversion for the tail.
+  static void widen_f16(const std::uint16_t* in, std::size_t n, float* out) {
+    std::size_t k = 0;
+    for (; k + L <= n; k += L) B::store(out + k, B::load_f16(in + k));
+    for (; k < n; ++k) out[k] = f16_bits_to_f32(in[k]);
+  }
+  static void widen_bf16(const std::uint16_t* in, std::size_t n, float* out) {
+    std::size_t k = 0;
+    for (; k + L <= n; k += L) B::store(out + k, B::load_bf16(in + k));
+    for (; k < n; ++k) out[k] = bf16_bits_to_f32(in[k]);
+  }
+
   static constexpr KernelBackend table() {
-    return KernelBackend{B::kName, &dot,     &dot_and_norms,   &cosine,     &inverse_norm, &cosine_scores,
-                         &top_k,   &nearest, &cosine_map_rows, &cosine_map, &embed_tokens};
+    return KernelBackend{B::kName,       &dot,       &dot_and_norms, &cosine,          &inverse_norm,
+                         &cosine_scores, &top_k,     &nearest,       &cosine_map_rows, &cosine_map,
+                         &embed_tokens,  &widen_f16, &widen_bf16};
   }
 };
 

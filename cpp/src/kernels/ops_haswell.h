@@ -5,6 +5,9 @@
 #include <immintrin.h>
 
 #include <cstddef>
+#include <cstdint>
+
+#include "widen.h"
 
 namespace embeddings::kernels {
 
@@ -15,6 +18,24 @@ struct HaswellOps {
   static V zero() { return _mm256_setzero_ps(); }
   static V load(const float* p) { return _mm256_loadu_ps(p); }
   static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
+  // widen.h's conversions, eight at a time, with integer operations and one
+  // exact multiply (no F16C: the -march of an AVX2 build need not have it).
+  static V load_f16(const std::uint16_t* p) {
+    const __m256i half = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    const __m256i magnitude = _mm256_slli_epi32(_mm256_and_si256(half, _mm256_set1_epi32(0x7FFF)), 13);
+    const __m256i scaled =
+        _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(magnitude), _mm256_set1_ps(kF16Rebias)));
+    const __m256i exponent = _mm256_and_si256(half, _mm256_set1_epi32(0x7C00));
+    const __m256i special = _mm256_cmpeq_epi32(exponent, _mm256_set1_epi32(0x7C00));
+    const __m256i special_bits = _mm256_or_si256(magnitude, _mm256_set1_epi32(0x7F800000));
+    const __m256i bits = _mm256_blendv_epi8(scaled, special_bits, special);
+    const __m256i sign = _mm256_slli_epi32(_mm256_and_si256(half, _mm256_set1_epi32(0x8000)), 16);
+    return _mm256_castsi256_ps(_mm256_or_si256(bits, sign));
+  }
+  static V load_bf16(const std::uint16_t* p) {
+    const __m256i half = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(half, 16));
+  }
   static V add(V a, V b) { return _mm256_add_ps(a, b); }
   static V mul_add(V acc, V a, V b) { return _mm256_fmadd_ps(a, b, acc); }
   static float sum(V v) {

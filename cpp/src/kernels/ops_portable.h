@@ -6,7 +6,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
+
+#include "widen.h"
 
 namespace embeddings::kernels {
 
@@ -23,6 +26,14 @@ struct PortableOps {
     return v;
   }
   static void store(float* p, V v) { std::memcpy(p, v.x, sizeof v.x); }
+  // kLanes 16-bit numbers (IEEE half, bfloat16) widened to float32, exactly.
+  static V load_f16(const std::uint16_t* p) {
+    return V{{f16_bits_to_f32(p[0]), f16_bits_to_f32(p[1]), f16_bits_to_f32(p[2]), f16_bits_to_f32(p[3])}};
+  }
+  static V load_bf16(const std::uint16_t* p) {
+    return V{
+        {bf16_bits_to_f32(p[0]), bf16_bits_to_f32(p[1]), bf16_bits_to_f32(p[2]), bf16_bits_to_f32(p[3])}};
+  }
   static V add(V a, V b) { return V{{a.x[0] + b.x[0], a.x[1] + b.x[1], a.x[2] + b.x[2], a.x[3] + b.x[3]}}; }
   // acc + a * b, rounded twice (no fused multiply-add), lane by lane.
   static V mul_add(V acc, V a, V b) {

@@ -6,6 +6,9 @@
 #include <wasm_simd128.h>
 
 #include <cstddef>
+#include <cstdint>
+
+#include "widen.h"
 
 namespace embeddings::kernels {
 
@@ -16,6 +19,18 @@ struct V128Ops {
   static V zero() { return wasm_f32x4_splat(0.0f); }
   static V load(const float* p) { return wasm_v128_load(p); }
   static void store(float* p, V v) { wasm_v128_store(p, v); }
+  // widen.h's conversions, four at a time.
+  static V load_f16(const std::uint16_t* p) {
+    const v128_t half = wasm_u32x4_load16x4(p);
+    const v128_t magnitude = wasm_i32x4_shl(wasm_v128_and(half, wasm_i32x4_splat(0x7FFF)), 13);
+    const v128_t scaled = wasm_f32x4_mul(magnitude, wasm_f32x4_splat(kF16Rebias));
+    const v128_t special =
+        wasm_i32x4_eq(wasm_v128_and(half, wasm_i32x4_splat(0x7C00)), wasm_i32x4_splat(0x7C00));
+    const v128_t special_bits = wasm_v128_or(magnitude, wasm_i32x4_splat(0x7F800000));
+    const v128_t bits = wasm_v128_bitselect(special_bits, scaled, special);
+    return wasm_v128_or(bits, wasm_i32x4_shl(wasm_v128_and(half, wasm_i32x4_splat(0x8000)), 16));
+  }
+  static V load_bf16(const std::uint16_t* p) { return wasm_i32x4_shl(wasm_u32x4_load16x4(p), 16); }
   static V add(V a, V b) { return wasm_f32x4_add(a, b); }
   static V mul_add(V acc, V a, V b) { return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)); }
   static float sum(V v) {
