@@ -1,4 +1,5 @@
-// The exact cosine kNN graph and the UMAP-method layout (layout.h).
+// The UMAP-method layout (layout.h), from the exact kNN graph (knn.cpp);
+// its negative samples are in umap_repulsion.cpp.
 //
 // The method follows the UMAP paper (McInnes, Healy and Melville 2018,
 // arXiv:1802.03426) and the choices of its reference implementation,
@@ -16,106 +17,9 @@
 #include <limits>
 
 #include "embeddings/layout.h"
-
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE4_1__)
-#include <smmintrin.h>
-#endif
+#include "umap_internal.h"
 
 namespace embeddings::layout {
-
-// ---- kNN -------------------------------------------------------------------------
-
-void KnnGraph::begin(const float* table, std::size_t rows, std::size_t cols, std::size_t k) {
-  rows_ = rows;
-  cols_ = cols;
-  k_ = k;
-  next_row_ = 0;
-  unit_rows_.assign(rows * cols, 0.0f);
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* row = table + r * cols;
-    const double squared = layout_dot(row, row, cols);
-    const float inverse = squared > 0 ? static_cast<float>(1 / std::sqrt(squared)) : 0.0f;
-    for (std::size_t c = 0; c < cols; ++c) unit_rows_[r * cols + c] = row[c] * inverse;
-  }
-  indices_.assign(rows * k, -1);
-  scores_.assign(rows * k, 0.0f);
-  distances_.assign(rows * k, 0.0f);
-  counts_.assign(rows, 0);
-}
-
-void KnnGraph::offer(std::size_t row, std::int32_t other, float score) {
-  std::int32_t* indices = &indices_[row * k_];
-  float* scores = &scores_[row * k_];
-  std::size_t& count = counts_[row];
-  auto better = [&](std::size_t slot) {
-    return score > scores[slot] || (score == scores[slot] && other < indices[slot]);
-  };
-  if (count == k_ && !better(k_ - 1)) return;
-  std::size_t slot = count < k_ ? count++ : k_ - 1;
-  while (slot > 0 && better(slot - 1)) {
-    scores[slot] = scores[slot - 1];
-    indices[slot] = indices[slot - 1];
-    --slot;
-  }
-  scores[slot] = score;
-  indices[slot] = other;
-}
-
-bool KnnGraph::step() {
-  if (done()) return false;
-  const std::size_t begin = next_row_, end = std::min(rows_, next_row_ + kBlockRows);
-  // Each pair (i, j), i < j, once: the block's rows against every later row.
-  for (std::size_t j = begin + 1; j < rows_; ++j) {
-    const float* row_j = &unit_rows_[j * cols_];
-    const std::size_t last = std::min(end, j);
-    for (std::size_t i = begin; i < last; ++i) {
-      const float score = layout_dot(&unit_rows_[i * cols_], row_j, cols_);
-      offer(i, static_cast<std::int32_t>(j), score);
-      offer(j, static_cast<std::int32_t>(i), score);
-    }
-  }
-  next_row_ = end;
-  if (done()) {
-    for (std::size_t i = 0; i < rows_ * k_; ++i) distances_[i] = 1.0f - scores_[i];
-    std::vector<float>().swap(unit_rows_);
-  }
-  return !done();
-}
-
-double KnnGraph::total_pairs() const { return 0.5 * static_cast<double>(rows_) * static_cast<double>(rows_); }
-double KnnGraph::remaining_pairs() const {
-  const double left = static_cast<double>(rows_ - next_row_);
-  return 0.5 * left * left;
-}
-
-void cosine_knn_reference(const float* table, std::size_t rows, std::size_t cols, std::size_t k,
-                          std::vector<std::int32_t>& indices, std::vector<double>& distances) {
-  indices.assign(rows * k, -1);
-  distances.assign(rows * k, 0.0);
-  std::vector<std::pair<double, std::int32_t>> scored;
-  for (std::size_t i = 0; i < rows; ++i) {
-    scored.clear();
-    for (std::size_t j = 0; j < rows; ++j) {
-      if (j == i) continue;
-      double ab = 0, aa = 0, bb = 0;
-      for (std::size_t c = 0; c < cols; ++c) {
-        const double a = table[i * cols + c], b = table[j * cols + c];
-        ab += a * b;
-        aa += a * a;
-        bb += b * b;
-      }
-      const double cosine = aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0;
-      scored.emplace_back(-cosine, static_cast<std::int32_t>(j));
-    }
-    std::sort(scored.begin(), scored.end());
-    for (std::size_t n = 0; n < k; ++n) {
-      indices[i * k + n] = scored[n].second;
-      distances[i * k + n] = 1 + scored[n].first;
-    }
-  }
-}
 
 // ---- UMAP ---------------------------------------------------------------------------
 
@@ -213,143 +117,7 @@ inline float gradient_pow(float x, double y) {
   return static_cast<float>(p * scale);
 }
 
-inline float clip(float value) { return value > 4.0f ? 4.0f : (value < -4.0f ? -4.0f : value); }
-
-// ---- Four negative samples at once -------------------------------------------
-//
-// The repulsion of four random points (differences nx, ny from the moving
-// point), summed: the same float32 operations lane by lane in WebAssembly
-// SIMD, SSE4.1 or plain C++, so the bits agree everywhere. Lanes whose
-// distance is 0 (the point itself, or padding) push nothing. x^b is
-// exp(b log x) to about 2e-7 relative: log by the atanh series to s^7 around
-// a mantissa in [sqrt(1/2), sqrt(2)), exp by a degree-6 polynomial.
-constexpr float kSqrt2 = 1.41421356f, kLn2f = 0.693147181f, kLog2ef = 1.44269504f;
-constexpr float kLn2Highf = 0.693145752f, kLn2Lowf = 1.42860677e-6f;  // kLn2Highf * n is exact for |n| < 2^11
-
 }  // namespace
-
-float repulsion_scalar(float nx, float ny, const Repulsion& r, float& out_y) {
-  const float d2 = nx * nx + ny * ny;
-  std::uint32_t bits;
-  std::memcpy(&bits, &d2, sizeof bits);
-  float e = static_cast<float>(static_cast<std::int32_t>(bits >> 23) - 127);
-  bits = (bits & 0x007FFFFFu) | 0x3F800000u;
-  float m;
-  std::memcpy(&m, &bits, sizeof m);
-  const bool high = m > kSqrt2;
-  m = high ? m * 0.5f : m;
-  e = high ? e + 1.0f : e;
-  const float s = (m - 1.0f) / (m + 1.0f), s2 = s * s;
-  const float log_d2 =
-      (2.0f * s) * (1.0f + s2 * (0.333333343f + s2 * (0.2f + s2 * 0.142857149f))) + e * kLn2f;
-  float t = r.b * log_d2;
-  t = t > 80.0f ? 80.0f : (t < -80.0f ? -80.0f : t);
-  const float n = std::floor(t * kLog2ef + 0.5f);
-  const float q = (t - n * kLn2Highf) - n * kLn2Lowf, q2 = q * q;
-  const float poly = ((1.0f + q) + q2 * (0.5f + q * 0.166666672f)) +
-                     (q2 * q2) * ((0.0416666679f + q * 0.00833333377f) + q2 * 0.00138888892f);
-  const std::uint32_t scale_bits = static_cast<std::uint32_t>(static_cast<std::int32_t>(n) + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &scale_bits, sizeof scale);
-  const float power = poly * scale;  // d2^b
-  const float push = r.two_gamma_b / ((0.001f + d2) * (r.a * power + 1.0f));
-  const bool live = d2 > 0.0f;
-  out_y = live ? clip(push * ny) * r.alpha : 0.0f;
-  return live ? clip(push * nx) * r.alpha : 0.0f;
-}
-
-// Sums of the four lanes' pushes, ((0 + 1) + (2 + 3)), into push_x, push_y.
-void repulsion4(const float* nx, const float* ny, const Repulsion& r, float& push_x, float& push_y) {
-  float gx[4], gy[4];
-#if defined(__wasm_simd128__)
-  const v128_t x = wasm_v128_load(nx), y = wasm_v128_load(ny);
-  const v128_t d2 = wasm_f32x4_add(wasm_f32x4_mul(x, x), wasm_f32x4_mul(y, y));
-  v128_t e = wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(d2, 23), wasm_i32x4_splat(127)));
-  v128_t m = wasm_v128_or(wasm_v128_and(d2, wasm_i32x4_splat(0x007FFFFF)), wasm_i32x4_splat(0x3F800000));
-  const v128_t high = wasm_f32x4_gt(m, wasm_f32x4_splat(kSqrt2));
-  m = wasm_v128_bitselect(wasm_f32x4_mul(m, wasm_f32x4_splat(0.5f)), m, high);
-  e = wasm_v128_bitselect(wasm_f32x4_add(e, wasm_f32x4_splat(1.0f)), e, high);
-  const v128_t one = wasm_f32x4_splat(1.0f);
-  const v128_t s = wasm_f32x4_div(wasm_f32x4_sub(m, one), wasm_f32x4_add(m, one)), s2 = wasm_f32x4_mul(s, s);
-  v128_t series = wasm_f32x4_add(wasm_f32x4_splat(0.2f), wasm_f32x4_mul(s2, wasm_f32x4_splat(0.142857149f)));
-  series = wasm_f32x4_add(wasm_f32x4_splat(0.333333343f), wasm_f32x4_mul(s2, series));
-  series = wasm_f32x4_add(one, wasm_f32x4_mul(s2, series));
-  const v128_t log_d2 = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_add(s, s), series),
-                                       wasm_f32x4_mul(e, wasm_f32x4_splat(kLn2f)));
-  v128_t t = wasm_f32x4_mul(wasm_f32x4_splat(r.b), log_d2);
-  t = wasm_f32x4_pmax(wasm_f32x4_pmin(t, wasm_f32x4_splat(80.0f)), wasm_f32x4_splat(-80.0f));
-  const v128_t n =
-      wasm_f32x4_floor(wasm_f32x4_add(wasm_f32x4_mul(t, wasm_f32x4_splat(kLog2ef)), wasm_f32x4_splat(0.5f)));
-  const v128_t q = wasm_f32x4_sub(wasm_f32x4_sub(t, wasm_f32x4_mul(n, wasm_f32x4_splat(kLn2Highf))),
-                                  wasm_f32x4_mul(n, wasm_f32x4_splat(kLn2Lowf)));
-  const v128_t q2 = wasm_f32x4_mul(q, q);
-  const v128_t low_part = wasm_f32x4_add(
-      wasm_f32x4_add(one, q),
-      wasm_f32x4_mul(
-          q2, wasm_f32x4_add(wasm_f32x4_splat(0.5f), wasm_f32x4_mul(q, wasm_f32x4_splat(0.166666672f)))));
-  const v128_t high_part = wasm_f32x4_add(
-      wasm_f32x4_add(wasm_f32x4_splat(0.0416666679f), wasm_f32x4_mul(q, wasm_f32x4_splat(0.00833333377f))),
-      wasm_f32x4_mul(q2, wasm_f32x4_splat(0.00138888892f)));
-  const v128_t poly = wasm_f32x4_add(low_part, wasm_f32x4_mul(wasm_f32x4_mul(q2, q2), high_part));
-  const v128_t scale =
-      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
-  const v128_t power = wasm_f32x4_mul(poly, scale);
-  const v128_t push =
-      wasm_f32x4_div(wasm_f32x4_splat(r.two_gamma_b),
-                     wasm_f32x4_mul(wasm_f32x4_add(wasm_f32x4_splat(0.001f), d2),
-                                    wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(r.a), power), one)));
-  const v128_t live = wasm_f32x4_gt(d2, wasm_f32x4_splat(0.0f));
-  const v128_t four = wasm_f32x4_splat(4.0f), minus_four = wasm_f32x4_splat(-4.0f),
-               alpha = wasm_f32x4_splat(r.alpha);
-  auto clipped = [&](v128_t v) { return wasm_f32x4_pmax(wasm_f32x4_pmin(v, four), minus_four); };
-  wasm_v128_store(gx, wasm_v128_and(wasm_f32x4_mul(clipped(wasm_f32x4_mul(push, x)), alpha), live));
-  wasm_v128_store(gy, wasm_v128_and(wasm_f32x4_mul(clipped(wasm_f32x4_mul(push, y)), alpha), live));
-#elif defined(__SSE4_1__)
-  const __m128 x = _mm_loadu_ps(nx), y = _mm_loadu_ps(ny);
-  const __m128 d2 = _mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y));
-  const __m128i bits = _mm_castps_si128(d2);
-  __m128 e = _mm_cvtepi32_ps(_mm_sub_epi32(_mm_srli_epi32(bits, 23), _mm_set1_epi32(127)));
-  __m128 m = _mm_castsi128_ps(
-      _mm_or_si128(_mm_and_si128(bits, _mm_set1_epi32(0x007FFFFF)), _mm_set1_epi32(0x3F800000)));
-  const __m128 high = _mm_cmpgt_ps(m, _mm_set1_ps(kSqrt2));
-  m = _mm_blendv_ps(m, _mm_mul_ps(m, _mm_set1_ps(0.5f)), high);
-  e = _mm_blendv_ps(e, _mm_add_ps(e, _mm_set1_ps(1.0f)), high);
-  const __m128 one = _mm_set1_ps(1.0f);
-  const __m128 s = _mm_div_ps(_mm_sub_ps(m, one), _mm_add_ps(m, one)), s2 = _mm_mul_ps(s, s);
-  __m128 series = _mm_add_ps(_mm_set1_ps(0.2f), _mm_mul_ps(s2, _mm_set1_ps(0.142857149f)));
-  series = _mm_add_ps(_mm_set1_ps(0.333333343f), _mm_mul_ps(s2, series));
-  series = _mm_add_ps(one, _mm_mul_ps(s2, series));
-  const __m128 log_d2 = _mm_add_ps(_mm_mul_ps(_mm_add_ps(s, s), series), _mm_mul_ps(e, _mm_set1_ps(kLn2f)));
-  __m128 t = _mm_mul_ps(_mm_set1_ps(r.b), log_d2);
-  t = _mm_max_ps(_mm_min_ps(t, _mm_set1_ps(80.0f)), _mm_set1_ps(-80.0f));
-  const __m128 n = _mm_floor_ps(_mm_add_ps(_mm_mul_ps(t, _mm_set1_ps(kLog2ef)), _mm_set1_ps(0.5f)));
-  const __m128 q =
-      _mm_sub_ps(_mm_sub_ps(t, _mm_mul_ps(n, _mm_set1_ps(kLn2Highf))), _mm_mul_ps(n, _mm_set1_ps(kLn2Lowf)));
-  const __m128 q2 = _mm_mul_ps(q, q);
-  const __m128 low_part =
-      _mm_add_ps(_mm_add_ps(one, q),
-                 _mm_mul_ps(q2, _mm_add_ps(_mm_set1_ps(0.5f), _mm_mul_ps(q, _mm_set1_ps(0.166666672f)))));
-  const __m128 high_part =
-      _mm_add_ps(_mm_add_ps(_mm_set1_ps(0.0416666679f), _mm_mul_ps(q, _mm_set1_ps(0.00833333377f))),
-                 _mm_mul_ps(q2, _mm_set1_ps(0.00138888892f)));
-  const __m128 poly = _mm_add_ps(low_part, _mm_mul_ps(_mm_mul_ps(q2, q2), high_part));
-  const __m128 scale =
-      _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(_mm_cvttps_epi32(n), _mm_set1_epi32(127)), 23));
-  const __m128 power = _mm_mul_ps(poly, scale);
-  const __m128 push = _mm_div_ps(
-      _mm_set1_ps(r.two_gamma_b),
-      _mm_mul_ps(_mm_add_ps(_mm_set1_ps(0.001f), d2), _mm_add_ps(_mm_mul_ps(_mm_set1_ps(r.a), power), one)));
-  const __m128 live = _mm_cmpgt_ps(d2, _mm_setzero_ps());
-  const __m128 four = _mm_set1_ps(4.0f), minus_four = _mm_set1_ps(-4.0f), alpha = _mm_set1_ps(r.alpha);
-  auto clipped = [&](__m128 v) { return _mm_max_ps(_mm_min_ps(v, four), minus_four); };
-  _mm_storeu_ps(gx, _mm_and_ps(_mm_mul_ps(clipped(_mm_mul_ps(push, x)), alpha), live));
-  _mm_storeu_ps(gy, _mm_and_ps(_mm_mul_ps(clipped(_mm_mul_ps(push, y)), alpha), live));
-#else
-  for (int lane = 0; lane < 4; ++lane) gx[lane] = repulsion_scalar(nx[lane], ny[lane], r, gy[lane]);
-#endif
-  push_x += (gx[0] + gx[1]) + (gx[2] + gx[3]);
-  push_y += (gy[0] + gy[1]) + (gy[2] + gy[3]);
-}
 
 bool UmapLayout::begin(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options,
                        std::string& error) {
@@ -634,37 +402,6 @@ bool umap(const float* table, std::size_t rows, std::size_t cols, const UmapOpti
   }
   std::copy(layout.embedding().begin(), layout.embedding().end(), out);
   return true;
-}
-
-// ---- Judging a map -----------------------------------------------------------------------
-
-double neighbours_kept(const float* table, std::size_t rows, std::size_t cols, const float* map,
-                       std::size_t k) {
-  if (rows < 2 || k == 0) return 0;
-  if (k > rows - 1) k = rows - 1;
-  KnnGraph graph;
-  graph.begin(table, rows, cols, k);
-  while (graph.step()) {
-  }
-  std::vector<std::pair<float, std::int32_t>> scored(rows);
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < rows; ++i) {
-    std::size_t n = 0;
-    for (std::size_t j = 0; j < rows; ++j) {
-      if (j == i) continue;
-      const float dx = map[2 * i] - map[2 * j], dy = map[2 * i + 1] - map[2 * j + 1];
-      scored[n++] = {dx * dx + dy * dy, static_cast<std::int32_t>(j)};
-    }
-    std::partial_sort(scored.begin(), scored.begin() + k, scored.begin() + n);
-    const std::int32_t* near = &graph.indices()[i * k];
-    for (std::size_t m = 0; m < k; ++m)
-      for (std::size_t q = 0; q < k; ++q)
-        if (scored[m].second == near[q]) {
-          ++kept;
-          break;
-        }
-  }
-  return static_cast<double>(kept) / static_cast<double>(rows * k);
 }
 
 }  // namespace embeddings::layout
