@@ -7,18 +7,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadModel, Matrix, mapDetails, alignMap } from '../../web/index.js';
-
-/** A small deterministic random generator (mulberry32), so the points are the same every run. */
-function generator(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { uniformRandom as generator } from './helpers/text.js';
 
 function randomPoints(rows, seed) {
   const random = generator(seed);
