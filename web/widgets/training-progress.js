@@ -247,15 +247,17 @@ export class LearningMap {
     }
     c.font = '600 13px system-ui, sans-serif';
     c.lineWidth = 3;
-    for (const { id, text } of this.labelled ?? []) {
+    // The first label above its dot, the second below: the pair often ends up side by side.
+    for (const [k, { id, text }] of (this.labelled ?? []).entries()) {
       const [x, y] = at(id);
+      const dy = k === 0 ? -6 : 16;
       c.fillStyle = '#1d1d1f';
       c.beginPath();
       c.arc(x, y, 4, 0, 2 * Math.PI);
       c.fill();
       c.strokeStyle = '#ffffff';
-      c.strokeText(text, x + 6, y - 6);
-      c.fillText(text, x + 6, y - 6);
+      c.strokeText(text, x + 6, y + dy);
+      c.fillText(text, x + 6, y + dy);
     }
   }
 }

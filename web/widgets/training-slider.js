@@ -137,8 +137,13 @@ export class TrainingSlider extends ModelWidget {
     fetchOk(curveUrl).then((response) => response.json())
       .then((curve) => { this.curve.draw(curve, this.snapshots); this.curve.mark(this.snapshots[this.index]); })
       .catch((error) => this.curve.fail(`No loss curve: ${error.message}`));
-    await this.#go(this.snapshots.length - 1);
     const generation = (this.generation = (this.generation ?? 0) + 1);
+    // Another model's snapshots (the source changed): their maps and figures start afresh.
+    if (generation > 1) {
+      Object.assign(this.learnMap, { layouts: [], groups: undefined, shown: undefined, target: undefined });
+      this.figures = [];
+    }
+    await this.#go(this.snapshots.length - 1);
     this.#learn(generation, word, pair).catch((error) => {
       if (this.generation === generation) this.learnMap.status.textContent = `The maps could not be laid out: ${error.message}`;
     });
