@@ -308,34 +308,31 @@ function table(rows, markdown) {
 
 // ---- Main -----------------------------------------------------------------------
 
-async function main() {
-  // The tables instance, for the call-overhead figures (not part of the API).
-  let tablesModule;
-  runtime.observeInstances?.((module, role) => {
-    if (role === 'tables') tablesModule ??= module;
-  });
-  const { model, label } = await openModel();
+/** The inputs, built once: row views of the model's tables (a, c), plain copies with their inverse norms (b), preallocated outputs (b). */
+function benchInputs(model, text) {
   const { vocabSize, width, context } = model;
   const [idA, idB] = pickPair(model);
-  const text = await traceText(model, context);
-  const tokens = model.encode(text).length;
-
-  // Inputs, built once: row views of the model's tables (a, c), plain copies
-  // of the tables with their inverse norms (b), preallocated outputs (b).
   const wteRows = Array.from({ length: vocabSize }, (_, i) => rowView(model.wte, i));
   const wpeRows = Array.from({ length: context }, (_, i) => rowView(model.wpe, i));
   const wteFlat = Float32Array.from(model.wte.data);
   const wpeFlat = Float32Array.from(model.wpe.data);
-  const wteInverse = inverseNorms(wteFlat, vocabSize, width);
-  const wpeInverse = inverseNorms(wpeFlat, context, width);
-  const va = wteRows[idA], vb = wteRows[idB];
-  const fa = wteFlat.subarray(idA * width, (idA + 1) * width), fb = wteFlat.subarray(idB * width, (idB + 1) * width);
-  const topIds = new Int32Array(10), topScores = new Float64Array(10);
-  const mapOut = new Float32Array(context * context);
-  const traceToken = new Float32Array(context * width), tracePosition = new Float32Array(context * width);
-  const traceSum = new Float32Array(context * width);
+  return {
+    model, text, tokens: model.encode(text).length, vocabSize, width, context, idA, idB,
+    wteRows, wpeRows, wteFlat, wpeFlat,
+    wteInverse: inverseNorms(wteFlat, vocabSize, width),
+    wpeInverse: inverseNorms(wpeFlat, context, width),
+    va: wteRows[idA], vb: wteRows[idB],
+    fa: wteFlat.subarray(idA * width, (idA + 1) * width), fb: wteFlat.subarray(idB * width, (idB + 1) * width),
+    topIds: new Int32Array(10), topScores: new Float64Array(10),
+    mapOut: new Float32Array(context * context),
+    traceToken: new Float32Array(context * width), tracePosition: new Float32Array(context * width),
+    traceSum: new Float32Array(context * width),
+  };
+}
 
-  // The three ways agree before anything is timed.
+/** The three ways agree before anything is timed. */
+function checkAgreement(inputs) {
+  const { model, va, vb, fa, fb, idA, wteFlat, wteInverse, wpeFlat, wpeInverse, vocabSize, width, context, topIds, topScores, mapOut } = inputs;
   const check = (what, x, y, tol) => {
     if (!(Math.abs(x - y) <= tol)) throw new Error(`bench: ${what} disagree: ${x} vs ${y}`);
   };
@@ -347,8 +344,13 @@ async function main() {
   const apiMap = model.cosineMatrix(model.wpe).data;
   fastCosineMap(wpeFlat, wpeInverse, context, width, mapOut);
   for (let i = 0; i < apiMap.length; i += 97) check('map cells', mapOut[i], apiMap[i], 1e-5);
+}
 
-  const cases = [
+/** The timed cases: (a) the chapter's JavaScript, (b) a fast plain-JS loop, (c) the module's public API. */
+function benchCases(inputs) {
+  const { model, text, tokens, vocabSize, width, context, idA, idB, wteRows, wpeRows, wteFlat, wpeFlat } = inputs;
+  const { wteInverse, wpeInverse, va, vb, fa, fb, topIds, topScores, mapOut, traceToken, tracePosition, traceSum } = inputs;
+  return [
     {
       key: 'dot', label: 'dot of two rowViews (128)', items: 1, unit: ' dots',
       a: () => chapterDot(va, vb),
@@ -413,36 +415,23 @@ async function main() {
       c: () => model.encode(text).length,
     },
   ];
+}
 
-  const nativeBefore = await runNative();
-  const results = [];
-  for (const c of cases) {
-    const times = compare({ a: c.a, b: c.b, c: c.c });
-    results.push({ ...c, ...times });
-    process.stderr.write(`  ${c.label}: done\n`);
-  }
+/** What one call into the module costs, apart from any work: an Embind method (built without eval, as the page's CSP requires) and a plain export. */
+function callOverhead(tablesModule) {
+  if (!tablesModule) return undefined;
+  const handle = new tablesModule.ModelSession();
+  const overhead = compare({
+    embind: () => handle.vocabSize(),
+    plain: () => tablesModule._embeddings_dot(0, 0, 0),
+  });
+  handle.delete();
+  return overhead;
+}
 
-  // What one call into the module costs, apart from any work: an Embind
-  // method (built without eval, as the page's CSP requires) and a plain export.
-  let overhead;
-  if (tablesModule) {
-    const handle = new tablesModule.ModelSession();
-    overhead = compare({
-      embind: () => handle.vocabSize(),
-      plain: () => tablesModule._embeddings_dot(0, 0, 0),
-    });
-    handle.delete();
-  }
-
-  const nativeAfter = await runNative();
-  // The machine's speed drifts over minutes; the native figures are the mean
-  // of the runs just before and just after the JavaScript measurements.
-  const native = nativeBefore && nativeAfter && Object.fromEntries(Object.entries(nativeAfter).map(([key, value]) =>
-    [key, typeof value === 'number' ? (value + nativeBefore[key]) / 2 : value]));
-  for (const r of results) r.native = native?.[nativeNames[r.key]];
-
+/** The table, the call overhead and the targets, met or not. */
+function report({ label, results, native, overhead, markdown }) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const markdown = flag('--markdown');
   console.log(`\nModel: ${label}; backend ${backend}; Node ${process.version}; ${cpu} (${os.cpus().length} threads)`);
   console.log(`Medians of up to ${SAMPLES} samples of about ${SAMPLE_MS} ms (or one call), the variants taking turns; (a) chapter JS, (b) fast JS, (c) WebAssembly through the public API.` +
     (native ? ` Native: ${nativeBinary.slice(root.length)} (${native.context?.model ?? ''}), median of 5 repetitions, run before and after the JavaScript (mean of the two).` : ' Native: not run.'));
@@ -463,7 +452,36 @@ async function main() {
   ];
   console.log('\nTargets:');
   for (const [name, r, ok, show] of targets) console.log(`  ${ok(r) ? 'met    ' : 'NOT met'}  ${name}: ${show(r)}`);
+  return cpu;
+}
 
+async function main() {
+  // The tables instance, for the call-overhead figures (not part of the API).
+  let tablesModule;
+  runtime.observeInstances?.((module, role) => {
+    if (role === 'tables') tablesModule ??= module;
+  });
+  const { model, label } = await openModel();
+  const inputs = benchInputs(model, await traceText(model, model.context));
+  checkAgreement(inputs);
+
+  const nativeBefore = await runNative();
+  const results = [];
+  for (const c of benchCases(inputs)) {
+    const times = compare({ a: c.a, b: c.b, c: c.c });
+    results.push({ ...c, ...times });
+    process.stderr.write(`  ${c.label}: done\n`);
+  }
+  const overhead = callOverhead(tablesModule);
+  const nativeAfter = await runNative();
+  // The machine's speed drifts over minutes; the native figures are the mean
+  // of the runs just before and just after the JavaScript measurements.
+  const native = nativeBefore && nativeAfter && Object.fromEntries(Object.entries(nativeAfter).map(([key, value]) =>
+    [key, typeof value === 'number' ? (value + nativeBefore[key]) / 2 : value]));
+  for (const r of results) r.native = native?.[nativeNames[r.key]];
+
+  const markdown = flag('--markdown');
+  const cpu = report({ label, results, native, overhead, markdown });
   const jsonPath = option('--json');
   if (jsonPath) {
     await writeFile(jsonPath, JSON.stringify({ label, backend, node: process.version, cpu, samples: SAMPLES, native, nativeBefore, nativeAfter, overhead, results: results.map(({ a, b, c, ...r }) => ({ ...r, a, b, c, native: r.native })) }, (k, v) => (typeof v === 'function' ? undefined : v), 2));

@@ -98,6 +98,9 @@ export function rawFile(header, data = new Uint8Array(0)) {
   return out;
 }
 
+/** A tensor's entry in a safetensors header, for rawFile: its dtype, shape and byte range in the data. */
+export const headerEntry = (dtype, shape, begin, end) => ({ dtype, shape, data_offsets: [begin, end] });
+
 /** Deterministic normal-ish numbers (sum of uniforms) from a seed. */
 export function seededRandom(seed) {
   let state = seed >>> 0 || 1;

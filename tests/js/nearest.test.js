@@ -1,12 +1,14 @@
 // model.nearest(q, k) for small k and for k close to the vocabulary size
 // must give the same ids and the same scores, bit for bit, in the
-// WebAssembly build: the ranking is top_k of one scan, whatever k is.
-import { test } from 'node:test';
+// WebAssembly build: the ranking is top_k of one scan, whatever k is. And it
+// never lists a row of the token table that has no token.
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadModel, rowView } from '../../web/index.js';
 import { makeModel, makeTokenizerJson, writeSafetensors, seededRandom } from './helpers/fixtures.js';
 
+const utf8 = new TextEncoder();
 const words = [' girl', ' boy', 'Lily'];
 const base = Object.keys(JSON.parse(makeTokenizerJson(words)).model.vocab).length;
 
@@ -58,4 +60,49 @@ test('near-ties and duplicate rows: nearest for small k equals the full scan', a
   } finally {
     model.dispose();
   }
+});
+
+describe('a token table with rows that have no token', () => {
+  test('nearest never lists a padded row (nanoGPT and llm.c pad GPT-2 to 50,304)', async () => {
+    const fixture = makeModel({ extraRows: 40 });
+    const model = await loadModel({ weights: fixture.weights, tokenizer: fixture.tokenizer });
+    try {
+      const tokens = model.vocabulary().length;
+      assert.equal(model.vocabSize, tokens + 40);
+      for (const query of [3, tokens + 5, rowView(model.wte, tokens + 39)]) {
+        const found = model.nearest(query, model.vocabSize);
+        assert.ok(found.length >= tokens - 1, `${found.length} results`);
+        for (const { id, text } of found) {
+          assert.ok(id < tokens, `padded row ${id} listed`);
+          assert.equal(text, model.tokenText(id));
+          assert.notEqual(model.decode([id]), undefined);
+        }
+      }
+      assert.equal(model.nearest(3, 5).length, 5);
+    } finally {
+      model.dispose();
+    }
+  });
+
+  test('nor an id that the tokenizer leaves unused (a gap in its numbering)', async () => {
+    const fixture = makeModel({ extraRows: 8 });
+    // Move the special token 6 ids up: ids in between have no token.
+    const json = JSON.parse(fixture.tokenizerJson);
+    const special = json.added_tokens[0];
+    delete json.model.vocab[special.content];
+    special.id += 6;
+    json.model.vocab[special.content] = special.id;
+    const model = await loadModel({ weights: fixture.weights, tokenizer: utf8.encode(JSON.stringify(json)) });
+    try {
+      const unused = new Set(model.vocabulary().flatMap((text, id) => (text === '' ? [id] : [])));
+      assert.equal(unused.size, 6);
+      for (const k of [1, 10, model.vocabSize]) {
+        const found = model.nearest(2, k);
+        assert.equal(found.length, Math.min(k, model.vocabulary().length - unused.size - 1));
+        for (const { id } of found) assert.ok(!unused.has(id), `unused id ${id} listed`);
+      }
+    } finally {
+      model.dispose();
+    }
+  });
 });
