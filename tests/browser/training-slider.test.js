@@ -88,9 +88,11 @@ describe('<training-slider>: watch it learn, at 1280 px', () => {
         dots: svg.querySelectorAll('.ew-curve-val circle').length,
         ticks: svg.querySelectorAll('.ew-curve-snapshots line').length,
         marked: svg.querySelector('.ew-curve-marker').dataset.step,
+        caption: document.querySelector('#slider .ew-curve figcaption').textContent,
       };
     });
     if (modelMode === 'default') assert.deepEqual({ points: curve.points, dots: curve.dots }, { points: 120, dots: 28 });
+    if (modelMode === 'default') assert.match(curve.caption, /8\.3 is a uniform guess among the 4,096 tokens/);
     assert.equal(curve.ticks, index.snapshots.length);
     assert.equal(curve.marked, String(index.snapshots[index.snapshots.length - 1].step));
     const before = await page.evaluate(() => document.querySelector('#slider').learnMap.frames);

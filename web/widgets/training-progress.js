@@ -80,8 +80,8 @@ export class LossCurve {
     this.element.append(this.note, this.caption);
   }
 
-  /** Draws `curve` (training-curve.json) with the snapshots (index.json's entries) marked. */
-  draw(curve, snapshots) {
+  /** Draws `curve` (training-curve.json) with the snapshots (index.json's entries) marked; `vocabSize` for the caption, if known. */
+  draw(curve, snapshots, vocabSize) {
     const column = (part, name) => curve.columns[part].indexOf(name);
     const points = (part) => curve[part].map((row) => ({ step: row[column(part, 'step')], loss: row[column(part, 'loss')] }));
     const train = points('train'), val = points('val');
@@ -111,7 +111,9 @@ export class LossCurve {
       svg('title', {}, 'Loss during training'), axis, line, dots, marks, this.marker);
     this.svg.setAttribute('aria-label', `Loss during training, from ${num(val[0]?.loss ?? train[0].loss, 2)} to ${num(curve.summary?.final_val_loss ?? val[val.length - 1].loss, 2)} (validation) over ${int(lastStep)} steps; the table below gives each snapshot's figures`);
     this.element.replaceChildren(this.svg, this.note, this.caption);
-    this.caption.textContent = 'Line: training loss (mean of each 50 steps); dots: validation loss; ticks: the snapshots. Lower is better: 8.3 is a uniform guess among the 4,096 tokens.';
+    // A uniform guess among n tokens scores ln n: where a model starts.
+    const guess = vocabSize ? ` ${num(Math.log(vocabSize), 1)} is a uniform guess among the ${int(vocabSize)} tokens.` : '';
+    this.caption.textContent = `Line: training loss (mean of each 50 steps); dots: validation loss; ticks: the snapshots. Lower is better.${guess}`;
   }
 
   /** Marks the step of snapshot `entry` (its validation loss where the index gives one). */

@@ -135,7 +135,7 @@ export class TrainingSlider extends ModelWidget {
     this.tableBox.replaceChildren(this.table.table);
     const curveUrl = this.getAttribute('curve') ? new URL(this.getAttribute('curve'), document.baseURI) : new URL('training-curve.json', new URL(String(files.weights), document.baseURI));
     fetchOk(curveUrl).then((response) => response.json())
-      .then((curve) => { this.curve.draw(curve, this.snapshots); this.curve.mark(this.snapshots[this.index]); })
+      .then((curve) => { this.curve.draw(curve, this.snapshots, this.config?.vocab_size ?? this.model?.vocabSize); this.curve.mark(this.snapshots[this.index]); })
       .catch((error) => this.curve.fail(`No loss curve: ${error.message}`));
     const generation = (this.generation = (this.generation ?? 0) + 1);
     // Another model's snapshots (the source changed): their maps and figures start afresh.
