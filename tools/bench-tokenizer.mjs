@@ -58,3 +58,52 @@ for (const [label, contents, text, context] of [
   });
   m.dispose();
 }
+
+// Today's real files (the @lenml/tokenizer-* dev dependencies) beside the
+// Rust library (the `tokenizers` package) in the same run: loading time and
+// the tokenizer instance's memory against the file's size; then encoding
+// the story paragraphs with GPT-4o's vocabulary (o200k_base) here, in Rust
+// and in gpt-tokenizer, the fastest JavaScript BPE, after checking that all
+// three give the same ids.
+const { default: rust } = await import('tokenizers');
+const gptTokenizer = await import('gpt-tokenizer/encoding/o200k_base');
+const realFile = (name) => new URL(`../node_modules/@lenml/tokenizer-${name}/models/tokenizer.json`, import.meta.url);
+const realModels = {};
+for (const name of ['llama3', 'gpt4o']) {
+  const fileBytes = new Uint8Array(readFileSync(realFile(name)));
+  const parsed = JSON.parse(new TextDecoder().decode(fileBytes));
+  let ids = 0;
+  for (const id of Object.values(parsed.model.vocab)) ids = Math.max(ids, id + 1);
+  for (const token of parsed.added_tokens) ids = Math.max(ids, token.id + 1);
+  const ours = performance.now();
+  realModels[name] = await loadModel(modelForTokenizer(fileBytes, ids));
+  const oursMs = performance.now() - ours;
+  const memory = tokenizerModule.HEAPU8.length;
+  const theirs = performance.now();
+  const rustTokenizer = rust.Tokenizer.fromFile(realFile(name).pathname);
+  const rustMs = performance.now() - theirs;
+  realModels[`${name} rust`] = rustTokenizer;
+  console.log(`load ${name} tokenizer.json (${mib(fileBytes.length)}): ${oursMs.toFixed(0)} ms here, ${rustMs.toFixed(0)} ms Rust ` +
+    `(${(oursMs / rustMs).toFixed(2)}x); tokenizer instance memory ${mib(memory)} (${(memory / fileBytes.length).toFixed(2)}x the file)`);
+}
+const o200k = realModels.gpt4o;
+const rustO200k = realModels['gpt4o rust'];
+const sample = paragraphs.slice(0, 400);
+const rustIds = (await rustO200k.encodeBatch(sample, { addSpecialTokens: false })).map((e) => Array.from(e.getIds()));
+sample.forEach((p, i) => {
+  assert.deepEqual(o200k.encode(p), rustIds[i], p);
+  assert.deepEqual(gptTokenizer.encode(p), rustIds[i], p);
+});
+const here = time(`gpt4o: encode ${paragraphs.length} story paragraphs here`, () => {
+  for (const p of paragraphs) o200k.encode(p);
+}, 3);
+const js = time(`gpt4o: encode the same with gpt-tokenizer`, () => {
+  for (const p of paragraphs) gptTokenizer.encode(p);
+}, 3);
+// The Rust library's encode is asynchronous; its batch call is its fastest path.
+const rustStart = performance.now();
+for (let i = 0; i < 3; i++) await rustO200k.encodeBatch(paragraphs, { addSpecialTokens: false });
+const rustEncodeMs = (performance.now() - rustStart) / 3;
+console.log(`gpt4o: encode the same in Rust (encodeBatch): ${rustEncodeMs.toFixed(1)} ms`);
+console.log(`gpt4o encode: ${(js / here).toFixed(2)}x gpt-tokenizer's speed, ${(rustEncodeMs / here).toFixed(2)}x Rust's`);
+for (const name of ['llama3', 'gpt4o']) realModels[name].dispose();

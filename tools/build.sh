@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the native library, tests, benchmarks and tools (build/native) and
-# the WebAssembly module (build/wasm -> web/dist/embeddings.{js,wasm}) and
-# the chapter page's one-module bundle (web/dist/page.js).
+# the WebAssembly modules (build/wasm -> web/dist/embeddings.{js,wasm} and
+# embeddings-full.{js,wasm}, the same with the Split pre-tokenizer and the
+# NFC/NFD normalizers) and the chapter page's one-module bundle
+# (web/dist/page.js).
 #   tools/build.sh            both
 #   tools/build.sh native     native only
 #   tools/build.sh wasm       WebAssembly only, then the page's bundle
@@ -39,7 +41,8 @@ build_wasm() {
   emscripten_env
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/wasm -j"$jobs"
-  ls -l web/dist/embeddings.wasm | awk '{print "web/dist/embeddings.wasm: " $5 " bytes"}'
+  ls -l web/dist/embeddings.wasm | awk '{print "web/dist/embeddings.wasm: " $5 " bytes (the critical path: at most 150 KB)"}'
+  ls -l web/dist/embeddings-full.wasm | awk '{print "web/dist/embeddings-full.wasm: " $5 " bytes (fetched for a tokenizer with a Sequence or Split pre-tokenizer or an NFC or NFD normalizer)"}'
   ls -l web/dist/layout.wasm | awk '{print "web/dist/layout.wasm: " $5 " bytes (the vocabulary map, loaded by model.map only)"}'
   build_page
 }

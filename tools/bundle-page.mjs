@@ -25,11 +25,16 @@ export const bundleFile = resolve(root, 'web/dist/page.js');
 // The chapter's definitions that its Code parts print as their source stay
 // a file of their own, as written (the page preloads it beside the bundle).
 export const unbundled = resolve(root, 'web/page/code-parts.js');
+// The loader of embeddings-full.wasm (web/src/runtime.js) stays out too: it is
+// imported only when a model's tokenizer needs that module.
+const fullModuleLoader = resolve(root, 'web/dist/embeddings-full.js');
 const keepAsWritten = {
   name: 'keep-as-written',
   setup(context) {
-    context.onResolve({ filter: /code-parts\.js$/ }, ({ path, resolveDir }) => {
-      if (resolve(resolveDir, path) !== unbundled) return undefined;
+    context.onResolve({ filter: /(code-parts|embeddings-full)\.js$/ }, ({ path, resolveDir }) => {
+      const resolved = resolve(resolveDir, path);
+      if (resolved === fullModuleLoader) return { path: './embeddings-full.js', external: true };
+      if (resolved !== unbundled) return undefined;
       return { path: relative(dirname(bundleFile), unbundled).split('\\').join('/'), external: true };
     });
   },

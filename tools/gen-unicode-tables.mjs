@@ -64,6 +64,126 @@ for (const { name, what, regex } of classes) {
   text += '};\n';
 }
 
+// The general category of every code point, for the regular expressions of
+// Split pre-tokenizers (\p{Lu}, \p{M}, ...; cpp/include/embeddings/regex.h):
+// only the categories those use, as runs of equal category from U+0000 on.
+// Each run is one byte, the category in its low 4 bits and the run's length
+// minus 1 in its high 4 bits; a length over 15 writes 15 there and the
+// length follows as a little-endian base-128 number (7 bits a byte, high bit
+// set on all bytes but the last). Surrogates count as "other". About 4 KB
+// where a table of ranges would take about 28 KB of the WebAssembly module.
+const categories = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Mn', 'Mc', 'Me', 'Nd', 'Nl', 'No'];
+const categoryRegexes = categories.map((name) => new RegExp(`^\\p{${name}}$`, 'u'));
+function categoryOf(code) {
+  if (code >= 0xd800 && code <= 0xdfff) return 0;
+  const s = String.fromCodePoint(code);
+  for (let i = 0; i < categoryRegexes.length; ++i) if (categoryRegexes[i].test(s)) return i + 1;
+  return 0;
+}
+const runBytes = [];
+let runCount = 0;
+for (let code = 0; code <= 0x10ffff; ) {
+  const category = categoryOf(code);
+  let end = code + 1;
+  while (end <= 0x10ffff && categoryOf(end) === category) ++end;
+  const length = end - code;
+  ++runCount;
+  if (length <= 15) {
+    runBytes.push(category | ((length - 1) << 4));
+  } else {
+    runBytes.push(category | (15 << 4));
+    let rest = length;
+    while (rest >= 0x80) {
+      runBytes.push((rest & 0x7f) | 0x80);
+      rest >>>= 7;
+    }
+    runBytes.push(rest);
+  }
+  code = end;
+}
+text += `\n// General category runs (0 other, then ${categories.join(' ')} as 1..${categories.length}): ${runCount} runs, ${runBytes.length} bytes.\n`;
+text += 'static constexpr unsigned char kCategoryRuns[] = {\n';
+for (let i = 0; i < runBytes.length; i += 16) {
+  text += `    ${runBytes.slice(i, i + 16).map((b) => '0x' + b.toString(16).toUpperCase().padStart(2, '0')).join(', ')},\n`;
+}
+text += '};\n';
+
+// Canonical normalization (NFC, NFD; cpp/include/embeddings/normalize.h),
+// taken from this Node.js's String.prototype.normalize, as the other
+// tables are from its RegExp:
+// - each code point's full canonical decomposition, where it has one
+//   (Hangul syllables are decomposed by formula, so not listed);
+// - the canonical combining class, as a rank (1, 2, ...) that orders the
+//   classes as their numbers do: JavaScript does not give the numbers, but
+//   NFD reorders two marks exactly when the first one's class is greater,
+//   which is all the algorithm needs;
+// - the primary composites: (first, second) -> composite for each code
+//   point that NFC keeps and whose decomposition ends in `second`.
+const character = (code) => String.fromCodePoint(code);
+const isHangulSyllable = (code) => code >= 0xac00 && code <= 0xd7a3;
+const reorders = (a, b) => (character(a) + character(b)).normalize('NFD') === character(b) + character(a);
+const decompositions = [];
+const nonStarters = [];
+for (let code = 0; code <= 0x10ffff; ++code) {
+  if (code >= 0xd800 && code <= 0xdfff) continue;
+  const text = character(code);
+  const decomposed = text.normalize('NFD');
+  if (decomposed !== text) {
+    if (!isHangulSyllable(code)) decompositions.push([code, Array.from(decomposed, (c) => c.codePointAt(0))]);
+  } else if (reorders(0x0345, code) || reorders(code, 0x0301)) {
+    // U+0345 has the greatest class in use (240), U+0301 has 230.
+    nonStarters.push(code);
+  }
+}
+nonStarters.sort((a, b) => (reorders(a, b) ? 1 : reorders(b, a) ? -1 : a - b));
+const classRanks = [];
+let rank = 0;
+nonStarters.forEach((code, i) => {
+  if (i === 0 || reorders(code, nonStarters[i - 1])) ++rank;
+  classRanks.push([code, rank]);
+});
+classRanks.sort((a, b) => a[0] - b[0]);
+const compositions = [];
+for (let code = 0; code <= 0x10ffff; ++code) {
+  if (code >= 0xd800 && code <= 0xdfff || isHangulSyllable(code)) continue;
+  const text = character(code);
+  if (text.normalize('NFC') !== text) continue;
+  const decomposed = Array.from(text.normalize('NFD'));
+  if (decomposed.length < 2) continue;
+  const first = decomposed.slice(0, -1).join('').normalize('NFC');
+  if (Array.from(first).length !== 1) continue;
+  compositions.push([first.codePointAt(0), decomposed[decomposed.length - 1].codePointAt(0), code]);
+}
+compositions.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+const decompositionCodes = [];
+text += `\n// Canonical decompositions: ${decompositions.length} code points. kDecompositionIndex[i] = {code point,\n`;
+text += '// offset of its decomposition in kDecompositionCodes, length}.\n';
+text += 'static constexpr DecompositionEntry kDecompositionIndex[] = {\n';
+for (let i = 0; i < decompositions.length; i += 4) {
+  const row = decompositions.slice(i, i + 4).map(([code, parts]) => {
+    const entry = `{${hex(code)}, ${decompositionCodes.length}, ${parts.length}}`;
+    decompositionCodes.push(...parts);
+    return entry;
+  });
+  text += `    ${row.join(', ')},\n`;
+}
+text += '};\n';
+text += `static constexpr std::uint32_t kDecompositionCodes[] = {\n`;
+for (let i = 0; i < decompositionCodes.length; i += 8) text += `    ${decompositionCodes.slice(i, i + 8).map(hex).join(', ')},\n`;
+text += '};\n';
+text += `\n// Canonical combining classes as ranks (see the generator): ${classRanks.length} code points, ${rank} classes.\n`;
+text += 'static constexpr CombiningRank kCombiningRanks[] = {\n';
+for (let i = 0; i < classRanks.length; i += 6) {
+  text += `    ${classRanks.slice(i, i + 6).map(([code, r]) => `{${hex(code)}, ${r}}`).join(', ')},\n`;
+}
+text += '};\n';
+text += `\n// Primary composites {first, second, composite}, sorted by first then second: ${compositions.length}.\n`;
+text += 'static constexpr Composition kCompositions[] = {\n';
+for (let i = 0; i < compositions.length; i += 4) {
+  text += `    ${compositions.slice(i, i + 4).map(([a, b, c]) => `{${hex(a)}, ${hex(b)}, ${hex(c)}}`).join(', ')},\n`;
+}
+text += '};\n';
+
 if (process.argv.includes('--check')) {
   let current = '';
   try {

@@ -100,9 +100,13 @@ export interface ModelFiles {
    */
   config?: ModelFile | Record<string, unknown> | PromiseLike<Record<string, unknown>>;
   /**
-   * Hugging Face tokenizer.json (byte-level BPE), needed for text; or a
-   * loaded Model (or a Promise of one) whose tokenizer is shared (e.g.
-   * training snapshots of it).
+   * Hugging Face tokenizer.json (byte-level BPE: GPT-2's kind, or a
+   * Sequence of Split pre-tokenizers ending in ByteLevel with an optional
+   * NFC or NFD normalizer, as Llama 3, GPT-4o and Qwen 3 have), needed for
+   * text; or a loaded Model (or a Promise of one) whose tokenizer is shared
+   * (e.g. training snapshots of it). encode() adds no special tokens (the
+   * post-processor is not run). A file with a Split or NFC/NFD fetches a
+   * second WebAssembly module, web/dist/embeddings-full.wasm.
    */
   tokenizer?: ModelFile | Model | PromiseLike<Model>;
   /** Called as the weights arrive. */

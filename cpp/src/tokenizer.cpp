@@ -6,8 +6,10 @@
 #include <algorithm>
 
 #include "embeddings/byte_level.h"
+#include "embeddings/normalize.h"
 #include "embeddings/pretokenizer.h"
 #include "embeddings/token_display.h"
+#include "embeddings/utf8.h"
 
 namespace embeddings {
 namespace {
@@ -22,7 +24,11 @@ constexpr std::size_t kMaxPieceBytes = std::size_t{1} << 30;
 // Reused buffers for encoding, so a long text does not allocate per piece.
 struct Tokenizer::Scratch {
   bpe::MergeWorkspace merge;
-  std::string prefixed;
+  regex::Regex::Scratch regex;
+  std::string normalized;  // the normalizer's output, when it changes the text
+  // ByteLevel's added space, one buffer per stage of a Sequence: a stage's
+  // pieces are views into its own buffer while the later stages run.
+  std::vector<std::string> prefixed;
   // encode_at_most(): stop once ids.size() passes this; `over` says it did.
   std::size_t max_tokens = kNoLimit;
   bool over = false;
@@ -92,37 +98,174 @@ void Tokenizer::encode_with(std::string_view utf8_text, Scratch& scratch,
 
 // A normalizer that changes the text will write it into `scratch` and
 // return a view of that.
-std::string_view Tokenizer::normalize(std::string_view text, Scratch& /*scratch*/) const {
+std::string_view Tokenizer::normalize(std::string_view text, [[maybe_unused]] Scratch& scratch) const {
   switch (normalizer_.kind) {
     case Normalizer::Kind::None: return text;
+    case Normalizer::Kind::NFC:
+    case Normalizer::Kind::NFD:
+#if !EMBEDDINGS_CRITICAL_MODULE
+    {
+      const normalize::Form form =
+          normalizer_.kind == Normalizer::Kind::NFC ? normalize::Form::NFC : normalize::Form::NFD;
+      if (normalize::is_quick_unchanged(form, text)) return text;
+      normalize::apply(form, text, scratch.normalized);
+      return scratch.normalized;
+    }
+#endif
+      return text;  // (Without the normalizers in the build, the reader refuses them.)
   }
   return text;
 }
 
+#if !EMBEDDINGS_CRITICAL_MODULE
+namespace {
+
+// The pieces a Split stage makes of `text`, in order, each given to `emit`:
+// the pattern's matches and the text between them, as tokenizers'
+// find_matches() lists them (every byte in one of them, in order), then
+// joined or dropped as the behavior says, and empty pieces left out.
+template <typename Emit>
+void split_pieces(const PreTokenizer& split, std::string_view text, regex::Regex::Scratch& scratch,
+                  Emit&& emit) {
+  using Behavior = PreTokenizer::Behavior;
+  // What the behavior has not passed on yet: a piece that a later segment
+  // may still join.
+  std::size_t pending_begin = 0;
+  std::size_t pending_end = 0;
+  bool pending = false;
+  bool pending_is_match = false;
+  bool previous_is_match = false;
+  const auto flush = [&] {
+    if (pending && pending_end > pending_begin) emit(text.substr(pending_begin, pending_end - pending_begin));
+    pending = false;
+  };
+  const auto hold = [&](std::size_t begin, std::size_t end, bool is_match) {
+    flush();
+    pending = true;
+    pending_begin = begin;
+    pending_end = end;
+    pending_is_match = is_match;
+  };
+  const auto segment = [&](std::size_t begin, std::size_t end, bool is_match) {
+    is_match = is_match != split.invert;
+    switch (split.behavior) {
+      case Behavior::Isolated:
+        if (end > begin) emit(text.substr(begin, end - begin));
+        break;
+      case Behavior::Removed:
+        if (!is_match && end > begin) emit(text.substr(begin, end - begin));
+        break;
+      case Behavior::MergedWithPrevious:
+        if (is_match && !previous_is_match && pending) {
+          pending_end = end;
+        } else {
+          hold(begin, end, is_match);
+        }
+        break;
+      case Behavior::MergedWithNext:
+        // A match joins the piece after it when that piece is not a match.
+        if (pending && pending_is_match && !is_match) {
+          pending_end = end;
+          pending_is_match = false;  // joined: nothing more joins it
+          flush();
+        } else {
+          hold(begin, end, is_match);
+        }
+        break;
+      case Behavior::Contiguous:
+        if (pending && is_match == previous_is_match) {
+          pending_end = end;
+        } else {
+          hold(begin, end, is_match);
+        }
+        break;
+    }
+    previous_is_match = is_match;
+  };
+
+  std::size_t previous_end = 0;
+  // Oniguruma's find_iter, as the onig crate runs it: the next search
+  // starts where the last match ended, and an empty match found by a
+  // search that starts right at the end of the previous match is skipped
+  // (the search then starts one character on).
+  std::size_t search_from = 0;
+  bool matched_before = false;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  while (search_from <= text.size() && split.pattern->search(text, search_from, begin, end, scratch)) {
+    if (begin == end && matched_before && search_from == previous_end) {
+      std::uint32_t code = 0;
+      const std::size_t used = search_from < text.size() ? utf8::decode(text, search_from, code) : 0;
+      search_from += used == 0 ? 1 : used;
+      continue;
+    }
+    if (begin != previous_end) segment(previous_end, begin, false);
+    segment(begin, end, true);
+    previous_end = end;
+    search_from = end;
+    matched_before = true;
+  }
+  if (previous_end != text.size()) segment(previous_end, text.size(), false);
+  flush();
+}
+
+}  // namespace
+#endif
+
 // One gap between added tokens, normalized: pre-tokenizer, then model.
 void Tokenizer::encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const {
-  if (gap.empty()) return;
-  switch (pre_tokenizer_.kind) {
+  if (pre_tokenizer_.kind == PreTokenizer::Kind::Sequence) {
+    pre_tokenize(pre_tokenizer_.steps.data(), pre_tokenizer_.steps.size(), gap, 0, scratch, ids);
+  } else {
+    pre_tokenize(&pre_tokenizer_, 1, gap, 0, scratch, ids);
+  }
+}
+
+// Runs the first of `count` stages on `piece` and the rest on each piece it
+// makes; after the last stage, the model.
+void Tokenizer::pre_tokenize(const PreTokenizer* steps, std::size_t count, std::string_view piece,
+                             std::size_t depth, Scratch& scratch, std::vector<std::int32_t>& ids) const {
+  if (piece.empty() || scratch.over) return;
+  if (count == 0) {
+    encode_piece(piece, scratch, ids);
+    return;
+  }
+  const PreTokenizer& step = *steps;
+  const auto next = [&](std::string_view part) {
+    if (!scratch.over) pre_tokenize(steps + 1, count - 1, part, depth + 1, scratch, ids);
+  };
+  switch (step.kind) {
     case PreTokenizer::Kind::ByteLevel: {
-      std::string_view text = gap;
-      if (pre_tokenizer_.add_prefix_space && gap[0] != ' ') {
-        scratch.prefixed.assign(1, ' ');
-        scratch.prefixed.append(gap);
-        text = scratch.prefixed;
+      std::string_view text = piece;
+      if (step.add_prefix_space && piece[0] != ' ') {
+        if (scratch.prefixed.size() <= depth) scratch.prefixed.resize(depth + 1);
+        std::string& prefixed = scratch.prefixed[depth];
+        prefixed.assign(1, ' ');
+        prefixed.append(piece);
+        text = prefixed;
       }
-      if (!pre_tokenizer_.use_regex) {
-        encode_piece(text, scratch, ids);
+      if (!step.use_regex) {
+        next(text);
         return;
       }
       std::size_t pos = 0;
       while (pos < text.size() && !scratch.over) {
         const std::size_t length = bounded_pretoken_length(text, pos, scratch, ids.size());
         if (scratch.over) return;
-        encode_piece(text.substr(pos, length), scratch, ids);
+        next(text.substr(pos, length));
         pos += length;
       }
       return;
     }
+    case PreTokenizer::Kind::Split:
+#if !EMBEDDINGS_CRITICAL_MODULE
+      split_pieces(step, piece, scratch.regex, next);
+#endif
+      return;  // (Without Split in the build, the reader refuses it.)
+    case PreTokenizer::Kind::Sequence:
+      // Not a stage here: the reader splices a Sequence's stages into the
+      // Sequence around it, and encode_gap() runs the outermost one's.
+      return;
   }
 }
 

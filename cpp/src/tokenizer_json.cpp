@@ -153,27 +153,146 @@ bool Tokenizer::Reader::read_settings() {
     t_.normalizer_.kind = Normalizer::Kind::None;
     return true;
   }
-  return fail("normalizer must be null, found " + describe_component(*normalizer) + " (not supported)");
+  for (const auto& [name, kind] :
+       {std::pair{"NFC", Normalizer::Kind::NFC}, std::pair{"NFD", Normalizer::Kind::NFD}}) {
+    if (!has_type(*normalizer, name)) continue;
+#if EMBEDDINGS_CRITICAL_MODULE
+    return fail(std::string("normalizer: ") + name +
+                " is left out of this build (it is in embeddings-full.wasm)");
+#else
+    t_.normalizer_.kind = kind;
+    return true;
+#endif
+  }
+  return fail("normalizer must be null, NFC or NFD, found " + describe_component(*normalizer) +
+              " (not supported)");
 }
 
 bool Tokenizer::Reader::read_pre_tokenizer() {
   const json::Value* pre = root_.find("pre_tokenizer");
-  if (is_null_or_absent(pre)) return fail("pre_tokenizer is missing or null; only ByteLevel is supported");
-  if (has_type(*pre, "ByteLevel")) {
-    PreTokenizer& p = t_.pre_tokenizer_;
-    p.kind = PreTokenizer::Kind::ByteLevel;
-    const json::Value* prefix_space = pre->find("add_prefix_space");
-    if (prefix_space == nullptr || !prefix_space->is_bool()) {
-      return fail("pre_tokenizer.add_prefix_space must be true or false, found " + describe(prefix_space));
-    }
-    p.add_prefix_space = prefix_space->boolean;
-    bool trim_offsets = true;  // Only affects offsets, which this tokenizer does not report.
-    return read_optional_bool(*pre, "use_regex", "pre_tokenizer", p.use_regex) &&
-           read_optional_bool(*pre, "trim_offsets", "pre_tokenizer", trim_offsets);
+  if (is_null_or_absent(pre))
+    return fail("pre_tokenizer is missing or null; only ByteLevel, or a Sequence ending in it, is supported");
+  PreTokenizer& p = t_.pre_tokenizer_;
+  if (!read_pre_tokenizer_stage(*pre, "pre_tokenizer", p)) return false;
+  if (p.kind == PreTokenizer::Kind::ByteLevel) return true;
+#if !EMBEDDINGS_CRITICAL_MODULE
+  // The vocabulary is spelled in GPT-2's byte alphabet, which only a
+  // ByteLevel stage maps text into; a stage after it would see that
+  // alphabet instead of the text.
+  if (p.kind != PreTokenizer::Kind::Sequence || p.steps.empty() ||
+      p.steps.back().kind != PreTokenizer::Kind::ByteLevel) {
+    return fail("pre_tokenizer must be ByteLevel or a Sequence whose last stage is ByteLevel, found " +
+                describe_component(*pre) + " without one last (not supported)");
   }
-  return fail("pre_tokenizer must be {\"type\": \"ByteLevel\", ...}, found " + describe_component(*pre) +
-              " (not supported)");
+  for (std::size_t i = 0; i + 1 < p.steps.size(); ++i) {
+    if (p.steps[i].kind == PreTokenizer::Kind::ByteLevel)
+      return fail("pre_tokenizer: a ByteLevel stage before the last one (not supported)");
+  }
+#endif
+  return true;
 }
+
+// One stage at `where`; a Sequence's stages are read into `out.steps`, with
+// the stages of a Sequence inside it spliced in.
+bool Tokenizer::Reader::read_pre_tokenizer_stage(const json::Value& pre, const std::string& where,
+                                                 PreTokenizer& out) {
+  if (has_type(pre, "ByteLevel")) {
+    out.kind = PreTokenizer::Kind::ByteLevel;
+    const json::Value* prefix_space = pre.find("add_prefix_space");
+    if (prefix_space == nullptr || !prefix_space->is_bool()) {
+      return fail(where + ".add_prefix_space must be true or false, found " + describe(prefix_space));
+    }
+    out.add_prefix_space = prefix_space->boolean;
+    bool trim_offsets = true;  // Only affects offsets, which this tokenizer does not report.
+    return read_optional_bool(pre, "use_regex", where, out.use_regex) &&
+           read_optional_bool(pre, "trim_offsets", where, trim_offsets);
+  }
+#if EMBEDDINGS_CRITICAL_MODULE
+  // The chapter's critical-path WebAssembly module (CMakeLists.txt); the
+  // package loads such a file with the full module instead.
+  for (const char* kind : {"Split", "Sequence"}) {
+    if (has_type(pre, kind))
+      return fail(where + ": " + kind + " is left out of this build (it is in embeddings-full.wasm)");
+  }
+#else
+  if (has_type(pre, "Split")) return read_split(pre, where, out);
+  if (has_type(pre, "Sequence")) {
+    out.kind = PreTokenizer::Kind::Sequence;
+    const json::Value* stages = pre.find("pretokenizers");
+    if (stages == nullptr || !stages->is_array())
+      return fail(where + ".pretokenizers must be an array, found " + describe(stages));
+    for (std::size_t i = 0; i < stages->items.size(); ++i) {
+      PreTokenizer stage;
+      if (!read_pre_tokenizer_stage(stages->items[i], where + ".pretokenizers[" + std::to_string(i) + "]",
+                                    stage))
+        return false;
+      if (stage.kind == PreTokenizer::Kind::Sequence) {
+        for (PreTokenizer& inner : stage.steps) out.steps.push_back(std::move(inner));
+      } else {
+        out.steps.push_back(std::move(stage));
+      }
+    }
+    return true;
+  }
+#endif
+  return fail(where + " must be {\"type\": \"ByteLevel\", ...}, Split or Sequence, found " +
+              describe_component(pre) + " (not supported)");
+}
+
+#if !EMBEDDINGS_CRITICAL_MODULE
+bool Tokenizer::Reader::read_split(const json::Value& split, const std::string& where, PreTokenizer& out) {
+  out.kind = PreTokenizer::Kind::Split;
+  const json::Value* pattern = split.find("pattern");
+  const json::Value* regex_text =
+      pattern != nullptr && pattern->is_object() ? pattern->find("Regex") : nullptr;
+  const json::Value* string_text =
+      pattern != nullptr && pattern->is_object() ? pattern->find("String") : nullptr;
+  std::string source;
+  if (regex_text != nullptr && regex_text->is_string() && string_text == nullptr) {
+    source = regex_text->text;
+  } else if (string_text != nullptr && string_text->is_string() && regex_text == nullptr) {
+    // As tokenizers does: the string becomes a regex matching it literally
+    // (so "" matches the empty string at every character).
+    for (const char c : string_text->text) {
+      const bool plain = static_cast<unsigned char>(c) >= 0x80 || (c >= '0' && c <= '9') ||
+                         ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == ' ' || c == '\n' || c == '\r' ||
+                         c == '\t';
+      if (!plain) source += '\\';
+      source += c;
+    }
+  } else {
+    return fail(where + ".pattern must be {\"Regex\": \"...\"} or {\"String\": \"...\"}, found " +
+                describe(pattern));
+  }
+  auto compiled = std::make_shared<regex::Regex>();
+  std::string problem;
+  if (!regex::Regex::compile(source, *compiled, problem)) {
+    return fail(where + ".pattern." + (regex_text != nullptr ? "Regex " : "String ") +
+                quote(regex_text != nullptr ? regex_text->text : string_text->text) + ": " + problem);
+  }
+  out.pattern = std::move(compiled);
+  const json::Value* behavior = split.find("behavior");
+  static constexpr std::pair<const char*, PreTokenizer::Behavior> kBehaviors[] = {
+      {"Removed", PreTokenizer::Behavior::Removed},
+      {"Isolated", PreTokenizer::Behavior::Isolated},
+      {"MergedWithPrevious", PreTokenizer::Behavior::MergedWithPrevious},
+      {"MergedWithNext", PreTokenizer::Behavior::MergedWithNext},
+      {"Contiguous", PreTokenizer::Behavior::Contiguous},
+  };
+  bool known = false;
+  for (const auto& [name, value] : kBehaviors) {
+    if (behavior != nullptr && behavior->is_string() && behavior->text == name) {
+      out.behavior = value;
+      known = true;
+    }
+  }
+  if (!known) {
+    return fail(where + ".behavior must be Removed, Isolated, MergedWithPrevious, MergedWithNext or " +
+                "Contiguous, found " + describe(behavior));
+  }
+  return read_optional_bool(split, "invert", where, out.invert);
+}
+#endif
 
 bool Tokenizer::Reader::read_decoder() {
   const json::Value* decoder = root_.find("decoder");

@@ -99,6 +99,8 @@ class Tokenizer::Reader {
   bool read_settings();
 
   bool read_pre_tokenizer();
+  bool read_pre_tokenizer_stage(const json::Value& pre, const std::string& where, PreTokenizer& out);
+  bool read_split(const json::Value& split, const std::string& where, PreTokenizer& out);
 
   bool read_decoder();
 

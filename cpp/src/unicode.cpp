@@ -1,6 +1,10 @@
 #include "embeddings/unicode.h"
 
+#include <algorithm>
 #include <cstddef>
+#include <iterator>
+#include <utility>
+#include <vector>
 
 namespace embeddings::unicode {
 namespace {
@@ -8,6 +12,20 @@ namespace {
 struct CodeRange {
   std::uint32_t first;
   std::uint32_t last;
+};
+struct DecompositionEntry {
+  std::uint32_t code;
+  std::uint16_t offset;
+  std::uint8_t length;
+};
+struct CombiningRank {
+  std::uint32_t code;
+  std::uint8_t rank;
+};
+struct Composition {
+  std::uint32_t first;
+  std::uint32_t second;
+  std::uint32_t composite;
 };
 
 #include "unicode_tables.inc"
@@ -30,7 +48,52 @@ bool in_ranges(const CodeRange (&ranges)[N], std::uint32_t code) {
   return false;
 }
 
+// kCategoryRuns unpacked (the generator describes the packing): the first
+// code point of each run and its category, searched by binary search; the
+// Latin-1 range, most of most texts, read straight from a table.
+struct CategoryRuns {
+  std::vector<std::uint32_t> starts;
+  std::vector<Category> categories;
+  Category latin1[256];
+
+  CategoryRuns() {
+    std::uint32_t code = 0;
+    for (std::size_t i = 0; i < sizeof kCategoryRuns;) {
+      const unsigned char head = kCategoryRuns[i++];
+      std::uint32_t length = (head >> 4) + 1u;
+      if (length == 16) {
+        length = 0;
+        for (unsigned shift = 0;; shift += 7) {
+          const unsigned char byte = kCategoryRuns[i++];
+          length |= static_cast<std::uint32_t>(byte & 0x7F) << shift;
+          if ((byte & 0x80) == 0) break;
+        }
+      }
+      starts.push_back(code);
+      categories.push_back(static_cast<Category>(head & 0x0F));
+      code += length;
+    }
+    for (std::uint32_t c = 0; c < 256; ++c) latin1[c] = lookup(c);
+  }
+
+  Category lookup(std::uint32_t code) const {
+    const auto after = std::upper_bound(starts.begin(), starts.end(), code);
+    return categories[static_cast<std::size_t>(after - starts.begin()) - 1];
+  }
+};
+
+const CategoryRuns& category_runs() {
+  static const CategoryRuns runs;  // Built on first use: most tokenizers never ask.
+  return runs;
+}
+
 }  // namespace
+
+Category general_category(std::uint32_t code) {
+  if (code > 0x10FFFF) return Category::Other;
+  const CategoryRuns& runs = category_runs();
+  return code < 256 ? runs.latin1[code] : runs.lookup(code);
+}
 
 bool is_letter(std::uint32_t code) {
   // ASCII dominates English text; skip the search for it.
@@ -51,6 +114,35 @@ bool is_whitespace(std::uint32_t code) {
 bool is_word_character(std::uint32_t code) {
   if (code < 0x80) return is_letter(code) || is_number(code) || code == '_';
   return in_ranges(kWordRanges, code);
+}
+
+std::size_t canonical_decomposition(std::uint32_t code, const std::uint32_t*& parts) {
+  const auto* end = std::end(kDecompositionIndex);
+  const auto* found =
+      std::lower_bound(std::begin(kDecompositionIndex), end, code,
+                       [](const DecompositionEntry& entry, std::uint32_t c) { return entry.code < c; });
+  if (found == end || found->code != code) return 0;
+  parts = kDecompositionCodes + found->offset;
+  return found->length;
+}
+
+unsigned combining_rank(std::uint32_t code) {
+  if (code < 0x300) return 0;  // No mark comes before U+0300.
+  const auto* end = std::end(kCombiningRanks);
+  const auto* found =
+      std::lower_bound(std::begin(kCombiningRanks), end, code,
+                       [](const CombiningRank& entry, std::uint32_t c) { return entry.code < c; });
+  return found != end && found->code == code ? found->rank : 0;
+}
+
+std::uint32_t primary_composite(std::uint32_t first, std::uint32_t second) {
+  const auto* end = std::end(kCompositions);
+  const auto* found = std::lower_bound(
+      std::begin(kCompositions), end, std::make_pair(first, second),
+      [](const Composition& entry, const std::pair<std::uint32_t, std::uint32_t>& key) {
+        return entry.first < key.first || (entry.first == key.first && entry.second < key.second);
+      });
+  return found != end && found->first == first && found->second == second ? found->composite : 0;
 }
 
 }  // namespace embeddings::unicode

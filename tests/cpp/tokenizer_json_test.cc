@@ -49,7 +49,8 @@ std::vector<BadCase> bad_cases() {
   cases.push_back({"not json", "{", "tokenizer.json: "});
   cases.push_back({"array", "[]", "the top level must be an object, found an array"});
   with(
-      "normalizer", [](Fixture& f) { f.normalizer = R"({"type": "NFC"})"; }, "normalizer must be null");
+      "normalizer", [](Fixture& f) { f.normalizer = R"({"type": "NFKC"})"; },
+      "normalizer must be null, NFC or NFD, found type \"NFKC\"");
   with(
       "truncation", [](Fixture& f) { f.truncation = R"({"max_length": 8})"; }, "truncation must be null");
   with(
@@ -58,7 +59,7 @@ std::vector<BadCase> bad_cases() {
       "no pre_tokenizer", [](Fixture& f) { f.pre_tokenizer = "null"; }, "pre_tokenizer is missing or null");
   with(
       "whitespace pre_tokenizer", [](Fixture& f) { f.pre_tokenizer = R"({"type": "Whitespace"})"; },
-      "pre_tokenizer must be {\"type\": \"ByteLevel\", ...}, found type \"Whitespace\"");
+      "pre_tokenizer must be {\"type\": \"ByteLevel\", ...}, Split or Sequence, found type \"Whitespace\"");
   with(
       "no add_prefix_space", [](Fixture& f) { f.pre_tokenizer = R"({"type": "ByteLevel"})"; },
       "pre_tokenizer.add_prefix_space must be true or false, found nothing");

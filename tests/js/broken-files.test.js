@@ -168,7 +168,7 @@ describe('tokenizer.json', () => {
     ['no model', (t) => { delete t.model; }, /model must be an object, found nothing/],
     ['no vocabulary', (t) => { delete t.model.vocab; }, /model\.vocab must be an object, found nothing/],
     ['no merges', (t) => { delete t.model.merges; }, /model\.merges must be an array, found nothing/],
-    ['no pre_tokenizer', (t) => { delete t.pre_tokenizer; }, /pre_tokenizer is missing or null; only ByteLevel is supported/],
+    ['no pre_tokenizer', (t) => { delete t.pre_tokenizer; }, /pre_tokenizer is missing or null; only ByteLevel, or a Sequence ending in it, is supported/],
     ['a merge naming an unknown token', (t) => { t.model.merges.push('Ġgirl zebra'); }, /model\.merges\[\d+\]: "zebra" is not in model\.vocab/],
     ['a merge whose result is not in the vocabulary', (t) => { t.model.merges.push('L Ġ'); }, /the merged token "LĠ" is not in model\.vocab/],
     ['an added token with the wrong id', (t) => { t.added_tokens[0].id = 3; }, /added_tokens\[0\] \("<\|endoftext\|>"\) has id 3 but model\.vocab gives it id \d+/],

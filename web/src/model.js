@@ -298,7 +298,7 @@ async function loadTokenizer(input, after = Promise.resolve(), signal = undefine
   const { name, text } = await readText(input, 'tokenizer', { signal });
   await after;
   checkSignal(signal);
-  const module = await instantiate('tokenizer');
+  const module = await instantiate('tokenizer', { full: needsFullModule(text) });
   const session = new module.TextSession();
   const bytes = utf8.encode(text);
   // The pointer first: allocating it may grow memory and replace HEAPU8's buffer.
@@ -311,6 +311,16 @@ async function loadTokenizer(input, after = Promise.resolve(), signal = undefine
     throw new Error(`${name}: ${message}`);
   }
   return new TokenizerHost(module, session, name);
+}
+
+// Whether a tokenizer.json has a component only embeddings-full.wasm holds
+// (runtime.js): a Sequence or Split pre-tokenizer, an NFC or NFD normalizer. A token
+// that merely contains the words (never seen in a real file) costs a
+// needless fetch, not a wrong id: the full module reads every file the
+// critical one does, identically.
+const FULL_MODULE_TYPE = /"type"\s*:\s*"(?:Sequence|Split|NFC|NFD)"/;
+function needsFullModule(text) {
+  return FULL_MODULE_TYPE.test(text);
 }
 
 class TokenizerHost {

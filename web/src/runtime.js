@@ -1,12 +1,24 @@
 // Compiles the WebAssembly module once and instantiates it as often as
 // needed: the package gives every model its own instance (docs/design.md
 // says why), plus one for vectors that live outside any model.
+//
+// There are two builds of the module (CMakeLists.txt): embeddings.wasm, on
+// the chapter's critical path, and embeddings-full.wasm, which adds the
+// Split pre-tokenizer and its regex engine (today's tokenizers: Llama 3,
+// GPT-4o...) and the NFC and NFD normalizers (Qwen 3). The full one, and
+// its loader, are fetched only when a tokenizer needs them.
 import createEmbeddingsModule from '../dist/embeddings.js';
 
-const wasmUrl = new URL('../dist/embeddings.wasm', import.meta.url);
+const builds = {
+  critical: { wasmUrl: new URL('../dist/embeddings.wasm', import.meta.url), create: async () => createEmbeddingsModule },
+  full: {
+    wasmUrl: new URL('../dist/embeddings-full.wasm', import.meta.url),
+    create: async () => (await import('../dist/embeddings-full.js')).default,
+  },
+};
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
-let compiled;
+const compiled = {};
 let observer;
 
 /**
@@ -33,11 +45,15 @@ export async function compileWasm(url) {
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
-/** A fresh instance of the module: its own memory, its own C++ objects. */
-export async function instantiate(role = 'kernels') {
-  compiled ??= compileWasm(wasmUrl);
-  const wasmModule = await compiled;
-  const module = await createEmbeddingsModule({
+/**
+ * A fresh instance of the module: its own memory, its own C++ objects.
+ * `full`: of embeddings-full.wasm rather than the critical-path build.
+ */
+export async function instantiate(role = 'kernels', { full = false } = {}) {
+  const build = builds[full ? 'full' : 'critical'];
+  compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl), build.create()]);
+  const [wasmModule, create] = await compiled[full ? 'full' : 'critical'];
+  const module = await create({
     instantiateWasm(imports, done) {
       WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule));
       return {};

@@ -11,8 +11,9 @@
 // Encoding, step by step (as Hugging Face does it):
 //  1. Added tokens (special tokens such as "<|endoftext|>") are cut out of
 //     the raw text first (added_tokens.h says how).
-//  2. Every gap between added tokens is pre-tokenized (pretokenizer.h); with
-//     add_prefix_space a space is put in front of a gap that does not
+//  2. Every gap between added tokens is pre-tokenized: by each Split stage
+//     of a Sequence in turn (regex.h), then ByteLevel (pretokenizer.h); with
+//     add_prefix_space a space is put in front of a piece that does not
 //     already start with one.
 //  3. Each piece's bytes become single-byte tokens, which are merged by BPE:
 //     always the pair with the lowest merge rank, the leftmost one on ties,
@@ -46,7 +47,8 @@ class Tokenizer {
   // merges as "a b" strings or ["a", "b"] pairs; ignore_merges; unk_token and
   // fuse_unk; dropout null; byte_fallback false; continuing_subword_prefix
   // and end_of_word_suffix null or ""), pre_tokenizer ByteLevel
-  // (add_prefix_space, use_regex), decoder ByteLevel or null, normalizer
+  // (add_prefix_space, use_regex) or a Sequence of Split stages (regex.h)
+  // ending in ByteLevel, decoder ByteLevel or null, normalizer NFC, NFD or
   // null, post_processor null or ByteLevel, truncation and padding null,
   // added_tokens. Anything else is refused with a message starting with
   // "tokenizer.json: " that names the field and the problem; `out` is left
@@ -126,6 +128,8 @@ class Tokenizer {
   void encode_with(std::string_view utf8_text, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   std::string_view normalize(std::string_view text, Scratch& scratch) const;
   void encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const;
+  void pre_tokenize(const PreTokenizer* steps, std::size_t count, std::string_view piece, std::size_t depth,
+                    Scratch& scratch, std::vector<std::int32_t>& ids) const;
   std::size_t bounded_pretoken_length(std::string_view text, std::size_t pos, Scratch& scratch,
                                       std::size_t ids_so_far) const;
   void encode_piece(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;

@@ -7,11 +7,19 @@
 // refused with an error naming the stage and the type.
 #pragma once
 
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "embeddings/regex.h"
+
 namespace embeddings {
 
 struct Normalizer {
   enum class Kind {
     None,  // "normalizer": null
+    NFC,   // Unicode canonical composition (normalize.h)
+    NFD,   // Unicode canonical decomposition
   };
   Kind kind = Kind::None;
 };
@@ -22,10 +30,27 @@ struct PreTokenizer {
     // (pretokenizer.h); the vocabulary is spelled in GPT-2's byte alphabet
     // (byte_level.h).
     ByteLevel,
+    // Pieces cut where a pattern (a regex, regex.h, or a literal string)
+    // matches; `behavior` says what becomes of the matches, and `invert`
+    // swaps matches and the text between them first.
+    Split,
+    // Each stage in turn, on every piece the one before it made.
+    Sequence,
   };
+  // Split's behaviors, as tokenizers' SplitDelimiterBehavior: Removed drops
+  // the matches, Isolated keeps each as a piece, MergedWithPrevious and
+  // MergedWithNext join each to the text before or after it, Contiguous
+  // joins runs of matches into one piece.
+  enum class Behavior { Removed, Isolated, MergedWithPrevious, MergedWithNext, Contiguous };
+
   Kind kind = Kind::ByteLevel;
   bool add_prefix_space = false;  // ByteLevel
   bool use_regex = true;          // ByteLevel
+  // Split: the compiled pattern (shared: a Tokenizer is copied whole).
+  std::shared_ptr<const regex::Regex> pattern;
+  Behavior behavior = Behavior::Isolated;
+  bool invert = false;
+  std::vector<PreTokenizer> steps;  // Sequence
 };
 
 struct Decoder {

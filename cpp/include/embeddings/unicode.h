@@ -7,6 +7,7 @@
 // assigned since then (rare new letters) can be classified differently.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace embeddings::unicode {
@@ -28,5 +29,22 @@ bool is_whitespace(std::uint32_t code);
 // underscore and friends) or Join_Control (ZWJ, ZWNJ). Hugging Face uses it
 // for the single_word flag of added tokens.
 bool is_word_character(std::uint32_t code);
+
+// The General_Category values the regular expressions of Split
+// pre-tokenizers name (regex.h); every other category is Other. Surrogates
+// and code points past U+10FFFF are Other.
+enum class Category : std::uint8_t { Other, Lu, Ll, Lt, Lm, Lo, Mn, Mc, Me, Nd, Nl, No };
+Category general_category(std::uint32_t code);
+
+// Canonical normalization data (normalize.h), from the same generator.
+// The full canonical decomposition of `code` (its length, `parts` pointing
+// at it), or 0 when it has none; Hangul syllables are left to the caller's
+// formula.
+std::size_t canonical_decomposition(std::uint32_t code, const std::uint32_t*& parts);
+// The canonical combining class as a rank: 0 for a starter, and ranks that
+// order the classes as their numbers do (not the numbers themselves).
+unsigned combining_rank(std::uint32_t code);
+// The primary composite of a pair, or 0 (Hangul by formula, again).
+std::uint32_t primary_composite(std::uint32_t first, std::uint32_t second);
 
 }  // namespace embeddings::unicode

@@ -1,0 +1,28 @@
+// Unicode canonical normalization, NFC and NFD, for tokenizer.json's
+// normalizers (Qwen's NFC). The data are generated from Node's Unicode data
+// (tools/gen-unicode-tables.mjs); the algorithm is Unicode's (UAX #15):
+// decompose fully, put each run of marks in canonical order (a stable sort
+// by combining class), and for NFC compose again, each mark with the last
+// starter unless a mark of the same or a higher class stands between them.
+// Hangul syllables are decomposed and composed by formula.
+//
+// Input is UTF-8; a byte that does not begin a valid sequence is copied as
+// it is and stops composition across it, as a starter would.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace embeddings::normalize {
+
+enum class Form { NFC, NFD };
+
+// Whether `form` leaves `text` as it is without looking further: true for
+// NFC when no character is U+0300 or above (no mark, nothing that NFC
+// changes), for NFD when none is U+00C0 or above (the first that decomposes).
+bool is_quick_unchanged(Form form, std::string_view text);
+
+// `text` in `form`, into `out` (replacing its contents).
+void apply(Form form, std::string_view text, std::string& out);
+
+}  // namespace embeddings::normalize

@@ -1,0 +1,104 @@
+// The regular expressions of tokenizer.json's Split pre-tokenizers, matched
+// as Hugging Face's Rust `tokenizers` matches them (Oniguruma, the default
+// build): leftmost match, alternatives tried in order and the first that
+// leads to a match wins (not the longest), greedy quantifiers that give back
+// one character at a time.
+//
+// Exactly the subset the field's patterns use (docs/tokenizer.md lists it
+// and says why this is an engine of its own): literals; \r \n \t \f \v, \xHH,
+// \x{H...}, \uHHHH and escaped punctuation; "." (any character but \n); \s and
+// \S (White_Space, as Oniguruma reads them); \p{...} and \P{...} for the
+// general categories L Lu Ll Lt Lm Lo M Mn Mc Me N Nd Nl No; classes [...]
+// and [^...] of those with ranges; groups (...) and (?:...) (nothing is
+// captured), (?i:...) over ASCII letters (with Unicode's simple case folding,
+// so "s" also matches U+017F and "k" U+212A, as in Oniguruma); the lookaheads
+// (?!...) and (?=...); ? * + {n} {n,} {n,m}, greedy only. Anything else
+// (anchors, \b, \d, \w, backreferences, lazy or possessive quantifiers,
+// nested classes) is refused by compile() with a message naming it, so a
+// pattern never silently matches differently. A repeated part that can
+// match the empty string is refused too.
+//
+// Text is UTF-8; a byte that does not begin a valid sequence is matched as one
+// character that is in no property and no range (so [^...] matches it), as
+// the GPT-2 pre-tokenizer (pretokenizer.h) treats it.
+//
+// Matching is a backtracking machine over a compiled program with its own
+// stack (no recursion per character, so a megabyte-long word is no deeper
+// than a short one). A Regex is immutable after compile(): search() is const
+// and takes the caller's scratch, so one Regex serves several threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace embeddings::regex {
+
+class Regex {
+ public:
+  // A caller's reusable backtracking stack.
+  struct Scratch {
+    struct Backtrack {
+      std::int32_t pc;
+      std::size_t pos;
+    };
+    std::vector<Backtrack> stack;
+  };
+
+  // Compiles `pattern`; false with `error` naming what is not supported (or
+  // malformed) and where, `out` untouched.
+  static bool compile(std::string_view pattern, Regex& out, std::string& error);
+
+  // The leftmost match starting at byte `from` or after, at a character
+  // boundary; false when there is none. [begin, end) are byte offsets.
+  bool search(std::string_view text, std::size_t from, std::size_t& begin, std::size_t& end,
+              Scratch& scratch) const;
+
+  // Whether the pattern can match the empty string.
+  bool matches_empty() const { return matches_empty_; }
+
+  struct CharSet {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;  // inclusive
+    std::uint32_t categories = 0;                                 // bit 1 << unicode::Category
+    bool white_space = false;
+    bool negated = false;
+    // contains() for the ASCII characters, worked out once by finish(): most
+    // text is ASCII, and this is most of the matching time.
+    std::uint64_t ascii[2] = {0, 0};
+    bool contains(std::uint32_t code) const {
+      if (code < 128) return (ascii[code >> 6] >> (code & 63)) & 1;
+      return contains_slowly(code);
+    }
+    bool contains_slowly(std::uint32_t code) const;
+    void finish();
+  };
+  enum class Op : std::uint8_t {
+    Char,      // one character in sets_[x]
+    Split,     // go on at x; on failure, at y
+    Jump,      // go on at x
+    Match,     // the (sub)program matched
+    NotAhead,  // the program from here + 1 to its Match must not match here; then x
+    Ahead,     // ... must match here (consuming nothing); then x
+  };
+  struct Instruction {
+    Op op;
+    std::int32_t x;
+    std::int32_t y;
+  };
+
+ private:
+  bool run(std::string_view text, std::int32_t pc, std::size_t pos, std::size_t& end,
+           std::vector<Scratch::Backtrack>& stack) const;
+
+  std::vector<Instruction> program_;
+  std::vector<CharSet> sets_;
+  bool matches_empty_ = false;
+
+  friend class Compiler;
+  friend class ProgramWriter;
+};
+
+}  // namespace embeddings::regex

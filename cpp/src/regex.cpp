@@ -1,0 +1,77 @@
+// Running the program regex_compile.cpp makes: a backtracking machine over
+// UTF-8, leftmost-first as Oniguruma matches.
+#include "embeddings/regex.h"
+
+#include "regex_internal.h"
+
+namespace embeddings::regex {
+
+using detail::next_character;
+
+bool Regex::run(std::string_view text, std::int32_t pc, std::size_t pos, std::size_t& end,
+                std::vector<Scratch::Backtrack>& stack) const {
+  const std::size_t base = stack.size();
+  for (;;) {
+    const Instruction& instruction = program_[static_cast<std::size_t>(pc)];
+    bool failed = false;
+    switch (instruction.op) {
+      case Op::Char: {
+        std::uint32_t code = 0;
+        const std::size_t used = next_character(text, pos, code);
+        if (used == 0 || !sets_[static_cast<std::size_t>(instruction.x)].contains(code)) {
+          failed = true;
+        } else {
+          pos += used;
+          ++pc;
+        }
+        break;
+      }
+      case Op::Split:
+        stack.push_back({instruction.y, pos});
+        pc = instruction.x;
+        break;
+      case Op::Jump: pc = instruction.x; break;
+      case Op::Match:
+        end = pos;
+        stack.resize(base);
+        return true;
+      case Op::NotAhead:
+      case Op::Ahead: {
+        // Atomic, as in Oniguruma: the lookahead's own choices are
+        // forgotten once it has decided.
+        std::size_t ignored = 0;
+        const bool found = run(text, pc + 1, pos, ignored, stack);
+        if (found == (instruction.op == Op::NotAhead)) {
+          failed = true;
+        } else {
+          pc = instruction.x;
+        }
+        break;
+      }
+    }
+    if (failed) {
+      if (stack.size() == base) return false;
+      pc = stack.back().pc;
+      pos = stack.back().pos;
+      stack.pop_back();
+    }
+  }
+}
+
+bool Regex::search(std::string_view text, std::size_t from, std::size_t& begin, std::size_t& end,
+                   Scratch& scratch) const {
+  if (program_.empty()) return false;
+  for (std::size_t pos = from; pos <= text.size();) {
+    if (run(text, 0, pos, end, scratch.stack)) {
+      begin = pos;
+      return true;
+    }
+    std::uint32_t code = 0;
+    const std::size_t used = next_character(text, pos, code);
+    if (used == 0) break;
+    pos += used;
+  }
+  return false;
+}
+
+}  // namespace embeddings::regex
