@@ -104,6 +104,7 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("tableBuffer", &address_of<&M::table_buffer, M, int>)
       .function("configBuffer", &address_of<&M::config_buffer, M, std::size_t>)
       .function("readConfig", &M::read_config)
+      .function("setOneShardOfMany", &M::set_one_shard_of_many)
       .function("finish", &M::finish)
       // The model
       .function("wte", optional_override([](const M& s) { return address(s.tables().wte().data); }))
@@ -111,6 +112,11 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("vocabSize", optional_override([](const M& s) { return s.tables().vocab_size(); }))
       .function("width", optional_override([](const M& s) { return s.tables().width(); }))
       .function("context", optional_override([](const M& s) { return s.tables().context(); }))
+      .function("hasPositionTable",
+                optional_override([](const M& s) { return s.tables().has_position_table(); }))
+      .function("traceCapacity", &M::trace_capacity)
+      .function("family",
+                optional_override([](const M& s) { return std::string(s.tables().family().family); }))
       .function("parameterCount",
                 optional_override([](const M& s) { return double(s.tables().parameter_count()); }))
       .function("tokenTableName", optional_override([](const M& s) { return s.tables().wte_name(); }))
@@ -165,6 +171,9 @@ EMSCRIPTEN_BINDINGS(embeddings) {
                   return s.tokenizer().token_id(text);
                 }));
   function("backendName", optional_override([]() { return std::string(kernels::backend_name()); }));
+  // The table names a sharded checkpoint's index is searched for.
+  function("checkpointTableNames",
+           optional_override([]() { return embeddings::checkpoint_table_names(true); }));
   // Bytes of a weights file read before its header (embeddings::kPrefixBytes).
   function("prefixBytes", optional_override([]() { return embeddings::kPrefixBytes; }));
   // The chunk every instance's vector scratch holds (embeddings::kVectorChunk).

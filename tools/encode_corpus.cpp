@@ -78,9 +78,12 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   std::string json, error;
   embeddings::Tokenizer tokenizer;
-  if (!embeddings::read_file(tokenizer_path, json, error) ||
-      !embeddings::Tokenizer::from_json(json, tokenizer, error)) {
+  if (!embeddings::read_file(tokenizer_path, json, error)) {
     std::fprintf(stderr, "encode_corpus: %s\n", error.c_str());
+    return 1;
+  }
+  if (!embeddings::Tokenizer::from_json(json, tokenizer, error)) {
+    std::fprintf(stderr, "encode_corpus: %s: %s\n", tokenizer_path.c_str(), error.c_str());
     return 1;
   }
   if (tokenizer.vocab_size() > 65536) {

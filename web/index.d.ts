@@ -59,9 +59,15 @@ export class Trace {
   readonly tokens: readonly Token[];
   /** One row per token: that token's row of wte (n × width). */
   readonly tokenEmbeddings: Matrix;
-  /** One row per place: place i uses row i − 1 of wpe (n × width). */
-  readonly positionEmbeddings: Matrix;
-  /** tokenEmbeddings + positionEmbeddings, computed by the C++ kernel. */
+  /**
+   * One row per place: place i uses row i − 1 of wpe (n × width); null for a
+   * model without a position table (rotary positions, as Llama has).
+   */
+  readonly positionEmbeddings: Matrix | null;
+  /**
+   * tokenEmbeddings + positionEmbeddings, computed by the C++ kernel; for a
+   * model without a position table, the token rows themselves.
+   */
   readonly embeddings: Matrix;
   /** Tokens cut off the end; only non-zero with { truncate: true }. */
   readonly truncated: number;
@@ -71,6 +77,7 @@ export class Trace {
 export interface ModelConfig {
   readonly vocabSize: number;
   readonly width: number;
+  /** Rows of wpe; for a model without one, config.json's max_position_embeddings (0 when unknown). */
   readonly context: number;
   readonly layers?: number;
   readonly heads?: number;
@@ -88,10 +95,21 @@ export type ModelFileSource = string | URL | ArrayBuffer | ArrayBufferView | Blo
 export type ModelFile = ModelFileSource | PromiseLike<ModelFileSource>;
 
 export interface ModelFiles {
-  /** model.safetensors: needs wte and wpe (names with or without "transformer."). */
+  /**
+   * model.safetensors with the token table under one of the common
+   * families' names: GPT-2's wte and wpe (with or without "transformer."),
+   * Llama/Mistral/Qwen/Gemma/Phi's model.embed_tokens.weight, GPT-NeoX's
+   * gpt_neox.embed_in.weight, OPT's model.decoder.embed_tokens.weight and
+   * embed_positions (whose first two rows come before position 0). Families
+   * with rotary positions have no position table. A sharded checkpoint's
+   * model.safetensors.index.json (a URL or a path) opens only the shard that
+   * holds the tables; both tables must be in that one shard.
+   */
   weights: ModelFile;
   /**
-   * Hugging Face config.json (GPT2Config), or the parsed object (a plain
+   * Hugging Face config.json (GPT-2's n_embd/n_positions/n_layer/n_head or
+   * the other families' hidden_size/max_position_embeddings/
+   * num_hidden_layers/num_attention_heads, vocab_size, tie_word_embeddings), or the parsed object (a plain
    * object: a Map or a class instance is a TypeError); checked against the
    * tensors. An object JSON cannot hold (a cycle, a BigInt, nesting deeper
    * than 64 levels) is a one-line Error naming config.json and where. At
@@ -122,8 +140,17 @@ export interface ModelFiles {
 export class Model implements Disposable {
   /** The token embedding table, vocabSize × width. */
   readonly wte: Matrix;
-  /** The position embedding table, context × width. */
-  readonly wpe: Matrix;
+  /**
+   * The position embedding table, context × width (OPT's two leading rows
+   * left out); null for a model without one (rotary positions).
+   */
+  readonly wpe: Matrix | null;
+  /** False for a model whose positions are not a learned table (rotary). */
+  readonly hasPositionTable: boolean;
+  /** Which naming the weights follow: "GPT-2", "Llama, Mistral, Qwen, Gemma, Phi", "GPT-NeoX" or "OPT". */
+  readonly family: string;
+  /** Most tokens one trace() takes: the rows of wpe, or 1024 without a position table. */
+  readonly maxTraceTokens: number;
   readonly config: ModelConfig;
   readonly vocabSize: number;
   readonly width: number;

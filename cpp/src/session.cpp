@@ -142,7 +142,10 @@ bool ModelSession::read_header() {
   header_.reset();
   if (!parsed) return fail_from_loader();
   const std::size_t vocab = loader_.table_info(Table::Token)->shape[0];
-  const std::size_t context = loader_.table_info(Table::Position)->shape[0];
+  const safetensors::TensorInfo* position = loader_.table_info(Table::Position);
+  // The workspace holds a trace of the positions wpe has (OPT's leading rows are none).
+  const std::size_t context =
+      position != nullptr ? position->shape[0] - loader_.position_offset() : kTraceTokensWithoutPositionTable;
   const std::size_t width = loader_.table_info(Table::Token)->shape[1];
   const std::size_t metadata_bytes = metadata_json_length();
   // Sizes are bounded by the loader's per-table limit, so this cannot overflow.
@@ -170,6 +173,7 @@ bool ModelSession::read_header() {
   }
   write_metadata_json();
   rows_with_tokens_ = vocab;
+  trace_capacity_ = context;
   error_.clear();
   return true;
 }
@@ -229,14 +233,26 @@ bool ModelSession::check_loaded() { return loaded_ || fail("no model is loaded")
 
 bool ModelSession::embed(std::size_t n) {
   if (!check_loaded()) return false;
-  if (n > tables_.context()) return fail("more tokens than the context holds");
+  if (n > trace_capacity_) return fail("more tokens than the context holds");
   const std::int32_t* ids = workspace_.ids.data();
   for (std::size_t i = 0; i < n; ++i)
     if (ids[i] < 0 || static_cast<std::size_t>(ids[i]) >= tables_.vocab_size())
       return fail("token id " + std::to_string(ids[i]) + " is outside the token table");
-  kernels::embed_tokens(ids, n, tables_.wte().data, tables_.wpe().data, tables_.width(),
-                        workspace_.token_rows.data(), workspace_.position_rows.data(),
-                        workspace_.sum_rows.data());
+  if (tables_.has_position_table()) {
+    kernels::embed_tokens(ids, n, tables_.wte().data, tables_.wpe().data, tables_.width(),
+                          workspace_.token_rows.data(), workspace_.position_rows.data(),
+                          workspace_.sum_rows.data());
+    return true;
+  }
+  // Rotary positions are applied inside attention, not added here: what the
+  // first layer reads is the token rows themselves.
+  const std::size_t width = tables_.width();
+  for (std::size_t i = 0; i < n; ++i) {
+    const float* row = tables_.wte().row(static_cast<std::size_t>(ids[i]));
+    float* token_out = workspace_.token_rows.data() + i * width;
+    float* sum_out = workspace_.sum_rows.data() + i * width;
+    for (std::size_t k = 0; k < width; ++k) token_out[k] = sum_out[k] = row[k];
+  }
   return true;
 }
 
@@ -269,6 +285,8 @@ bool ModelSession::table_view(int table, TableView& view) {
   if (!check_loaded()) return false;
   if (!is_table(table))
     return fail("table " + std::to_string(table) + " does not exist (0 is wte, 1 is wpe)");
+  if (table == kPositionTable && !tables_.has_position_table())
+    return fail("this model has no position table: it uses rotary positions");
   view = table == kTokenTable ? tables_.wte() : tables_.wpe();
   return true;
 }

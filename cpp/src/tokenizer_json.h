@@ -60,7 +60,7 @@ class Tokenizer::Reader {
   };
 
   bool fail(const std::string& message) {
-    error_ = "tokenizer.json: " + message;
+    error_ = message;
     return false;
   }
   bool fail_json(const json::Reader& reader) { return fail(reader.error()); }

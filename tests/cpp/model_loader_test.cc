@@ -27,7 +27,7 @@ bool load_unnamed(TablesLoader& loader, const std::string& file, EmbeddingTables
   for (Table table : {Table::Token, Table::Position}) {
     const auto offset = loader.table_offset(table), length = loader.table_bytes(table);
     EXPECT_LE(offset + length, file.size());
-    std::memcpy(loader.table_buffer(table), bytes + offset, length);
+    if (length != 0) std::memcpy(loader.table_buffer(table), bytes + offset, length);
   }
   if (config != nullptr && !loader.read_config(*config, error)) return false;
   return loader.finish(out, error);
@@ -207,11 +207,11 @@ TEST(ModelLoader, ChecksConfigAgainstTensors) {
       {R"({"vocab_size":6})", "vocab_size is 6"},
       {R"({"n_embd":8})", "n_embd is 8"},
       {R"({"n_positions":4})", "n_positions is 4"},
-      {R"({"n_ctx":4})", "n_positions is 4"},
+      {R"({"n_ctx":4})", "n_ctx is 4"},
       {R"({"n_layer":2})", "n_layer is 2"},
       {R"({"n_embd":"4"})", "n_embd is not a positive integer"},
       {R"({"n_embd":4,"n_head":3})", "multiple of n_head"},
-      {R"({"model_type":"llama"})", "model_type"},
+      {R"({"model_type":3})", "model_type is not a string"},
       {R"([])", "not a JSON object"},
       {R"({)", "not valid JSON"},
   };
@@ -220,6 +220,99 @@ TEST(ModelLoader, ChecksConfigAgainstTensors) {
     EXPECT_ERROR_HAS(error, expected);
     EXPECT_ERROR_HAS(error, "config.json");
   }
+}
+
+// A checkpoint named as a family names its tables: the token table, the
+// position table (when the family has one) and one block's weight.
+std::string family_checkpoint(const std::string& token, const std::string& position, const std::string& block,
+                              std::size_t vocab, std::size_t positions, std::size_t width) {
+  const auto model = tiny_model(vocab, positions, width);
+  std::vector<TestTensor> tensors = {{block, "F32", {width}, f32_bytes(std::vector<float>(width, 1.0f))},
+                                     {token, "F32", {vocab, width}, model[2].bytes}};
+  if (!position.empty()) tensors.push_back({position, "F32", {positions, width}, model[1].bytes});
+  return safetensors_file(tensors);
+}
+
+TEST(ModelLoader, ReadsTheTensorNamesAndConfigFieldsOfTheCommonFamilies) {
+  struct Case {
+    const char* family;
+    const char* token;
+    const char* position;  // "" for rotary positions
+    const char* block;
+    const char* config;
+    std::size_t position_offset;
+  };
+  const Case cases[] = {
+      {"GPT-2", "transformer.wte.weight", "transformer.wpe.weight", "transformer.h.1.ln_1.weight",
+       R"({"model_type":"gpt2","vocab_size":6,"n_embd":4,"n_positions":3,"n_layer":2})", 0},
+      {"GPT-2", "wte.weight", "wpe.weight", "h.1.ln_1.weight", R"({"vocab_size":6,"n_embd":4,"n_ctx":3})", 0},
+      {"Llama, Mistral, Qwen, Gemma, Phi", "model.embed_tokens.weight", "",
+       "model.layers.1.input_layernorm.weight",
+       R"({"model_type":"llama","vocab_size":6,"hidden_size":4,"max_position_embeddings":8192,)"
+       R"("num_hidden_layers":2,"num_attention_heads":32,"tie_word_embeddings":false})",
+       0},
+      {"Llama, Mistral, Qwen, Gemma, Phi", "model.embed_tokens.weight", "", "model.layers.1.mlp.fc1.weight",
+       R"({"model_type":"phi","vocab_size":6,"hidden_size":4,"max_position_embeddings":2048})", 0},
+      {"GPT-NeoX", "gpt_neox.embed_in.weight", "", "gpt_neox.layers.1.attention.dense.weight",
+       R"({"model_type":"gpt_neox","vocab_size":6,"hidden_size":4,"max_position_embeddings":2048})", 0},
+      // OPT keeps two rows before position 0: max_position_embeddings is the rest.
+      {"OPT", "model.decoder.embed_tokens.weight", "model.decoder.embed_positions.weight",
+       "model.decoder.layers.1.fc1.weight",
+       R"({"model_type":"opt","vocab_size":6,"hidden_size":16,"word_embed_proj_dim":4,)"
+       R"("max_position_embeddings":3,"num_hidden_layers":2})",
+       2},
+      {"OPT", "decoder.embed_tokens.weight", "decoder.embed_positions.weight", "decoder.layers.1.fc1.weight",
+       R"({"model_type":"opt","vocab_size":6,"hidden_size":4,"max_position_embeddings":3})", 2},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.token);
+    const bool rotary = *c.position == '\0';
+    const std::string file = family_checkpoint(c.token, c.position, c.block, 6, 3 + c.position_offset, 4);
+    const std::string config = c.config;
+    EmbeddingTables tables;
+    std::string error;
+    ASSERT_TRUE(load(file, tables, error, &config)) << error;
+    EXPECT_STREQ(tables.family().family, c.family);
+    EXPECT_EQ(tables.wte_name(), c.token);
+    EXPECT_EQ(tables.vocab_size(), 6u);
+    EXPECT_EQ(tables.width(), 4u);
+    EXPECT_EQ(tables.wte().row(5)[1], 5.001f);
+    EXPECT_EQ(tables.has_position_table(), !rotary);
+    if (rotary) {
+      EXPECT_EQ(tables.wpe().data, nullptr);
+      EXPECT_EQ(tables.wpe().rows, 0u);
+      EXPECT_GT(tables.context(), 3u);  // from max_position_embeddings
+    } else {
+      EXPECT_EQ(tables.wpe_name(), c.position);
+      EXPECT_EQ(tables.context(), 3u);
+      // Position 0 is row position_offset of the file's table (values -(row + col / 1000)).
+      EXPECT_EQ(tables.wpe().row(0)[1], -(float(c.position_offset) + 0.001f));
+      EXPECT_EQ(tables.wpe().row(2)[0], -float(c.position_offset + 2));
+    }
+  }
+  // A family's config field that contradicts the tensors is named as the config spells it.
+  const std::string llama = family_checkpoint("model.embed_tokens.weight", "", "model.layers.0.x", 6, 3, 4);
+  std::string config = R"({"hidden_size":8})";
+  EXPECT_ERROR_HAS(load_error(llama, &config),
+                   "hidden_size is 8 but model.embed_tokens.weight has columns: 4");
+  config = R"({"num_hidden_layers":3})";
+  EXPECT_ERROR_HAS(load_error(llama, &config), "num_hidden_layers is 3 but the weights hold layers: 1");
+  const std::string opt =
+      family_checkpoint("model.decoder.embed_tokens.weight", "model.decoder.embed_positions.weight",
+                        "model.decoder.layers.0.x", 6, 5, 4);
+  config = R"({"max_position_embeddings":5})";
+  EXPECT_ERROR_HAS(load_error(opt, &config),
+                   "max_position_embeddings is 5 but model.decoder.embed_positions.weight "
+                   "has, after its 2 leading rows, 3");
+  // A family with a position table needs it; two families' token tables are ambiguous.
+  EXPECT_ERROR_HAS(load_error(family_checkpoint("model.decoder.embed_tokens.weight", "", "x", 6, 5, 4)),
+                   "needs model.decoder.embed_positions.weight");
+  auto both = tiny_model(6, 3, 4);
+  both.push_back({"model.embed_tokens.weight", "F32", {6, 4}, both[2].bytes});
+  EXPECT_ERROR_HAS(load_error(safetensors_file(both)), "ambiguous");
+  EXPECT_ERROR_HAS(load_error(family_checkpoint("model.decoder.embed_tokens.weight",
+                                                "model.decoder.embed_positions.weight", "x", 6, 2, 4)),
+                   "keeps the first 2 rows before position 0");
 }
 
 TEST(ModelLoader, ReportsGpt2SizedHeadersWithoutTheData) {

@@ -37,8 +37,9 @@ bool load(ModelSession& session, const std::string& file, const std::string* con
   std::memcpy(header, file.data() + embeddings::kPrefixBytes, session.header_length());
   if (!session.read_header()) return false;
   for (int table : {kWte, kWpe})
-    std::memcpy(session.table_buffer(table), file.data() + session.table_offset(table),
-                session.table_bytes(table));
+    if (session.table_bytes(table) != 0)  // 0: a model without a position table
+      std::memcpy(session.table_buffer(table), file.data() + session.table_offset(table),
+                  session.table_bytes(table));
   if (config != nullptr) {
     char* buffer = session.config_buffer(config->size());
     if (buffer == nullptr) return false;
@@ -189,10 +190,43 @@ TEST(ModelSession, NearestLeavesOutRowsWithoutATokenWhenTold) {
   EXPECT_EQ(session.result_count(), 259u);
 }
 
+TEST(ModelSession, TracesAModelWithoutAPositionTableAsItsTokenRows) {
+  std::mt19937 random(3);
+  std::normal_distribution<float> normal;
+  const std::size_t vocab = 40, width = 8;
+  std::vector<float> wte(vocab * width);
+  for (float& x : wte) x = normal(random);
+  const std::string file =
+      safetensors_file({{"model.embed_tokens.weight", "F32", {vocab, width}, f32_bytes(wte)}});
+  const std::string config =
+      R"({"model_type":"llama","hidden_size":8,"vocab_size":40,"max_position_embeddings":131072})";
+  ModelSession session;
+  ASSERT_TRUE(load(session, file, &config)) << session.error();
+  EXPECT_FALSE(session.tables().has_position_table());
+  EXPECT_EQ(session.tables().wpe().data, nullptr);
+  EXPECT_EQ(session.tables().context(), 131072u);  // what config.json says
+  // The trace's rows are bounded apart from that context.
+  EXPECT_EQ(session.trace_capacity(), embeddings::kTraceTokensWithoutPositionTable);
+  const std::int32_t ids[] = {5, 0, 39, 5};
+  std::copy(std::begin(ids), std::end(ids), session.ids());
+  ASSERT_TRUE(session.embed(4)) << session.error();
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t k = 0; k < width; ++k) {
+      EXPECT_EQ(session.token_rows()[i * width + k], wte[ids[i] * width + k]);
+      EXPECT_EQ(session.sum_rows()[i * width + k], wte[ids[i] * width + k]);
+      EXPECT_EQ(session.position_rows()[i * width + k], 0.0f);
+    }
+  EXPECT_FALSE(session.embed(embeddings::kTraceTokensWithoutPositionTable + 1));
+  EXPECT_FALSE(session.cosine_map(kWpe));
+  EXPECT_NE(session.error().find("no position table: it uses rotary positions"), std::string::npos);
+  ASSERT_TRUE(session.nearest_to_token(5, 3)) << session.error();
+  EXPECT_EQ(results(session),
+            nearest_by_full_scan(session.tables(), session.tables().wte().row(5), vocab, 3, 5));
+}
+
 TEST(ModelSession, ConfigErrorsSayTheyAreAboutTheConfigWithoutNamingIt) {
   const std::string file = random_model(10, 4, 8);
-  for (const std::string config :
-       {R"({"n_embd": 9})", R"({"n_embd": -1})", "{", R"({"model_type": "llama"})"}) {
+  for (const std::string config : {R"({"n_embd": 9})", R"({"n_embd": -1})", "{", R"({"model_type": 7})"}) {
     ModelSession session;
     EXPECT_FALSE(load(session, file, &config));
     EXPECT_EQ(session.error_source(), ErrorSource::Config) << session.error();

@@ -46,7 +46,7 @@ std::vector<BadCase> bad_cases() {
     change(fixture);
     cases.push_back({name, fixture.json(), message});
   };
-  cases.push_back({"not json", "{", "tokenizer.json: "});
+  cases.push_back({"not json", "{", "expected a string key at byte 1"});
   cases.push_back({"array", "[]", "the top level must be an object, found an array"});
   with(
       "normalizer", [](Fixture& f) { f.normalizer = R"({"type": "NFKC"})"; },
@@ -189,7 +189,8 @@ TEST(Tokenizer, RejectsBadFilesWithNamedErrors) {
     Tokenizer t;
     std::string error;
     EXPECT_FALSE(Tokenizer::from_json(bad.json, t, error)) << bad.name;
-    EXPECT_EQ(error.rfind("tokenizer.json: ", 0), 0u) << bad.name << ": " << error;
+    EXPECT_EQ(error.find("tokenizer.json:"), std::string::npos)
+        << bad.name << ": the caller names the file: " << error;
     EXPECT_NE(error.find(bad.message), std::string::npos) << bad.name << ": " << error;
     EXPECT_EQ(t.vocab_size(), 0u) << bad.name;
   }
@@ -203,7 +204,7 @@ TEST(Tokenizer, RefusesTablesThatWouldNotFitInTheMemoryGiven) {
   std::string error;
   ASSERT_FALSE(Tokenizer::from_json(json, t, error, 1000));
   EXPECT_EQ(t.vocab_size(), 0u);
-  const std::string start = "tokenizer.json: loading it needs about ";
+  const std::string start = "loading it needs about ";
   ASSERT_EQ(error.rfind(start, 0), 0u) << error;
   EXPECT_NE(
       error.find(" bytes of memory (model.vocab 275 entries, model.merges 18, added_tokens 1), more than "

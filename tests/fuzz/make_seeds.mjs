@@ -40,6 +40,17 @@ write('safetensors', 'special_values', writeSafetensors([
   { name: 'wte.weight', shape: [4, 2], data: Float32Array.of(0, 0, NaN, 1, Infinity, -Infinity, 1e-45, -0) },
   { name: 'wpe.weight', shape: [2, 2], data: Float32Array.of(0, 0, 3.4e38, -3.4e38) },
 ]));
+// The other families' names: a rotary model (no position table) and OPT's offset position table.
+const family = (token, position, positionRows, block) => writeSafetensors([
+  { name: token, shape: [6, 4], data: f32(24) },
+  ...(position ? [{ name: position, shape: [positionRows, 4], data: f32(positionRows * 4, -0.5) }] : []),
+  { name: block, shape: [4], data: f32(4) },
+], { format: 'pt' });
+write('safetensors', 'llama_rotary', concat(family('model.embed_tokens.weight', null, 0, 'model.layers.0.input_layernorm.weight'),
+  CONFIG_MARKER, JSON.stringify({ model_type: 'llama', vocab_size: 6, hidden_size: 4, max_position_embeddings: 8192, num_hidden_layers: 1 })));
+write('safetensors', 'gpt_neox_rotary', family('gpt_neox.embed_in.weight', null, 0, 'gpt_neox.layers.0.attention.dense.weight'));
+write('safetensors', 'opt_offset', concat(family('model.decoder.embed_tokens.weight', 'model.decoder.embed_positions.weight', 5, 'model.decoder.layers.0.fc1.weight'),
+  CONFIG_MARKER, JSON.stringify({ model_type: 'opt', vocab_size: 6, hidden_size: 4, word_embed_proj_dim: 4, max_position_embeddings: 3 })));
 write('safetensors', 'truncated_data', tiny().subarray(0, tiny().length - 5));
 write('safetensors', 'truncated_header', tiny().subarray(0, 40));
 write('safetensors', 'truncated_length', tiny().subarray(0, 5));

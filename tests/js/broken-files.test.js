@@ -117,7 +117,7 @@ describe('safetensors', () => {
     ['an integer table (I32)', () => twoTables(entry('I32', [2, 3], 0, 24), entry('F32', [1, 3], 24, 36), f32(9)), /wte\.weight has dtype I32; only F32, F16 and BF16 tables can be loaded/],
     ['a double-precision table (F64)', () => twoTables(entry('F32', [2, 3], 0, 24), entry('F64', [1, 3], 24, 48), f32(12)), /wpe\.weight has dtype F64; only F32, F16 and BF16/],
     ['an 8-bit float table (F8_E4M3)', () => twoTables(entry('F8_E4M3', [2, 4], 0, 8), entry('F32', [1, 4], 8, 24), f32(6)), /wte\.weight has dtype F8_E4M3; only F32, F16 and BF16/],
-    ['no wte', () => writeSafetensors([{ name: 'transformer.wpe.weight', shape: [2, 2], data: new Float32Array(4) }]), /no token embedding table \(wte\): expected a tensor named transformer\.wte\.weight or wte\.weight/],
+    ['no wte', () => writeSafetensors([{ name: 'transformer.wpe.weight', shape: [2, 2], data: new Float32Array(4) }]), /no token embedding table \(wte\): expected a tensor named as one of the families this module reads names it \(transformer\.wte\.weight, wte\.weight, model\.embed_tokens\.weight, gpt_neox\.embed_in\.weight, model\.decoder\.embed_tokens\.weight, decoder\.embed_tokens\.weight\)/],
     ['no wpe', () => writeSafetensors([{ name: 'wte.weight', shape: [2, 2], data: new Float32Array(4) }]), /no position embedding table \(wpe\)/],
     ['wte and wpe of different widths', () => writeSafetensors([{ name: 'wte.weight', shape: [2, 3], data: new Float32Array(6) }, { name: 'wpe.weight', shape: [2, 2], data: new Float32Array(4) }]), /wte\.weight is 3 numbers wide but wpe\.weight is 2; they must have the same width/],
     ['a one-dimensional wte', () => writeSafetensors([{ name: 'wte.weight', shape: [6], data: new Float32Array(6) }, { name: 'wpe.weight', shape: [2, 3], data: new Float32Array(6) }]), /wte\.weight has 1 dimensions; the token embedding table \(wte\) must have 2/],
@@ -150,11 +150,11 @@ describe('config.json', () => {
   const cases = [
     ['vocab_size', { ...fixture.config, vocab_size: fixture.vocabSize + 1 }, new RegExp(`vocab_size is ${fixture.vocabSize + 1} but transformer\\.wte\\.weight has rows: ${fixture.vocabSize}`)],
     ['n_positions', { ...fixture.config, n_positions: 1024 }, /n_positions is 1024 but transformer\.wpe\.weight has rows: 16/],
-    ['n_ctx, the older name', { n_ctx: 8 }, /n_positions is 8 but transformer\.wpe\.weight has rows: 16/],
+    ['n_ctx, the older name', { n_ctx: 8 }, /n_ctx is 8 but transformer\.wpe\.weight has rows: 16/],
     ['n_layer', { ...fixture.config, n_layer: 12 }, /n_layer is 12 but the weights hold layers: 1/],
     ['n_head that does not divide n_embd', { ...fixture.config, n_head: 5 }, /n_embd \(64\) is not a multiple of n_head \(5\)/],
     ['a negative size', { ...fixture.config, n_embd: -64 }, /n_embd is not a positive integer/],
-    ['another architecture', { ...fixture.config, model_type: 'llama' }, /model_type is "llama"; only GPT-2-style models/],
+    ['a model_type that is not a string', { ...fixture.config, model_type: 7 }, /model_type is not a string/],
   ];
   for (const [name, config, message] of cases) {
     test(name, () => expectOneError({ config }, 'config', message));

@@ -14,25 +14,30 @@ async function chapter(): Promise<void> {
   const similarity: number = cosine(rowView(model.wte, 477), rowView(model.wte, 497));
   const one: number = dot([1, 2, 3], [4, 0, -1]);
   const sum: Matrix = trace.embeddings;
-  const positions: Matrix = trace.positionEmbeddings;
+  // null for a model without a position table (rotary positions).
+  const positions: Matrix | null = trace.positionEmbeddings;
   const neighbours: Neighbour[] = model.nearest('·girl', 10);
   const byVector: Neighbour[] = model.nearest(lily);
   const tokens: readonly Token[] = trace.tokens;
-  const map: Matrix = cosineMatrix(model.wpe);
-  const map2: Matrix = model.cosineMatrix(model.wpe);
+  const wpe: Matrix | null = model.wpe;
+  const rotary: boolean = !model.hasPositionTable;
+  const family: string = model.family;
+  const maxTokens: number = model.maxTraceTokens;
+  const map: Matrix | null = wpe && cosineMatrix(wpe);
+  const map2: Matrix | null = wpe && model.cosineMatrix(wpe);
   const config: ModelConfig = model.config;
   const id: number = model.tokenId('·girl');
   const text: string = model.tokenText(id);
   const ids: number[] = model.encode('Lily');
   const back: string = model.decode(ids);
   const copy: Float32Array = model.wte.row(0);
-  const arrays: number[][] = positions.toArray();
+  const arrays: number[][] = positions ? positions.toArray() : [];
   const mine = new Matrix(new Float32Array(6), 2, 3, { name: 'mine' });
   const v: Vector = new Float64Array(3);
   for (const row of mine) row.fill(1);
   const usage: { tables: number; tokenizer: number } = model.memoryUsage();
   const cut: number = model.trace('x', { truncate: true }).truncated;
-  void [similarity, one, sum, neighbours, byVector, tokens, map, map2, config, text, back, copy, arrays, v, usage, cut, rows, backend];
+  void [similarity, one, sum, neighbours, byVector, tokens, map, map2, config, text, back, copy, arrays, v, usage, cut, rows, backend, rotary, family, maxTokens];
   model.dispose();
 }
 
@@ -70,7 +75,8 @@ async function maps(): Promise<void> {
     method: 'umap', seed: 3, neighbours: 15, minDist: 0.1, epochs: 0, signal: controller.signal,
     onProgress: ({ stage, progress }) => console.log(stage, progress),
   });
-  const pca: Matrix = await model.map({ method: 'pca', table: model.wpe });
+  // model.wpe is null for a model with rotary positions.
+  const pca: Matrix = await model.map({ method: 'pca', table: model.wpe ?? model.wte });
   const details: MapDetails | undefined = mapDetails(pca);
   if (details?.method === 'pca') console.log(details.varianceShare[0]);
   if (details?.method === 'umap') console.log(details.neighbours, details.epochs);

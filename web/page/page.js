@@ -2,10 +2,12 @@
 // Code line with a function that does what the line says, typesets the
 // formulas, and puts the chapter's objects in the browser console.
 import './start.js';  // first: the model's requests leave before the rest is set up
-import { rowView, dot, cosine, defaultModelFiles, backend } from '../index.js';
+import { rowView, dot, cosine, loadModel, backend } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
 import { whenIdle } from '../widgets/base.js';
 import { positionMap } from '../widgets/position-map.js';
+import { ModelWidget } from '../widgets/base.js';
+import { modelFilesFromPicked } from './model-choice.js';
 import { int, num, share, quote } from '../widgets/format.js';
 import { dot as jsDot, cosine as jsCosine } from './code-parts.js';
 
@@ -52,7 +54,9 @@ function helpText(model) {
   const lines = [
     ['model', 'the loaded model', `model.vocabSize, model.width, model.context  // ${model.vocabSize}, ${model.width}, ${model.context}`],
     ['model.wte', `the token table, a Matrix ${model.vocabSize} × ${model.width}`, `model.wte.at(${girl}, 0)  // one number: row ${girl}, column 0`],
-    ['model.wpe', `the position table, a Matrix ${model.context} × ${model.width}`, 'model.wpe.row(1)  // place 2’s numbers (a copy)'],
+    model.wpe
+      ? ['model.wpe', `the position table, a Matrix ${model.context} × ${model.width}`, 'model.wpe.row(1)  // place 2’s numbers (a copy)']
+      : ['model.wpe', 'null: this model has no position table: it uses rotary positions', 'model.hasPositionTable  // false'],
     ['model.tokenId(text)', 'a token’s id; "·" is the space before a word', `model.tokenId('·girl')  // ${girl}`],
     ['model.tokenText(id)', 'a token’s text', `model.tokenText(${girl})  // '·girl'`],
     ['model.tokenize(text)', 'a text’s tokens', "model.tokenize('Lily saw Max')  // [{ id, text }, …]"],
@@ -116,6 +120,12 @@ function listInWords(items) {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
+/** "128 places", or what a model without a position table has instead. */
+function placesOf(model) {
+  return model.hasPositionTable ? `${int(model.context)} places`
+    : `no position table (rotary positions${model.context ? `, ${int(model.context)} places` : ''})`;
+}
+
 function fillFigures(model) {
   const { vocabSize, width, context } = model;
   const tableNumbers = vocabSize * width;
@@ -146,13 +156,16 @@ function fillFigures(model) {
   setFigure('pair-three', pair('·three', '·3'));
   setFigure('pair-lily', pair('·Lily', 'Lily'));
 
-  const map = positionMap(model);
-  const place = (p, q) => (p <= context && q <= context ? num(map.at(p - 1, q - 1), 2) : `nothing (the model has only ${context} places)`);
+  const map = model.hasPositionTable ? positionMap(model) : undefined;
+  const place = (p, q) => {
+    if (!map) return 'nothing, as this model has no position table: it uses rotary positions';
+    return p <= context && q <= context ? num(map.at(p - 1, q - 1), 2) : `nothing (the model has only ${context} places)`;
+  };
   setFigure('pos-near', place(2, 3));
   setFigure('pos-far', place(2, 51));
 
   $('#model-details').textContent = `The model: ${model.source.replace(location.origin, '')}, ` +
-    `${int(vocabSize)} tokens × ${int(width)} numbers, ${int(context)} places, ` +
+    `${int(vocabSize)} tokens × ${int(width)} numbers, ${placesOf(model)}, ` +
     `${int(model.parameterCount)} learned numbers in all` +
     (model.config.layers ? `, ${model.config.layers} layers` : '') +
     `. Kernels: ${backend}.`;
@@ -222,12 +235,12 @@ function fillCode(model) {
   $('#code-position').lines = [
     {
       code: 'trace.positionEmbeddings;',
-      comment: `one row per place, ${traceShape(model)}`,
+      comment: model.hasPositionTable ? `one row per place, ${traceShape(model)}` : 'null: this model has no position table: it uses rotary positions',
       run: () => window.trace.positionEmbeddings,
     },
     {
       code: 'trace.embeddings;',
-      comment: 'tokenEmbeddings + positionEmbeddings',
+      comment: model.hasPositionTable ? 'tokenEmbeddings + positionEmbeddings' : 'the token rows: no position table to add',
       run: () => window.trace.embeddings,
     },
   ];
@@ -320,32 +333,78 @@ function showProgress({ loaded, total }) {
   progressText.textContent = `Loading the model: ${(loaded / 1048576).toFixed(1)} of ${(total / 1048576).toFixed(1)} MB`;
 }
 
+function showModelFailure(error) {
+  progressBar.hidden = true;
+  $('#model-line').setAttribute('role', 'alert');
+  $('#model-line').classList.add('failed');
+  progressText.textContent = `The model could not be loaded: ${error.message}`;
+}
+
+// The model every figure and Code line reads; the file picker replaces it.
+let current;
+
+function showModel(model) {
+  current = model;
+  window.model = model;
+  progressBar.hidden = true;
+  $('#model-line').setAttribute('role', 'status');
+  $('#model-line').classList.remove('failed');
+  progressText.textContent = `Model loaded: ${int(model.vocabSize)} tokens × ${int(model.width)} numbers, ` +
+    `${placesOf(model)}. Every figure below comes from it.`;
+  fillFigures(model);
+  fillCode(model);
+}
+
+/** Opens model files from the reader's disk: read here, in the browser, and sent nowhere. */
+async function openPicked(picked) {
+  let files;
+  try {
+    files = modelFilesFromPicked(picked);
+  } catch (error) {
+    showModelFailure(error);
+    return;
+  }
+  progressBar.hidden = false;
+  progressBar.removeAttribute('value');
+  progressText.textContent = `Opening ${picked.map((file) => file.name).join(', ')}…`;
+  document.documentElement.dataset.page = 'loading';
+  const loading = loadModel({ ...files, onProgress: showProgress });
+  loading.catch(() => {});
+  // Every widget on the page shows the picked model, but the training
+  // slider: its snapshots are files beside the address's model, which
+  // picked files do not have, so it goes on showing that model's training.
+  for (const element of document.querySelectorAll('*')) {
+    if (element instanceof ModelWidget && element.localName !== 'training-slider') element.model = loading;
+  }
+  try {
+    showModel(await loading);
+  } catch (error) {
+    showModelFailure(error);
+    document.documentElement.dataset.page = 'error';
+    return;
+  }
+  document.documentElement.dataset.page = 'ready';
+}
+
 async function main() {
   let model;
   try {
-    model = await sharedModel(defaultModelFiles, showProgress);
+    model = await sharedModel(undefined, showProgress);
   } catch (error) {
-    progressBar.hidden = true;
-    $('#model-line').setAttribute('role', 'alert');
-    $('#model-line').classList.add('failed');
-    progressText.textContent = `The model could not be loaded: ${error.message}`;
+    showModelFailure(error);
     document.documentElement.dataset.page = 'error';
     typesetWhenIdle();
     return;
   }
-  window.model = model;
-  progressBar.hidden = true;
-  progressText.textContent = `Model loaded: ${int(model.vocabSize)} tokens × ${int(model.width)} numbers, ` +
-    `${int(model.context)} places. Every figure below comes from it.`;
-  fillFigures(model);
-  fillCode(model);
-  traceWidget.addEventListener('ew-trace', () => fillCode(model));
+  showModel(model);
+  traceWidget.addEventListener('ew-trace', () => fillCode(current));
 
   for (const button of document.querySelectorAll('[data-places]')) {
     button.addEventListener('click', () => {
       const [p, q] = button.dataset.places.split(' ').map(Number);
       const map = $('#positions');
-      map.compare(Math.min(p, model.context), Math.min(q, model.context));
+      if (!current.hasPositionTable) return;
+      map.compare(Math.min(p, current.context), Math.min(q, current.context));
       map.querySelector('.ew-grid-viewport')?.focus({ preventScroll: true });
     });
   }
@@ -354,5 +413,10 @@ async function main() {
   console.info(consoleBanner(model));
   typesetWhenIdle();
 }
+
+$('#model-files')?.addEventListener('change', (event) => {
+  const picked = [...event.target.files];
+  if (picked.length) openPicked(picked);
+});
 
 main();

@@ -5,9 +5,12 @@
 // critical path on a network; here they leave as soon as the page's script
 // has been parsed. The widgets name the same files, so they share this load
 // (widgets/model-source.js); page.js waits for it and reports a failure.
-import { defaultModelFiles } from '../src/model.js';
-import { sharedModel } from '../widgets/model-source.js';
+import { sharedModel, setPageModelFiles } from '../widgets/model-source.js';
+import { modelFilesFromAddress } from './model-choice.js';
 
+// The address may name another model (?model=FOLDER/, see model-choice.js):
+// every widget that names no files then shows it.
+setPageModelFiles(modelFilesFromAddress(location.search, document.baseURI));
 // Marked for the page's timing (tools/bench-page.mjs, the page's tests).
 performance.mark('embeddings:model-requested');
-sharedModel(defaultModelFiles).catch(() => {});
+sharedModel().catch(() => {});

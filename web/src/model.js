@@ -44,7 +44,9 @@ export const defaultModelFiles = Object.freeze({
 });
 
 /**
- * Loads a GPT-2-style model's embedding tables and tokenizer.
+ * Loads a model's embedding tables (GPT-2, Llama, Mistral, Qwen, Gemma, Phi,
+ * GPT-NeoX or OPT tensor names; a sharded checkpoint by its
+ * model.safetensors.index.json) and tokenizer.
  *
  * With no argument, loads the default model shipped with the package. Each
  * file may be a URL (browser; the weights are fetched with range requests,
@@ -120,7 +122,10 @@ async function loadTables(weightsInput, configInput, progress, requested = () =>
 }
 
 async function loadTablesNow(weightsInput, configInput, progress, requested, signal) {
-  const { module, source, config, sizePromise } = await openTableFiles(weightsInput, configInput, signal);
+  const opened = await openTableFiles(weightsInput, configInput, signal);
+  const { module, config } = opened;
+  // A sharded checkpoint's index names the shard with the tables: only that one is opened.
+  const { source, sizePromise, shards } = await openShardWithTables(module, opened, weightsInput, signal);
   const session = new module.ModelSession();
   // The session's messages name no file; which one it was about, it says.
   const fail = () => {
@@ -130,6 +135,7 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
     await readWeightsHeader(module, session, source, await sizePromise, fail);
     await readTables(module, session, source, progress, requested);
     if (config !== undefined) readConfig(module, session, config, fail);
+    if (shards) session.setOneShardOfMany();
     if (!session.finish()) fail();
   } catch (error) {
     session.delete();
@@ -137,7 +143,100 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
   } finally {
     await source.close();
   }
-  return new TablesHost(module, session, source.name);
+  const host = new TablesHost(module, session, source.name);
+  if (shards) {
+    // The shard's header counts its own tensors only; the index's total_size
+    // counts every shard's bytes, at the token table's bytes per number.
+    const bytesPerNumber = session.tableBytes(TOKEN) / (host.vocabSize * host.width);
+    if (shards.totalBytes > 0) host.parameterCount = Math.round(shards.totalBytes / bytesPerNumber);
+    host.shardIndex = shards.indexName;
+  }
+  return host;
+}
+
+// Index files of sharded checkpoints are a few hundred kilobytes at most
+// (one line per tensor); this bound keeps a wrong file from being read whole.
+const MAX_INDEX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Whether the weights given are a sharded checkpoint's index
+ * (model.safetensors.index.json) rather than a safetensors file: JSON text
+ * where a safetensors file has its header's length, a length no file of
+ * this size could hold.
+ */
+function looksLikeShardIndex(first, size) {
+  if (first.length < 8 || first[0] !== 0x7b) return false;  // "{"
+  const length = new DataView(first.buffer, first.byteOffset, 8).getBigUint64(0, true);
+  return length > BigInt(size - 8);
+}
+
+/** Where a shard named in an index lies: beside the index (a URL or a path). */
+async function shardBeside(indexInput, indexName, file) {
+  if (file.includes('/') || file.includes('\\') || file === '..' || file === '.') {
+    throw new Error(`${indexName}: the shard name ${JSON.stringify(file)} is not a file name beside the index`);
+  }
+  if (indexInput instanceof URL) return new URL(file, indexInput);
+  if (typeof indexInput === 'string') {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(indexInput) || typeof document !== 'undefined') {
+      return new URL(file, new URL(indexInput, typeof document !== 'undefined' ? document.baseURI : undefined));
+    }
+    const { dirname, join } = await import('node:path');
+    return join(dirname(indexInput), file);
+  }
+  throw new Error(`${indexName}: a sharded checkpoint's index given as bytes cannot say where its shards are; ` +
+    'give the index as a URL or a file path, or give the shard with the tables as the weights');
+}
+
+/**
+ * The opened weights, or, when they are a sharded checkpoint's index, the
+ * shard holding the token table (and the position table: both must be in
+ * that one shard), opened in their place. The other shards are never asked for.
+ */
+async function openShardWithTables(module, opened, weightsInput, signal) {
+  const { source, sizePromise } = opened;
+  let size;
+  try {
+    size = await sizePromise;
+    const first = await source.read(0, Math.min(8, size));
+    if (!looksLikeShardIndex(first, size)) return { source, sizePromise };
+    if (size > MAX_INDEX_BYTES) throw new Error(`${source.name}: a sharded checkpoint's index of ${size} bytes is more than the ${MAX_INDEX_BYTES} one may be`);
+    // (Over HTTP, a small index is already in the first bytes size() fetched.)
+    const text = new TextDecoder().decode(await source.read(0, size));
+    let index;
+    try {
+      index = JSON.parse(text);
+    } catch {
+      index = undefined;
+    }
+    const map = index?.weight_map;
+    // Not an index either: the safetensors reader says what is wrong with it.
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) return { source, sizePromise };
+    const names = module.checkpointTableNames().split(', ');
+    const found = names.filter((name) => typeof map[name] === 'string');
+    if (!found.length) {
+      throw new Error(`${source.name}: the index names no token embedding table (expected one of ${names.join(', ')})`);
+    }
+    const files = [...new Set(found.map((name) => map[name]))];
+    if (files.length > 1) {
+      throw new Error(`${source.name}: the tables are in different shards (${found.map((name) => `${name} in ${map[name]}`).join(', ')}); ` +
+        'this module reads them from one shard');
+    }
+    const shardInput = await settleShard(weightsInput, source.name, files[0], signal);
+    const shard = await openSource(shardInput, 'weights', { signal });
+    const shardSize = shard.size();
+    shardSize.catch(() => {});
+    await source.close();
+    const totalBytes = Number(index.metadata?.total_size);
+    return { source: shard, sizePromise: shardSize, shards: { indexName: source.name, totalBytes: Number.isFinite(totalBytes) ? totalBytes : 0 } };
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
+}
+
+async function settleShard(weightsInput, indexName, file, signal) {
+  const input = await settleInput(weightsInput, 'weights', signal);
+  return shardBeside(input, indexName, file);
 }
 
 // Starts everything that can travel at once: the module instantiates while
@@ -187,7 +286,8 @@ async function readTables(module, session, source, progress, requested) {
   const total = session.tableBytes(TOKEN) + session.tableBytes(POSITION);
   let loaded = 0;
   progress({ loaded, total, stage: 'weights' });
-  const order = [POSITION, TOKEN];
+  // A model with rotary positions has no position table to read.
+  const order = [POSITION, TOKEN].filter((table) => session.tableBytes(table) > 0);
   const pending = Promise.allSettled(order.map((table) =>
     source.read(session.tableOffset(table), session.tableBytes(table)).then((bytes) => {
       loaded += bytes.length;
@@ -217,6 +317,9 @@ class TablesHost {
     this.vocabSize = session.vocabSize();
     this.width = session.width();
     this.context = session.context();
+    this.hasPositionTable = session.hasPositionTable();
+    this.traceCapacity = session.traceCapacity();
+    this.family = session.family();
     this.tokenTableName = session.tokenTableName();
     this.positionTableName = session.positionTableName();
     this.metadata = JSON.parse(readUtf8(module, session.metadataJson(), session.metadataJsonLength()));
@@ -304,9 +407,8 @@ async function loadTokenizer(input, after = Promise.resolve(), signal = undefine
   // The pointer first: allocating it may grow memory and replace HEAPU8's buffer.
   const pointer = session.inputBuffer(bytes.length);
   if (!pointer || (module.HEAPU8.set(bytes, pointer), !session.load())) {
-    // The tokenizer's own messages start with its format's name, which this
-    // replaces with the name the file was given.
-    const message = session.error().replace(/^tokenizer\.json:\s*/, '');
+    // The core says what is wrong; the file's name is the caller's to give.
+    const message = session.error();
     session.delete();
     throw new Error(`${name}: ${message}`);
   }
@@ -419,9 +521,12 @@ export class Trace {
     this.tokens = tokens;
     /** One row per token: that token's row of wte. */
     this.tokenEmbeddings = tokenEmbeddings;
-    /** One row per place: row i - 1 of wpe for place i. */
+    /**
+     * One row per place: row i - 1 of wpe for place i; null for a model
+     * without a position table (rotary positions).
+     */
     this.positionEmbeddings = positionEmbeddings;
-    /** tokenEmbeddings + positionEmbeddings: what the first layer reads. */
+    /** tokenEmbeddings + positionEmbeddings (the token rows alone without a position table): what the first layer reads. */
     this.embeddings = embeddings;
     /** How many tokens were cut off the end ({ truncate: true } only). */
     this.truncated = truncated;
@@ -437,7 +542,7 @@ export class Trace {
     return `Trace ${JSON.stringify(this.text.length > 60 ? `${this.text.slice(0, 60)}…` : this.text)}\n` +
       `  tokens: ${this.tokens.map((t) => `${t.text} (${t.id})`).join(', ')}\n` +
       `  tokenEmbeddings: Matrix ${this.tokens.length} × ${d}\n` +
-      `  positionEmbeddings: Matrix ${this.tokens.length} × ${d}\n` +
+      `  positionEmbeddings: ${this.positionEmbeddings ? `Matrix ${this.tokens.length} × ${d}` : 'null (rotary positions)'}\n` +
       `  embeddings: Matrix ${this.tokens.length} × ${d}`;
   }
 }
@@ -451,7 +556,7 @@ export class Model {
     internalsOf.set(this, { tables, tokenizer });
     // Not enumerable: DevTools' one-line preview of a model shows its sizes.
     Object.defineProperty(this, 'preview', {
-      value: `${tables.vocabSize} tokens × ${tables.width} numbers, ${tables.context} positions, ${tables.parameterCount} learned numbers`,
+      value: `${tables.vocabSize} tokens × ${tables.width} numbers, ${describePositions(tables)}, ${tables.parameterCount} learned numbers`,
     });
     if (tokenizer) tokenizerOfModel.set(this, tokenizer);
     const { width, vocabSize, context, pointers } = tables;
@@ -467,9 +572,10 @@ export class Model {
       };
     };
     internalsOf.get(this).wte = new Matrix(liveView(pointers.wte, vocabSize * width), vocabSize, width, { name: 'wte' });
-    internalsOf.get(this).wpe = new Matrix(liveView(pointers.wpe, context * width), context, width, { name: 'wpe' });
+    internalsOf.get(this).wpe = tables.hasPositionTable
+      ? new Matrix(liveView(pointers.wpe, context * width), context, width, { name: 'wpe' }) : null;
     tableOwners.set(internalsOf.get(this).wte, this);
-    tableOwners.set(internalsOf.get(this).wpe, this);
+    if (tables.hasPositionTable) tableOwners.set(internalsOf.get(this).wpe, this);
     /** Sizes read from the files. */
     this.config = Object.freeze({ vocabSize, width, context, layers: tables.layers, heads: tables.heads });
     /** Learned numbers in the whole weights file, not only the two tables. */
@@ -493,13 +599,26 @@ export class Model {
 
   /** The token embedding table, vocabSize × width (a live view, no copy). */
   get wte() { this.#live(); return internalsOf.get(this).wte; }
-  /** The position embedding table, context × width (a live view, no copy). */
+  /**
+   * The position embedding table, context × width (a live view, no copy);
+   * null for a model without one (rotary positions, as Llama has).
+   */
   get wpe() { this.#live(); return internalsOf.get(this).wpe; }
+  /** False for a model whose positions are not a learned table (rotary). */
+  get hasPositionTable() { return internalsOf.get(this).tables.hasPositionTable; }
+  // Getters rather than fields, like the sizes: DevTools' preview of a model lists only its first few fields.
+  /** Which naming the weights follow: "GPT-2", "Llama, Mistral, Qwen, Gemma, Phi", "GPT-NeoX" or "OPT". */
+  get family() { return internalsOf.get(this).tables.family; }
+  /** Most tokens one trace() takes: the rows of wpe, or 1024 for a model without a position table. */
+  get maxTraceTokens() { return internalsOf.get(this).tables.traceCapacity; }
   /** Number of rows of wte. */
   get vocabSize() { return this.config.vocabSize; }
   /** Numbers per row. */
   get width() { return this.config.width; }
-  /** Most tokens the model reads at once (rows of wpe). */
+  /**
+   * Most tokens the model reads at once: rows of wpe, or config.json's
+   * max_position_embeddings for a model without a position table (0 when unknown).
+   */
   get context() { return this.config.context; }
   /** True after dispose(). */
   get disposed() { return !internalsOf.get(this).tables.alive; }
@@ -574,17 +693,19 @@ export class Model {
     const tokenizer = this.#text();
     // Counting stops early: a megabyte of text is refused in about the
     // time it takes to encode COUNT_LIMIT tokens.
-    const limit = Math.max(tables.context, COUNT_LIMIT);
+    const capacity = tables.traceCapacity;
+    const limit = Math.max(capacity, COUNT_LIMIT);
     let ids = tokenizer.encode(text, 'trace', truncate ? undefined : limit);
     let truncated = 0;
-    if (ids === null || ids.length > tables.context) {
+    if (ids === null || ids.length > capacity) {
       if (!truncate) {
         const length = ids === null ? `more than ${limit}` : `${ids.length}`;
-        throw new RangeError(`trace: the text is ${length} tokens long, but the model reads at most ` +
-          `${tables.context}. Shorten it, or pass { truncate: true } to keep the first ${tables.context}.`);
+        const reads = tables.hasPositionTable ? 'the model reads at most' : 'a trace of this model holds at most';
+        throw new RangeError(`trace: the text is ${length} tokens long, but ${reads} ` +
+          `${capacity}. Shorten it, or pass { truncate: true } to keep the first ${capacity}.`);
       }
-      truncated = ids.length - tables.context;
-      ids = ids.slice(0, tables.context);
+      truncated = ids.length - capacity;
+      ids = ids.slice(0, capacity);
     }
     const n = ids.length, d = tables.width, { module, pointers } = tables;
     module.HEAP32.set(ids, pointers.ids >>> 2);
@@ -599,7 +720,7 @@ export class Model {
       text,
       ids.map((id) => Object.freeze({ id, text: tokenizer.text(id) })),
       copy(pointers.tokenRows),
-      copy(pointers.positionRows),
+      tables.hasPositionTable ? copy(pointers.positionRows) : null,
       copy(pointers.sumRows),
       truncated,
     );
@@ -700,6 +821,10 @@ export class Model {
    */
   map(options = {}) {
     this.#live();
+    // model.wpe of a model with rotary positions is null: mapping wte instead would be a silent surprise.
+    if (options?.table === null) {
+      return Promise.reject(new TypeError('map: the table is null (a model with rotary positions has no position table: model.wpe is null)'));
+    }
     return mapRows(options?.table ?? internalsOf.get(this).wte, options, 'map');
   }
   // ---- end map ----
@@ -712,6 +837,9 @@ export class Model {
    */
   cosineMatrix(table) {
     const tables = this.#live();
+    if (table === null && !tables.hasPositionTable) {
+      throw new TypeError('cosineMatrix: this model has no position table: it uses rotary positions (model.wpe is null)');
+    }
     if (table !== internalsOf.get(this).wte && table !== internalsOf.get(this).wpe) return cosineMatrixOf(table);
     const n = table.rows;
     checkMapSize(n, table.cols);
@@ -763,14 +891,18 @@ export class Model {
   }
 
   toString() {
-    return `Model ${this.vocabSize} tokens × ${this.width} numbers, ${this.context} positions` +
+    return `Model ${this.vocabSize} tokens × ${this.width} numbers, ${describePositions(internalsOf.get(this).tables)}` +
       (this.disposed ? ' (disposed)' : '');
   }
 
   [inspect]() {
-    return `${this.toString()}\n  wte: Matrix ${this.vocabSize} × ${this.width}\n  wpe: Matrix ${this.context} × ${this.width}` +
+    return `${this.toString()}\n  wte: Matrix ${this.vocabSize} × ${this.width}\n  wpe: ${this.wpe ? `Matrix ${this.context} × ${this.width}` : 'null (rotary positions)'}` +
       `\n  parameters: ${this.parameterCount.toLocaleString('en-US')}\n  source: ${this.source}`;
   }
+}
+
+function describePositions(tables) {
+  return tables.hasPositionTable ? `${tables.context} positions` : 'rotary positions (no position table)';
 }
 
 function checkText(text, caller) {

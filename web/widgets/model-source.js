@@ -6,6 +6,21 @@
 import { loadModel, defaultModelFiles } from '../src/model.js';
 
 const loads = new Map();
+// What a widget naming no files loads: the package's model, unless the page chose another.
+let pageFiles = defaultModelFiles;
+
+/**
+ * Sets the model files of every widget that names none (a page that opens
+ * another model calls this before its widgets are defined).
+ */
+export function setPageModelFiles(files) {
+  pageFiles = files;
+}
+
+/** The files widgets naming none load. */
+export function pageModelFiles() {
+  return pageFiles;
+}
 
 /**
  * The model files an element names. `src` is a folder holding
@@ -26,7 +41,7 @@ export function modelFilesOf(element) {
       tokenizer: new URL('tokenizer.json', root),
     };
   } else {
-    files = { ...defaultModelFiles };
+    files = { ...pageFiles };
   }
   for (const name of ['weights', 'config', 'tokenizer']) {
     const value = element.getAttribute(name);
@@ -48,7 +63,7 @@ function keyOf(files) {
  * @param {(progress: { loaded: number, total: number, stage: string }) => void} [onProgress]
  * @returns {Promise<import('../index.js').Model>}
  */
-export function sharedModel(files = defaultModelFiles, onProgress) {
+export function sharedModel(files = pageFiles, onProgress) {
   const key = keyOf(files);
   let load = loads.get(key);
   if (!load) {

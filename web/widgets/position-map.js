@@ -9,6 +9,11 @@ import { HeatGrid } from './heat-grid.js';
 import { legend, tableImage } from './color.js';
 import { int, num } from './format.js';
 
+/** What the widgets say of a model whose positions are not a learned table. */
+export const NO_POSITION_TABLE = 'This model has no position table: it uses rotary positions, which turn each token’s ' +
+  'numbers by an angle that grows with its place inside attention, rather than adding a learned list per place. ' +
+  'So there is no position map to show.';
+
 const maps = new WeakMap();
 /** The position map of a model, computed once. */
 export function positionMap(model) {
@@ -40,6 +45,18 @@ export class PositionMap extends ModelWidget {
   }
 
   show(model) {
+    if (!model.hasPositionTable) {
+      // Rotary positions turn the numbers inside attention: there is no list per place to compare.
+      this.summary.textContent = NO_POSITION_TABLE;
+      this.map = undefined;
+      this.grid = undefined;
+      this.gridHost.replaceChildren();
+      this.legendHost.replaceChildren();
+      this.profileText.textContent = '';
+      this.profile.hidden = true;
+      return;
+    }
+    this.profile.hidden = false;
     const n = model.context;
     const map = positionMap(model);
     this.map = map;
@@ -84,6 +101,7 @@ export class PositionMap extends ModelWidget {
 
   /** Compares two places (counted from 1). */
   compare(place, other) {
+    if (!this.map) return;
     this.grid?.select(place - 1, other - 1);
   }
 

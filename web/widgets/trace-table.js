@@ -24,6 +24,14 @@ const PARTS = [
   ['positionEmbeddings', 'Position list', 'row of the position table'],
   ['embeddings', 'Sum', 'token + position'],
 ];
+// A model without a position table (rotary positions): what the first layer reads is the token list.
+const ROTARY_PARTS = [
+  ['tokenEmbeddings', 'Token list', 'row of the token table'],
+  ['embeddings', 'What the first layer reads', 'the token list: no position list is added'],
+];
+const partsOf = (trace) => (trace.positionEmbeddings ? PARTS : ROTARY_PARTS);
+const headerCells = (parts) => parts.map(([, name, what]) => el('span', { role: 'columnheader', className: 'ew-trace-part' },
+  name, el('span', { className: 'ew-muted', textContent: ` (${what})` })));
 
 /** One text's trace as rows of colour strips that read out their numbers. */
 class TraceView {
@@ -39,19 +47,20 @@ class TraceView {
       'aria-label': label,
       'aria-describedby': helpId,
     },
-    el('div', { role: 'rowgroup', className: 'ew-trace-head' }, el('div', { role: 'row', className: 'ew-trace-row' },
+    el('div', { role: 'rowgroup', className: 'ew-trace-head' }, this.head = el('div', { role: 'row', className: 'ew-trace-row' },
       el('span', { role: 'columnheader', className: 'ew-trace-place', textContent: 'Place' }),
       el('span', { role: 'columnheader', className: 'ew-trace-token', textContent: 'Token' }),
-      ...PARTS.map(([, name, what]) => el('span', { role: 'columnheader', className: 'ew-trace-part' },
-        name, el('span', { className: 'ew-muted', textContent: ` (${what})` }))))),
+      ...headerCells(PARTS))),
     this.body);
+    this.parts = PARTS;
+    this.rotaryNote = el('p', { className: 'ew-note ew-trace-rotary', hidden: true });
     this.tip = el('div', { className: 'ew-grid-tip', 'aria-hidden': 'true', hidden: true });
     this.readout = el('p', { className: 'ew-grid-readout', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
     this.more = el('button', { type: 'button', className: 'ew-button ew-trace-more', hidden: true, 'aria-expanded': 'false' });
     this.more.addEventListener('click', () => this.#expand(!this.expanded));
     this.bytes = el('p', { className: 'ew-help ew-trace-bytes' });
     this.loupe = new Loupe({ label: `${label}: the numbers around the tapped place`, onPick: (part, c) => this.#loupeAt(c) });
-    this.element = el('div', { className: 'ew-trace-view' }, this.table, this.more, this.tip, this.readout, this.bytes,
+    this.element = el('div', { className: 'ew-trace-view' }, this.rotaryNote, this.table, this.more, this.tip, this.readout, this.bytes,
       el('p', { className: 'ew-grid-help', id: helpId, textContent: 'Keys: focus the rows, then up and down move between tokens, left and right along the numbers.' }));
     this.expanded = false;
     this.table.addEventListener('keydown', (event) => this.#key(event));
@@ -68,6 +77,14 @@ class TraceView {
     this.width = model.width;
     this.limit = limit;
     this.loupe.close();
+    const parts = partsOf(trace);
+    if (parts !== this.parts) {
+      this.parts = parts;
+      this.head.replaceChildren(...[...this.head.children].slice(0, 2), ...headerCells(parts));
+    }
+    this.rotaryNote.hidden = parts === PARTS;
+    this.rotaryNote.textContent = parts === PARTS ? '' : 'This model has no position table: it uses rotary positions, ' +
+      'applied inside attention. So nothing is added here: what the first layer reads is the token list itself.';
     this.#rows();
     if (this.cursor && this.cursor.r < trace.tokens.length) this.select(this.cursor.r, this.cursor.c);
     else this.cursor = null;
@@ -96,7 +113,7 @@ class TraceView {
     const { trace, limit } = this;
     const shown = this.shownRows;
     const rows = trace.tokens.slice(0, shown).map((token, i) => {
-      const strips = PARTS.map(([part, name]) => {
+      const strips = this.parts.map(([part, name]) => {
         const canvas = tableImage(rowView(trace[part], i), 1, this.width, limit);
         canvas.className = 'ew-strip';
         canvas.setAttribute('aria-hidden', 'true');
@@ -125,9 +142,12 @@ class TraceView {
 
   describe(r, c) {
     const t = this.trace.tokenEmbeddings.at(r, c);
+    const token = this.trace.tokens[r];
+    if (!this.trace.positionEmbeddings) {
+      return `Place ${r + 1}, ${token.text} (id ${token.id}), column ${c}: token ${num(t)} (no position table: rotary positions)`;
+    }
     const p = this.trace.positionEmbeddings.at(r, c);
     const s = this.trace.embeddings.at(r, c);
-    const token = this.trace.tokens[r];
     return `Place ${r + 1}, ${token.text} (id ${token.id}), column ${c}: token ${num(t)} + position ${num(p)} = sum ${num(s)}`;
   }
 
@@ -190,7 +210,7 @@ class TraceView {
       title: this.describe(r, c),
       limit: this.limit,
       colLabels: cols.map((col) => `col ${col}`),
-      rows: PARTS.map(([part, name], k) => ({
+      rows: this.parts.map(([part, name], k) => ({
         label: name,
         cells: cols.map((col) => ({ r: k, c: col, value: this.trace[part].at(r, col), current: col === c })),
       })),
@@ -258,13 +278,16 @@ class TextBox {
       trace = model.trace(text, { truncate: true });
       const length = trace.tokens.length + trace.truncated;
       // Said for a reader: the API's message speaks to programmers (its option to cut the text).
-      this.message.textContent = `This text is ${int(length)} tokens long, but the model reads at most ${int(model.context)} tokens at a time. ` +
-        `Below are its first ${int(model.context)}; the last ${int(trace.truncated)} ${trace.truncated === 1 ? 'is' : 'are'} left out.`;
+      const most = model.maxTraceTokens;
+      const reads = model.hasPositionTable ? 'the model reads at most' : 'this page traces at most';
+      this.message.textContent = `This text is ${int(length)} tokens long, but ${reads} ${int(most)} tokens at a time. ` +
+        `Below are its first ${int(most)}; the last ${int(trace.truncated)} ${trace.truncated === 1 ? 'is' : 'are'} left out.`;
     }
     const n = trace.tokens.length + trace.truncated;
-    this.meter.max = model.context;
-    this.meter.value = Math.min(n, model.context);
-    this.count.textContent = `${int(n)} ${n === 1 ? 'token' : 'tokens'} of at most ${int(model.context)}` +
+    const most = model.maxTraceTokens;
+    this.meter.max = most;
+    this.meter.value = Math.min(n, most);
+    this.count.textContent = `${int(n)} ${n === 1 ? 'token' : 'tokens'} of at most ${int(most)}` +
       (trace.truncated ? `: ${int(trace.truncated)} too many` : '');
     this.count.classList.toggle('ew-over', trace.truncated > 0);
     return trace;
@@ -417,7 +440,10 @@ export class TraceTable extends ModelWidget {
     const sentences = [];
     if (matched.length) {
       sentences.push(`${sameTokens.length} of ${matched.length} shared words are the same token in both texts, so they get the same token list.`);
-      if (moved.length) sentences.push(`${moved.length} ${moved.length === 1 ? 'word stands' : 'words stand'} at another place, so ${moved.length === 1 ? 'its sum differs' : 'their sums differ'}: that is how the model tells the two texts apart.`);
+      if (moved.length && !this.trace.positionEmbeddings) {
+        sentences.push(`${moved.length} ${moved.length === 1 ? 'word stands' : 'words stand'} at another place, but this model has no position table: ` +
+          'its sums are the token lists, the same at every place, and it tells the two texts apart inside attention (rotary positions).');
+      } else if (moved.length) sentences.push(`${moved.length} ${moved.length === 1 ? 'word stands' : 'words stand'} at another place, so ${moved.length === 1 ? 'its sum differs' : 'their sums differ'}: that is how the model tells the two texts apart.`);
     }
     const bytes = [this.trace, this.compareTrace].reduce((sum, trace) => sum + trace.tokens.filter((token) => isByteToken(token.text)).length, 0);
     if (bytes) sentences.push(`${int(bytes)} byte ${bytes === 1 ? 'token is' : 'tokens are'} left out of the table: ${bytes === 1 ? 'it is a piece' : 'they are pieces'} of a character, not a word.`);

@@ -1,6 +1,9 @@
-// The part of a GPT-2-style model this chapter is about: the token table
-// (wte, vocab × width) and the position table (wpe, context × width), read
-// from a Hugging Face safetensors file and checked against config.json.
+// The part of a transformer this chapter is about: the token table (wte,
+// vocab × width) and, where the model learned one, the position table (wpe,
+// context × width), read from a Hugging Face safetensors file and checked
+// against config.json. The tensor names of the common families are known
+// (kCheckpointFamilies); models with rotary positions (Llama, Mistral, Qwen,
+// Gemma, Phi, GPT-NeoX) have no position table, and then wpe() is empty.
 //
 // Loading is a small state machine so the caller decides how bytes arrive
 // (a file, an in-memory buffer, HTTP range requests in a browser):
@@ -32,16 +35,39 @@
 
 namespace embeddings {
 
-// The fields of a Hugging Face GPT2Config this project reads. A field that
-// config.json leaves out stays 0 (unknown) and the tensors decide.
+// The fields of a Hugging Face config.json this project reads, under
+// either family's spelling (GPT-2's, or the hidden_size spelling Llama,
+// Qwen, Gemma, GPT-NeoX, OPT and Phi share). A field that config.json
+// leaves out stays 0 (unknown) and the tensors decide.
 struct ModelConfig {
   std::uint64_t vocab_size = 0;  // vocab_size
-  std::uint64_t width = 0;       // n_embd
-  std::uint64_t context = 0;     // n_positions (or the older n_ctx)
-  std::uint64_t layers = 0;      // n_layer
-  std::uint64_t heads = 0;       // n_head
+  std::uint64_t width = 0;       // n_embd, hidden_size (OPT: word_embed_proj_dim when given)
+  std::uint64_t context = 0;     // n_positions (or the older n_ctx), max_position_embeddings
+  std::uint64_t layers = 0;      // n_layer, num_hidden_layers
+  std::uint64_t heads = 0;       // n_head, num_attention_heads
   bool tied_output = true;       // tie_word_embeddings (GPT2Config's default is true)
+  std::string model_type;        // "" when config.json does not say
+  // How config.json spelled the width and context, for messages.
+  const char* width_field = "n_embd";
+  const char* context_field = "n_positions";
+  const char* layers_field = "n_layer";
 };
+
+// One family's tensor names. A family without a position table uses
+// positions that are not a learned table (rotary, as Llama has).
+struct CheckpointFamily {
+  const char* family;             // for messages: "GPT-2", "Llama, Mistral, Qwen, Gemma, Phi"
+  const char* token_name;         // the token embedding table
+  const char* position_name;      // the position table, or nullptr when the family has none
+  std::uint64_t position_offset;  // rows of the position table before position 0 (OPT: 2)
+};
+// Every naming the loader recognises, in the order messages list them.
+extern const CheckpointFamily kCheckpointFamilies[];
+extern const std::size_t kCheckpointFamilyCount;
+// The token table names of kCheckpointFamilies (and with_positions, the
+// position table names after them), once each, separated by ", ": for
+// messages, and what a caller looks for in a sharded checkpoint's index.
+std::string checkpoint_table_names(bool with_positions);
 
 // What config.json may hold. A GPT2Config is under a kilobyte with about 40
 // values, and the largest configurations of the field (label maps of a
@@ -68,14 +94,23 @@ struct TableView {
 class EmbeddingTables {
  public:
   TableView wte() const { return {wte_.data(), vocab_size_, width_}; }
-  TableView wpe() const { return {wpe_.data(), context_, width_}; }
+  // The rows of the position table positions use, position 0 first (OPT's
+  // two leading rows left out); empty (null, 0 rows) without a position table.
+  TableView wpe() const {
+    if (!has_position_table()) return {nullptr, 0, width_};
+    return {wpe_.data() + position_offset_ * width_, context_, width_};
+  }
+  bool has_position_table() const { return wpe_.size() != 0; }
   // 1 / ||row|| for each row (0 for a zero row), computed once at load.
   const float* wte_inverse_norms() const { return wte_inverse_norms_.data(); }
   const float* wpe_inverse_norms() const { return wpe_inverse_norms_.data(); }
 
   std::size_t vocab_size() const { return vocab_size_; }
   std::size_t width() const { return width_; }
+  // Rows of wpe; without a position table, the context config.json gives (0 when unknown).
   std::size_t context() const { return context_; }
+  // Which naming the file follows (an entry of kCheckpointFamilies).
+  const CheckpointFamily& family() const { return *family_; }
   // Learned numbers in the whole model file (every tensor, not only the two
   // tables kept here), so the chapter can say what share the token table is.
   std::uint64_t parameter_count() const { return parameter_count_; }
@@ -87,7 +122,8 @@ class EmbeddingTables {
  private:
   friend class TablesLoader;
   Buffer<float> wte_, wpe_, wte_inverse_norms_, wpe_inverse_norms_;
-  std::size_t vocab_size_ = 0, width_ = 0, context_ = 0;
+  std::size_t vocab_size_ = 0, width_ = 0, context_ = 0, position_offset_ = 0;
+  const CheckpointFamily* family_ = nullptr;
   std::uint64_t parameter_count_ = 0;
   std::string wte_name_, wpe_name_;
   ModelConfig config_;
@@ -118,13 +154,22 @@ class TablesLoader {
   // Step 2b: allocates those buffers. False, with a message that says how
   // much was asked for, when memory is short; the loader is spent then.
   bool allocate(std::string& error);
-  // The header's entry for a table, after parse_header(); nullptr before.
+  // The header's entry for a table, after parse_header(); nullptr before,
+  // and for the position table of a model that has none.
   const safetensors::TensorInfo* table_info(Table table) const { return pending(table).info; }
   std::uint64_t table_offset(Table table) const;  // Absolute byte offset in the file.
-  std::uint64_t table_bytes(Table table) const;
-  // Where the caller writes the table's raw bytes (table_bytes() of them).
+  std::uint64_t table_bytes(Table table) const;   // 0 for a table the model does not have.
+  // Where the caller writes the table's raw bytes (table_bytes() of them);
+  // null for a table the model does not have.
   unsigned char* table_buffer(Table table);
   const safetensors::Header& header() const { return header_; }
+  // Rows of the position table before position 0 (OPT's 2), after parse_header().
+  std::uint64_t position_offset() const { return family_ != nullptr ? family_->position_offset : 0; }
+
+  // Before finish(): the file is one shard of a sharded checkpoint, so its
+  // blocks are not all the model's (config.json's layer count is not
+  // checked against them) and parameter_count() counts this shard only.
+  void set_one_shard_of_many() { one_shard_of_many_ = true; }
 
   // Optional: config.json, checked against the tensors in finish().
   bool read_config(std::string_view json_text, std::string& error);
@@ -149,11 +194,13 @@ class TablesLoader {
 
   enum class Stage { Start, HaveLength, HaveHeader, Allocated, Done, Failed };
   Stage stage_ = Stage::Start;
+  const CheckpointFamily* family_ = nullptr;
   std::uint64_t file_size_ = 0;
   std::uint64_t header_length_ = 0;
   safetensors::Header header_;
   Pending tables_[2];
   bool have_config_ = false;
+  bool one_shard_of_many_ = false;
   ModelConfig config_;
   ErrorSource error_source_ = ErrorSource::Weights;
 };

@@ -69,6 +69,10 @@ inline constexpr std::uint64_t kJsonBytesPerInputByte = 96;
 // vector growth), a piece's symbols (16) and merge queue (up to 3 entries of
 // 12, doubled), the prefixed copy of a gap (1), with margin.
 inline constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
+// Tokens one trace holds for a model without a position table (rotary
+// positions): its context (Llama 3's is 131,072) would make the trace rows
+// gigabytes, and the chapter traces sentences.
+inline constexpr std::size_t kTraceTokensWithoutPositionTable = 1024;
 // Bytes of the file a loader reads first (the header's length).
 inline constexpr std::size_t kPrefixBytes = 8;
 // Sizes arrive from JavaScript as doubles, exact up to 2^53.
@@ -100,6 +104,9 @@ class ModelSession {
   // Optional: a buffer for config.json's text (null when it is longer than
   // kMaxConfigBytes or memory is short), then its check.
   char* config_buffer(std::size_t bytes);
+  // Before finish(): the file is one shard of a sharded checkpoint
+  // (TablesLoader::set_one_shard_of_many()).
+  void set_one_shard_of_many() { loader_.set_one_shard_of_many(); }
   bool read_config();
   bool finish();
   bool loaded() const { return loaded_; }
@@ -112,10 +119,15 @@ class ModelSession {
   // token table that have no token. All rows by default.
   void set_rows_with_tokens(std::size_t rows);
 
+  // Most tokens one embed() takes: the rows of wpe, or
+  // kTraceTokensWithoutPositionTable for a model that has none.
+  std::size_t trace_capacity() const { return trace_capacity_; }
+
   // ---- Workspace -------------------------------------------------------------
-  // Filled by the caller before embed(): up to context() token ids.
+  // Filled by the caller before embed(): up to trace_capacity() token ids.
   std::int32_t* ids() { return workspace_.ids.data(); }
-  // embed()'s results, context() × width() each.
+  // embed()'s results, trace_capacity() × width() each. Without a position
+  // table, position_rows() stays zero and sum_rows() are the token rows.
   const float* token_rows() const { return workspace_.token_rows.data(); }
   const float* position_rows() const { return workspace_.position_rows.data(); }
   const float* sum_rows() const { return workspace_.sum_rows.data(); }
@@ -143,7 +155,8 @@ class ModelSession {
   // to the vector at query(). Results at result_ids(), result_scores().
   bool nearest_to_token(std::size_t id, std::size_t k);
   bool nearest_to_query(std::size_t k);
-  // Rows [begin, end) of the cosine map of table 0 (wte) or 1 (wpe) into
+  // Rows [begin, end) of the cosine map of table 0 (wte) or 1 (wpe, an error
+  // for a model without one) into
   // map_block(); (end - begin) × rows must fit in kMapBlock.
   bool cosine_map_rows(int table, std::size_t begin, std::size_t end);
   // The whole map of a table of at most sqrt(kMapBlock) rows (wpe), each pair
@@ -178,6 +191,7 @@ class ModelSession {
   Workspace workspace_;
   bool loaded_ = false;
   std::size_t rows_with_tokens_ = 0;
+  std::size_t trace_capacity_ = 0;
   std::uint32_t result_count_ = 0;  // At most the rows of wte, which fit (kMaxTableBytes).
   std::size_t metadata_json_size_ = 0;
   std::string error_;

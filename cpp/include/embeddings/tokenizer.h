@@ -50,9 +50,9 @@ class Tokenizer {
   // (add_prefix_space, use_regex) or a Sequence of Split stages (regex.h)
   // ending in ByteLevel, decoder ByteLevel or null, normalizer NFC, NFD or
   // null, post_processor null or ByteLevel, truncation and padding null,
-  // added_tokens. Anything else is refused with a message starting with
-  // "tokenizer.json: " that names the field and the problem; `out` is left
-  // untouched on failure.
+  // added_tokens. Anything else is refused with a message that names the
+  // field and the problem (not the file: the caller, which knows its name,
+  // adds it); `out` is left untouched on failure.
   //
   // Memory: the file is read without building its tree; the vocabulary and
   // merges go straight into the tables. Before they are built, the memory

@@ -4,6 +4,7 @@
 // numbers to the final tables as the default model's snapshots do.
 //
 //   node tests/browser/helpers/dev-model.js OUT_DIR   writes the files
+//   node tests/browser/helpers/dev-model.js OUT_DIR --rotary   a model without a position table
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTokenizerJson, writeSafetensors, seededRandom } from '../../js/helpers/fixtures.js';
@@ -57,7 +58,7 @@ function halfBytes(data) {
  * model folder (model.safetensors, config.json, tokenizer.json,
  * snapshots/index.json, snapshots/step-NNNNNN.safetensors).
  */
-export function makeDevModel({ width = 128, context = 128, extraRows = 37, seed = 7 } = {}) {
+export function makeDevModel({ width = 128, context = 128, extraRows = 37, seed = 7, rotary = false } = {}) {
   const words = Object.values(groups).flat();
   const tokenizerJson = makeTokenizerJson(words);
   const vocabSize = Object.keys(JSON.parse(tokenizerJson).model.vocab).length + extraRows;
@@ -88,6 +89,7 @@ export function makeDevModel({ width = 128, context = 128, extraRows = 37, seed 
     }
   }
   const layers = 2;
+  if (rotary) return rotaryModel({ wte, vocabSize, width, layers, tokenizerJson });
   const tensors = [
     { name: 'transformer.wte.weight', shape: [vocabSize, width], data: wte },
     { name: 'transformer.wpe.weight', shape: [context, width], data: wpe },
@@ -124,13 +126,32 @@ export function makeDevModel({ width = 128, context = 128, extraRows = 37, seed 
   return files;
 }
 
+/**
+ * The same token table as a model with rotary positions names it (Llama,
+ * Qwen, Gemma): model.embed_tokens.weight, no position table, a LlamaConfig.
+ */
+function rotaryModel({ wte, vocabSize, width, layers, tokenizerJson }) {
+  const tensors = [{ name: 'model.embed_tokens.weight', shape: [vocabSize, width], data: wte }];
+  for (let l = 0; l < layers; l++) {
+    tensors.push({ name: `model.layers.${l}.input_layernorm.weight`, shape: [width], data: new Float32Array(width).fill(1) });
+  }
+  const files = new Map();
+  files.set('model.safetensors', writeSafetensors(tensors, { format: 'pt' }));
+  files.set('config.json', new TextEncoder().encode(JSON.stringify({
+    model_type: 'llama', vocab_size: vocabSize, hidden_size: width, max_position_embeddings: 8192,
+    num_hidden_layers: layers, num_attention_heads: 4, rope_theta: 500000, tie_word_embeddings: true,
+  })));
+  files.set('tokenizer.json', new TextEncoder().encode(tokenizerJson));
+  return files;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const out = process.argv[2];
   if (!out) {
     console.error('usage: node tests/browser/helpers/dev-model.js OUT_DIR');
     process.exit(2);
   }
-  for (const [path, bytes] of makeDevModel()) {
+  for (const [path, bytes] of makeDevModel({ rotary: process.argv.includes('--rotary') })) {
     await mkdir(join(out, path, '..'), { recursive: true });
     await writeFile(join(out, path), bytes);
   }

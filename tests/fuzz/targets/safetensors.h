@@ -45,13 +45,16 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
     if (error.empty()) findings.fail(std::string(step) + " failed without a message");
   };
   if (!loader.begin(bytes, std::min<std::size_t>(file.size(), 8), file.size(), error)) return failed("begin");
-  if (loader.header_length() > file.size() - 8) return findings.fail("the header length passes the end of the file");
+  if (loader.header_length() > file.size() - 8)
+    return findings.fail("the header length passes the end of the file");
   if (!loader.parse_header(file.substr(8, loader.header_length()), error)) return failed("parse_header");
 
   std::uint64_t claimed = 0;
   for (Table table : {Table::Token, Table::Position}) {
     const safetensors::TensorInfo* info = loader.table_info(table);
-    if (info == nullptr) return findings.fail("parse_header succeeded without finding both tables");
+    // A family with rotary positions has no position table.
+    if (info == nullptr && table == Table::Position) continue;
+    if (info == nullptr) return findings.fail("parse_header succeeded without a token table");
     if (info->file_offset > file.size() || info->byte_length > file.size() - info->file_offset)
       return findings.fail("a table lies outside the file: " + info->name);
     if (info->shape.size() != 2 || info->shape[0] * info->shape[1] != info->element_count ||
@@ -60,9 +63,11 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
     claimed += info->byte_length;
   }
   // float32 is at most twice an F16 table, and each row adds one norm.
-  if (loader.allocation_bytes() > 5 * claimed + 64) return findings.fail("allocation not bounded by the file");
+  if (loader.allocation_bytes() > 5 * claimed + 64)
+    return findings.fail("allocation not bounded by the file");
   if (!loader.allocate(error)) return findings.fail("allocate failed for a small file: " + error);
   for (Table table : {Table::Token, Table::Position}) {
+    if (loader.table_info(table) == nullptr) continue;
     unsigned char* buffer = loader.table_buffer(table);
     if (buffer == nullptr) return findings.fail("no table buffer after allocate");
     std::memcpy(buffer, bytes + loader.table_offset(table), loader.table_bytes(table));
@@ -72,15 +77,21 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
   EmbeddingTables tables;
   if (!loader.finish(tables, error)) {
     failed("finish");
-    if (tables.vocab_size() != 0 || tables.wte().data != nullptr) findings.fail("a failed load left tables behind");
+    if (tables.vocab_size() != 0 || tables.wte().data != nullptr)
+      findings.fail("a failed load left tables behind");
     return;
   }
   const safetensors::TensorInfo& token = *loader.header().find(tables.wte_name());
-  const safetensors::TensorInfo& position = *loader.header().find(tables.wpe_name());
   const std::size_t vocab = tables.vocab_size(), width = tables.width(), context = tables.context();
-  if (vocab != token.shape[0] || width != token.shape[1] || context != position.shape[0] ||
-      width != position.shape[1])
-    return findings.fail("the tables' sizes differ from the header's shapes");
+  if (vocab != token.shape[0] || width != token.shape[1])
+    return findings.fail("the token table's size differs from the header's shape");
+  if (tables.has_position_table()) {
+    const safetensors::TensorInfo& position = *loader.header().find(tables.wpe_name());
+    if (context + tables.family().position_offset != position.shape[0] || width != position.shape[1])
+      return findings.fail("the position table's size differs from the header's shape");
+  } else if (tables.wpe().data != nullptr || tables.wpe().rows != 0) {
+    return findings.fail("a model without a position table has a wpe view");
+  }
   if (token.dtype == safetensors::DType::F32 &&
       std::memcmp(tables.wte().data, bytes + token.file_offset, token.byte_length) != 0)
     return findings.fail("wte differs from the file's bytes");
@@ -101,6 +112,7 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
         static_cast<std::size_t>(result_ids[i]) == query)
       return findings.fail("top_k returned a bad index");
   }
+  if (!tables.has_position_table()) return;
   const std::size_t n = std::min(context, vocab);
   std::vector<std::int32_t> ids(n);
   for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::int32_t>((i * 7) % vocab);
