@@ -275,6 +275,15 @@ export type MapDetails =
 /** How a map from model.map() was computed; undefined for any other Matrix. */
 export function mapDetails(map: Matrix): MapDetails | undefined;
 
+/**
+ * `map` (rows × 2) moved onto `reference` (the same rows × 2) by the one
+ * rotation or reflection, uniform scale and shift that bring it closest in
+ * least squares (orthogonal Procrustes): a new Matrix with the same
+ * neighbourhoods, and map's mapDetails. A TypeError for a table that is not
+ * rows × 2, a RangeError when the rows differ or all points coincide.
+ */
+export function alignMap(map: Matrix, reference: Matrix): Matrix;
+
 /** Loads a model; with no argument, the default model shipped with the package. */
 export function loadModel(files?: ModelFiles): Promise<Model>;
 

@@ -25,4 +25,4 @@ export const backend = kernelModule.backendName();
 export { Matrix, rowView } from './src/matrix.js';
 export { dot, cosine } from './src/vectors.js';
 export { loadModel, cosineMatrix, defaultModelFiles, Model, Trace } from './src/model.js';
-export { mapDetails } from './src/map.js';
+export { mapDetails, alignMap } from './src/map.js';

@@ -3,7 +3,7 @@
 import {
   loadModel, rowView, dot, cosine, cosineMatrix, Matrix, Model, Trace, backend, defaultModelFiles,
   type Neighbour, type Token, type ModelConfig, type Vector,
-  mapDetails, type MapDetails, type MapOptions, type NearestOptions,
+  mapDetails, alignMap, type MapDetails, type MapOptions, type NearestOptions,
 } from 'embeddings-and-position';
 
 async function chapter(): Promise<void> {
@@ -81,9 +81,10 @@ async function maps(): Promise<void> {
   if (details?.method === 'pca') console.log(details.varianceShare[0]);
   if (details?.method === 'umap') console.log(details.neighbours, details.epochs);
   const options: MapOptions = { method: 'pca' };
+  const aligned: Matrix = alignMap(umap, await model.map({ seed: 4 }));
   const near: Neighbour[] = model.nearest('·king', 5, { exclude: ['·king', 1] });
   const exclude: NearestOptions = { exclude: [1, 2] };
-  void [umap.rows, options, near, exclude, await model.map()];
+  void [umap.rows, aligned.rows, options, near, exclude, await model.map()];
 }
 
 void chapter;

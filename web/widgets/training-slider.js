@@ -9,17 +9,28 @@
 // screen, each snapshot (about 1 MB for 4,096 × 128 plus 128 × 128 numbers
 // in F16) when the slider first reaches it. The last `keep` snapshots used
 // (default 4) stay loaded so moving back is instant; older ones are disposed.
-import { loadModel } from '../index.js';
+//
+// Under them, learning as it happens (training-progress.js): the map of the
+// token table at each step, the loss curve with the step marked, and a table
+// of `word` and `pair` (default ·boy) across the snapshots. Once the slider
+// is near the screen, each snapshot is laid out in turn, from the last (the
+// one shown first) back to step 0, each map aligned to the one after it;
+// the work goes in model.map()'s slices, so the page keeps answering, and
+// each snapshot's map and figures are kept for the page's life. The loss
+// curve is `curve` (default: training-curve.json next to the model).
+import { loadModel, alignMap } from '../index.js';
 import { ModelWidget, el, uniqueId, whenVisible } from './base.js';
 import { snapshotIndexOf } from './model-source.js';
-import { int } from './format.js';
-import { shareVocabulary } from './token-picker.js';
+import { int, num } from './format.js';
+import { shareVocabulary, vocabularyOf } from './token-picker.js';
+import { groupIds } from './vocabulary-groups.js';
+import { LearningMap, LossCurve, figuresTable, mapFigures, ordinal, pairFigures } from './training-progress.js';
 import './nearest-words.js';
 import './position-map.js';
 
 export class TrainingSlider extends ModelWidget {
   static get observedAttributes() {
-    return [...super.observedAttributes, 'snapshots', 'word'];
+    return [...super.observedAttributes, 'snapshots', 'word', 'pair', 'curve'];
   }
 
   build() {
@@ -43,6 +54,10 @@ export class TrainingSlider extends ModelWidget {
     this.map.model = this.firstSnapshot;
     this.loaded = new Map();   // index → Promise<Model>
     this.used = [];            // indices, least recently shown first
+    this.learnMap = new LearningMap();
+    this.curve = new LossCurve();
+    this.figures = [];         // index → { cosine, rank, spread, mapRank }, as computed
+    this.tableBox = el('div', { className: 'ew-table-scroll' });
     this.append(
       el('label', { className: 'ew-label', for: id, textContent: 'Training step' }),
       el('div', { className: 'ew-slider-line' },
@@ -50,7 +65,11 @@ export class TrainingSlider extends ModelWidget {
       this.stepText, this.loading,
       el('div', { className: 'ew-two' },
         el('section', { 'aria-label': 'Closest tokens at this step' }, el('h4', { textContent: 'Closest tokens' }), this.nearest),
-        el('section', { 'aria-label': 'Position map at this step' }, el('h4', { textContent: 'Position map' }), this.map)));
+        el('section', { 'aria-label': 'Position map at this step' }, el('h4', { textContent: 'Position map' }), this.map)),
+      el('div', { className: 'ew-two' },
+        el('section', { 'aria-label': 'Map of the token table at this step' }, el('h4', { textContent: 'The token table on a map' }), this.learnMap.element),
+        el('section', { 'aria-label': 'Loss during training' }, el('h4', { textContent: 'Loss during training' }), this.curve.element)),
+      this.tableBox);
     this.range.addEventListener('input', () => this.#go(Number(this.range.value)));
     this.play.addEventListener('click', () => this.#toggle());
   }
@@ -60,7 +79,7 @@ export class TrainingSlider extends ModelWidget {
       if (after && this.nearest) this.nearest.setAttribute('word', after);
       return;
     }
-    if (name === 'snapshots') return;
+    if (name === 'snapshots' || name === 'pair' || name === 'curve') return;
     super.attributeChangedCallback(name, before, after);
   }
 
@@ -111,7 +130,78 @@ export class TrainingSlider extends ModelWidget {
     }));
     this.range.disabled = false;
     this.play.disabled = false;
+    const word = this.getAttribute('word') ?? '·girl', pair = this.getAttribute('pair') ?? '·boy';
+    this.table = figuresTable(this.snapshots, word, pair);
+    this.tableBox.replaceChildren(this.table.table);
+    const curveUrl = this.getAttribute('curve') ? new URL(this.getAttribute('curve'), document.baseURI) : new URL('training-curve.json', new URL(String(files.weights), document.baseURI));
+    fetchOk(curveUrl).then((response) => response.json())
+      .then((curve) => { this.curve.draw(curve, this.snapshots, this.config?.vocab_size ?? this.model?.vocabSize); this.curve.mark(this.snapshots[this.index]); })
+      .catch((error) => this.curve.fail(`No loss curve: ${error.message}`));
+    const generation = (this.generation = (this.generation ?? 0) + 1);
+    // Another model's snapshots (the source changed): their maps and figures start afresh.
+    if (generation > 1) {
+      Object.assign(this.learnMap, { layouts: [], groups: undefined, shown: undefined, target: undefined });
+      this.figures = [];
+    }
     await this.#go(this.snapshots.length - 1);
+    this.#learn(generation, word, pair).catch((error) => {
+      if (this.generation === generation) this.learnMap.status.textContent = `The maps could not be laid out: ${error.message}`;
+    });
+  }
+
+  /** Lays out each snapshot's map, from the last back to step 0, each aligned to the one after it; fills the table. */
+  async #learn(generation, word, pair) {
+    const last = this.snapshots.length - 1;
+    const { layouts } = this.learnMap;
+    for (let i = last; i >= 0; i--) {
+      if (this.generation !== generation) return;
+      const step = int(this.snapshots[i].step);
+      this.learnMap.status.textContent = `Laying out the map of step ${step} (${last - i + 1} of ${last + 1})…`;
+      const snapshot = await this.snapshot(i);
+      if (!this.learnMap.groups) {
+        const groups = groupIds(vocabularyOf(snapshot));
+        const labelled = [word, pair].map((text) => ({ id: snapshot.tokenId(text), text }));
+        this.learnMap.setMarks(groups, labelled);
+        this.pairIds = labelled.map((l) => l.id);
+      }
+      const { cosine, rank } = pairFigures(snapshot, word, pair);
+      const map = await snapshot.map();
+      if (this.generation !== generation) return;
+      layouts[i] = i === last ? map : alignMap(map, layouts[i + 1]);
+      const { spread, mapRank } = mapFigures(layouts[i], this.learnMap.groups.colours, ...this.pairIds);
+      this.figures[i] = { cosine, rank, spread, mapRank };
+      const cells = this.table.rows[i].children;
+      cells[2].textContent = num(cosine, 2);
+      cells[3].textContent = ordinal(rank);
+      cells[4].textContent = `${Math.round(spread * 100)}%`;
+      this.#release(i, snapshot);
+      this.dataset.learned = String(last - i + 1);
+      if (this.index === i) this.#showLayout(i);
+    }
+    this.learnMap.status.textContent = '';
+  }
+
+  /** Moves the map's points to snapshot i's layout (from where they are) and says what it shows. */
+  #showLayout(i) {
+    const view = this.learnMap;
+    if (!view.layouts[i]) {
+      view.status.textContent = `The map of step ${int(this.snapshots[i].step)} is being laid out (from the last step back to step 0)…`;
+      return;
+    }
+    view.status.textContent = '';
+    view.travel(view.target, i);
+    view.target = i;
+    const figures = this.figures[i];
+    const [word, pair] = view.labelled.map((l) => l.text);
+    view.words.textContent = `Step ${int(this.snapshots[i].step)}: the colour words lie at ${Math.round(figures.spread * 100)}% of the mean distance between two tokens; ` +
+      `${pair} is the ${ordinal(figures.mapRank)} closest point to ${word} on the map, and its ${ordinal(figures.rank)} closest token by cosine.`;
+  }
+
+  /** Disposes of a snapshot the background lay-out loaded, unless the slider shows it or keeps it. */
+  #release(i, snapshot) {
+    if (this.used.includes(i) || this.current === snapshot || this.index === i) return;
+    this.loaded.delete(i);
+    snapshot.dispose();
   }
 
   /** Loads snapshot i (or finds it loaded). */
@@ -142,10 +232,14 @@ export class TrainingSlider extends ModelWidget {
       (entry.val_loss !== null && entry.val_loss !== undefined ? `, validation loss ${Number(entry.val_loss).toFixed(2)}` : '');
     this.range.setAttribute('aria-valuetext', words);
     this.stepText.textContent = `Snapshot ${i + 1} of ${this.snapshots.length}: ${words}.`;
+    this.curve.mark(entry);
+    if (this.learnMap.groups) this.#showLayout(i);
     this.loading.textContent = this.loaded.has(i) ? '' : `Loading step ${int(entry.step)}…`;
     let model;
     try {
       model = await this.snapshot(i);
+      // The background lay-out may have just let this snapshot go: load it again.
+      if (model.disposed) model = await this.snapshot(i);
     } catch (error) {
       if (this.index === i) this.loading.textContent = `Step ${int(entry.step)} could not be loaded: ${error.message}`;
       this.resolveFirst.reject(error);

@@ -50,3 +50,13 @@ export function groupIds(vocabulary) {
   }
   return out;
 }
+
+/** Draws a group's shape of radius r at (x, y): circle, square, triangle, diamond or cross. */
+export function drawShape(context, shape, x, y, r) {
+  context.beginPath();
+  if (shape === 'square') context.rect(x - r, y - r, 2 * r, 2 * r);
+  else if (shape === 'triangle') { context.moveTo(x, y - r * 1.2); context.lineTo(x + r * 1.1, y + r); context.lineTo(x - r * 1.1, y + r); context.closePath(); }
+  else if (shape === 'diamond') { context.moveTo(x, y - r * 1.3); context.lineTo(x + r * 1.1, y); context.lineTo(x, y + r * 1.3); context.lineTo(x - r * 1.1, y); context.closePath(); }
+  else if (shape === 'cross') { context.rect(x - r * 1.2, y - r * 0.4, r * 2.4, r * 0.8); context.rect(x - r * 0.4, y - r * 1.2, r * 0.8, r * 2.4); }
+  else context.arc(x, y, r, 0, 2 * Math.PI);
+}

@@ -14,7 +14,7 @@
 // list under the map says the same as the picture, in words.
 import { ModelWidget, el, uniqueId } from './base.js';
 import { TokenPicker, tokenLabel } from './token-picker.js';
-import { VOCABULARY_GROUPS, groupIds } from './vocabulary-groups.js';
+import { VOCABULARY_GROUPS, groupIds, drawShape } from './vocabulary-groups.js';
 import { mapDetails } from '../index.js';
 
 const stylesheetUrl = new URL('./vocabulary-map.css', import.meta.url);
@@ -31,16 +31,6 @@ function mapOf(model, method, onProgress) {
   if (!cache) maps.set(model, (cache = {}));
   cache[method] ??= model.map({ method, onProgress });
   return cache[method];
-}
-
-/** Draws a group's shape of radius r at (x, y): circle, square, triangle, diamond or cross. */
-function drawShape(context, shape, x, y, r) {
-  context.beginPath();
-  if (shape === 'square') context.rect(x - r, y - r, 2 * r, 2 * r);
-  else if (shape === 'triangle') { context.moveTo(x, y - r * 1.2); context.lineTo(x + r * 1.1, y + r); context.lineTo(x - r * 1.1, y + r); context.closePath(); }
-  else if (shape === 'diamond') { context.moveTo(x, y - r * 1.3); context.lineTo(x + r * 1.1, y); context.lineTo(x, y + r * 1.3); context.lineTo(x - r * 1.1, y); context.closePath(); }
-  else if (shape === 'cross') { context.rect(x - r * 1.2, y - r * 0.4, r * 2.4, r * 0.8); context.rect(x - r * 0.4, y - r * 1.2, r * 0.8, r * 2.4); }
-  else context.arc(x, y, r, 0, 2 * Math.PI);
 }
 
 export class VocabularyMap extends ModelWidget {

@@ -1,0 +1,178 @@
+// <training-slider>'s "watch it learn" parts in headless Chromium: the map of
+// each snapshot's token table, laid out in the page only once the slider
+// comes near the screen, each aligned to the next snapshot's (checked
+// against the Node API's UMAP and alignMap, value for value), the points
+// travelling between snapshots; the loss curve with the slider's step
+// marked; the table of cos(·girl, ·boy), ·boy's rank and the colour words'
+// spread (checked against the snapshots read in Node); and at 375 px on a
+// touch screen, real one-finger swipes over the map and the curve scroll the
+// page. (How long the page's tasks take while it lays the maps out is a
+// timing, so it is measured for docs/map.md, not asserted here.)
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, screenshot, chapterSuite, nodeSnapshot, snapshotIndex, modelMode } from './helpers/browser.js';
+import { Matrix, alignMap, cosine, rowView } from '../../web/index.js';
+
+const suite = chapterSuite({ before, after });
+
+const learned = (page, count) => page.waitForFunction((n) => document.querySelector('#slider').dataset.learned === String(n), count, { timeout: 240000 });
+const layoutsOf = (page) => page.evaluate(() => document.querySelector('#slider').learnMap.layouts.map((m) => Array.from(m.data)));
+
+describe('<training-slider>: watch it learn, at 1280 px', () => {
+  let page, index;
+  before(async () => {
+    index = await snapshotIndex();
+    page = await openPage(suite.browser, { width: 1280, height: 900 });
+    await page.goto(`${suite.server.origin}/web/page/`);
+    await page.waitForFunction(() => document.querySelector('#nearest')?.dataset.state === 'ready', undefined, { timeout: 60000 });
+  });
+  after(() => page.context().close());
+
+  test('lays nothing out until the slider comes near the screen, then every snapshot', async () => {
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => document.querySelector('#slider').dataset.learned), undefined);
+    assert.equal(suite.server.requests.filter((r) => r.path.includes('/snapshots/step-')).length, 0);
+    await page.locator('#slider').scrollIntoViewIfNeeded();
+    await learned(page, index.snapshots.length);
+    assert.deepEqual(page.problems, []);
+  });
+
+  test('each map is the UMAP of its snapshot\'s table, aligned to the next snapshot\'s map', async () => {
+    const layouts = await layoutsOf(page);
+    assert.equal(layouts.length, index.snapshots.length);
+    const last = index.snapshots.length - 1;
+    let next;
+    for (let i = last; i >= 0; i--) {
+      const snapshot = await nodeSnapshot(index.snapshots[i].file);
+      const map = await snapshot.map();
+      snapshot.dispose();
+      const expected = i === last ? map : alignMap(map, next);
+      const shown = layouts[i];
+      let worst = 0;
+      for (let k = 0; k < shown.length; k++) worst = Math.max(worst, Math.abs(shown[k] - expected.data[k]));
+      // The last map is the layout itself, bit for bit; the others went through the same double-precision alignment.
+      assert.ok(i === last ? worst === 0 : worst < 1e-4, `step ${index.snapshots[i].step}: differs by ${worst}`);
+      next = new Matrix(Float32Array.from(shown), shown.length / 2, 2);
+    }
+  });
+
+  test('the table gives cos(·girl, ·boy), ·boy\'s rank and the colour words\' spread at each snapshot', async () => {
+    const rows = await page.evaluate(() => [...document.querySelectorAll('#slider .ew-learn-table tbody tr')].map((tr) => ({
+      step: tr.dataset.step, cells: [...tr.children].map((cell) => cell.textContent),
+    })));
+    assert.equal(rows.length, index.snapshots.length);
+    const girl = suite.model.tokenId('·girl'), boy = suite.model.tokenId('·boy');
+    for (const [i, entry] of index.snapshots.entries()) {
+      const snapshot = await nodeSnapshot(entry.file);
+      const row = (id) => rowView(snapshot.wte, id);
+      const pair = cosine(row(girl), row(boy));
+      let closer = 0;
+      for (let id = 0; id < snapshot.vocabSize; id++) if (id !== girl && id !== boy && cosine(row(girl), row(id)) > pair) closer += 1;
+      snapshot.dispose();
+      assert.equal(rows[i].step, String(entry.step));
+      assert.equal(Number(rows[i].cells[2].replace('\u2212', '-')), Number(pair.toFixed(2)), `step ${entry.step}: cosine`);
+      assert.match(rows[i].cells[3], new RegExp(`^${(closer + 1).toLocaleString('en-US')}(st|nd|rd|th)$`), `step ${entry.step}: rank`);
+      assert.match(rows[i].cells[4], /^\d+%$/);
+    }
+    // Trained, ·boy is ·girl's closest token; at step 0 it is far down the list, and the colour words lie closer together on the trained map.
+    assert.equal(rows[rows.length - 1].cells[3], '1st');
+    assert.ok(parseInt(rows[0].cells[3].replace(/,/g, ''), 10) > 10, rows[0].cells[3]);
+    assert.ok(parseInt(rows[rows.length - 1].cells[4], 10) < parseInt(rows[0].cells[4], 10), `${rows[0].cells[4]} then ${rows[rows.length - 1].cells[4]}`);
+  });
+
+  test('moving the slider, the points travel from one map to the next and the loss curve marks the step', async () => {
+    const curve = await page.evaluate(() => {
+      const svg = document.querySelector('#slider .ew-curve-plot');
+      return {
+        points: svg.querySelector('.ew-curve-train').getAttribute('points').split(' ').length,
+        dots: svg.querySelectorAll('.ew-curve-val circle').length,
+        ticks: svg.querySelectorAll('.ew-curve-snapshots line').length,
+        marked: svg.querySelector('.ew-curve-marker').dataset.step,
+        caption: document.querySelector('#slider .ew-curve figcaption').textContent,
+      };
+    });
+    if (modelMode === 'default') assert.deepEqual({ points: curve.points, dots: curve.dots }, { points: 120, dots: 28 });
+    if (modelMode === 'default') assert.match(curve.caption, /8\.3 is a uniform guess among the 4,096 tokens/);
+    assert.equal(curve.ticks, index.snapshots.length);
+    assert.equal(curve.marked, String(index.snapshots[index.snapshots.length - 1].step));
+    const before = await page.evaluate(() => document.querySelector('#slider').learnMap.frames);
+    await page.locator('#slider input[type="range"]').focus();
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => document.querySelector('#slider canvas.ew-learn-canvas').dataset.moving === 'true');
+    await page.waitForFunction(() => document.querySelector('#slider canvas.ew-learn-canvas').dataset.shown === '0', undefined, { timeout: 10000 });
+    const after = await page.evaluate(() => {
+      const view = document.querySelector('#slider').learnMap;
+      const same = view.positions.every((v, k) => v === view.layouts[0].data[k]);
+      // Half way from step 0's map to step 9's: each point half way.
+      const { positions } = view.positionsAt([view.layouts[0].data, view.layouts[1].data], 0.5);
+      const halfway = positions.every((v, k) => Math.abs(v - (view.layouts[0].data[k] + view.layouts[1].data[k]) / 2) < 1e-4);
+      return { frames: view.frames, same, halfway, marked: document.querySelector('#slider .ew-curve-marker').dataset.step, words: view.words.textContent };
+    });
+    assert.ok(after.frames - before >= 5, `${after.frames - before} frames drawn on the way`);
+    assert.ok(after.same, 'the points stop on step 0\'s map');
+    assert.ok(after.halfway);
+    assert.equal(after.marked, '0');
+    assert.match(after.words, /^Step 0: the colour words lie at \d+% of the mean distance between two tokens; ·boy is the [\d,]+(st|nd|rd|th) closest point to ·girl on the map/);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('#slider .ew-curve-marker').dataset.step === '9');
+    await page.keyboard.press('End');
+    await page.waitForFunction((i) => document.querySelector('#slider canvas.ew-learn-canvas').dataset.shown === String(i), index.snapshots.length - 1);
+    await page.waitForTimeout(100);
+    await screenshot(page, 'training-slider-1280', { locator: page.locator('#slider') });
+    assert.deepEqual(page.problems, []);
+    assert.deepEqual(await page.violations(), []);
+  });
+});
+
+describe('<training-slider> at 375 px on a touch screen', () => {
+  let context, page, cdp, index;
+  before(async () => {
+    index = await snapshotIndex();
+    context = await suite.browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+    page = await context.newPage();
+    page.problems = [];
+    page.on('pageerror', (error) => page.problems.push(error.message));
+    await page.goto(`${suite.server.origin}/web/page/#training`);
+    await learned(page, index.snapshots.length);
+    cdp = await context.newCDPSession(page);
+  });
+  after(() => context.close());
+
+  const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+
+  for (const [name, selector] of [['map', '#slider canvas.ew-learn-canvas'], ['loss curve', '#slider .ew-curve-plot']]) {
+    test(`a one-finger swipe over the ${name} scrolls the page and leaves the step alone`, async () => {
+      await page.evaluate((s) => window.scrollBy(0, document.querySelector(s).getBoundingClientRect().top - 200), selector);
+      await page.waitForTimeout(100);
+      const box = await page.locator(selector).boundingBox();
+      const [x, y] = [box.x + box.width / 2, box.y + Math.min(box.height / 2, 150)];
+      const state = () => page.evaluate(() => ({ scrollY: window.scrollY, step: document.querySelector('#slider input[type="range"]').value }));
+      const before = await state();
+      await touch('touchStart', [[x, y]]);
+      for (let step = 1; step <= 8; step++) await touch('touchMove', [[x, y - 25 * step]]);
+      await touch('touchEnd', []);
+      await page.waitForTimeout(300);
+      const after = await state();
+      assert.ok(after.scrollY > before.scrollY + 50, `the page scrolled from ${before.scrollY} to ${after.scrollY}`);
+      assert.equal(after.step, before.step);
+    });
+  }
+
+  test('fits the width, its targets are at least 24 px, a tap on a step moves the map there', async () => {
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
+    const small = await page.evaluate(() => [...document.querySelectorAll('#slider button, #slider input')]
+      .filter((target) => target.offsetParent !== null && !target.closest('nearest-words, position-map'))
+      .map((target) => ({ text: target.textContent || target.type, box: target.getBoundingClientRect() }))
+      .filter(({ box }) => box.width < 24 || box.height < 24).map(({ text, box }) => `${text} ${box.width}×${box.height}`));
+    assert.deepEqual(small, []);
+    const canvas = await page.locator('#slider canvas.ew-learn-canvas').boundingBox();
+    assert.ok(canvas.width <= 375 && canvas.height > 150, `${canvas.width} × ${canvas.height}`);
+    await page.locator('#slider .ew-tick').nth(1).scrollIntoViewIfNeeded();
+    await page.locator('#slider .ew-tick').nth(1).tap();
+    await page.waitForFunction(() => document.querySelector('#slider canvas.ew-learn-canvas').dataset.shown === '1');
+    await page.locator('#slider .ew-learn').scrollIntoViewIfNeeded();
+    await screenshot(page, 'training-slider-375');
+    assert.deepEqual(page.problems, []);
+  });
+});
