@@ -2,11 +2,15 @@
 # Runs the test suites. Expects tools/setup.sh test and tools/build.sh to
 # have run (the top-level ./make.sh test does all three).
 #   tools/test.sh                 every suite
-#   tools/test.sh native js ...   only those: native wasm sanitize fuzz js types browser training
+#   tools/test.sh native js ...   only those: format native wasm sanitize fuzz js types browser training
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(native wasm sanitize fuzz js types browser training)
+[ ${#suites[@]} -eq 0 ] && suites=(format native wasm sanitize fuzz js types browser training)
+
+run_format() {
+  tools/check-format.sh
+}
 
 run_native() {
   ctest --test-dir build/native --output-on-failure -j2
@@ -49,8 +53,8 @@ run_training() {
 for suite in "${suites[@]}"; do
   echo "=== $suite ==="
   case "$suite" in
-    native|wasm|sanitize|fuzz|js|types|browser|training) "run_$suite" ;;
-    *) echo "unknown suite: $suite (native wasm sanitize fuzz js types browser training)" >&2; exit 2 ;;
+    format|native|wasm|sanitize|fuzz|js|types|browser|training) "run_$suite" ;;
+    *) echo "unknown suite: $suite (format native wasm sanitize fuzz js types browser training)" >&2; exit 2 ;;
   esac
 done
 echo "All requested suites passed: ${suites[*]}"

@@ -17,7 +17,9 @@
 
 namespace bench {
 
-inline std::string source_path(const char* relative) { return std::string(EMBEDDINGS_SOURCE_DIR) + "/" + relative; }
+inline std::string source_path(const char* relative) {
+  return std::string(EMBEDDINGS_SOURCE_DIR) + "/" + relative;
+}
 
 inline bool file_exists(const std::string& path) {
   if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
@@ -98,7 +100,7 @@ inline std::string safetensors_bytes(const std::vector<Tensor>& tensors) {
 }
 
 struct Data {
-  std::string label;  // "default model" or "random model"
+  std::string label;                                                      // "default model" or "random model"
   std::string weights_path, tokenizer_path, tokenizer_json, config_json;  // tokenizer_path empty: generated
   std::uint64_t weights_bytes = 0;
   embeddings::EmbeddingTables tables;
@@ -153,9 +155,12 @@ inline const Data& data() {
       const std::vector<Tensor> tensors = {
           {"transformer.wte.weight", {4096, 128}, random(4096 * 128)},
           {"transformer.wpe.weight", {128, 128}, random(128 * 128)},
-          {"transformer.h.0.rest", {1330000 - 4096 * 128 - 128 * 128}, random(1330000 - 4096 * 128 - 128 * 128)},
+          {"transformer.h.0.rest",
+           {1330000 - 4096 * 128 - 128 * 128},
+           random(1330000 - 4096 * 128 - 128 * 128)},
       };
-      d->weights_path = (std::filesystem::temp_directory_path() / "embeddings-bench-random-model.safetensors").string();
+      d->weights_path =
+          (std::filesystem::temp_directory_path() / "embeddings-bench-random-model.safetensors").string();
       const std::string bytes = safetensors_bytes(tensors);
       if (std::FILE* f = std::fopen(d->weights_path.c_str(), "wb")) {
         std::fwrite(bytes.data(), 1, bytes.size(), f);
@@ -165,8 +170,8 @@ inline const Data& data() {
     }
     std::string file;
     if (embeddings::read_file(d->weights_path, file, error)) d->weights_bytes = file.size();
-    if (!embeddings::load_tables_from_file(d->weights_path, d->config_json.empty() ? nullptr : &d->config_json,
-                                           d->tables, error) ||
+    if (!embeddings::load_tables_from_file(
+            d->weights_path, d->config_json.empty() ? nullptr : &d->config_json, d->tables, error) ||
         !embeddings::Tokenizer::from_json(d->tokenizer_json, d->tokenizer, error)) {
       std::fprintf(stderr, "benchmark data: %s\n", error.c_str());
       std::abort();

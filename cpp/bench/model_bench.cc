@@ -50,7 +50,8 @@ void Trace128(benchmark::State& state) {
   for (auto _ : state) {
     ids.clear();
     d.tokenizer.encode(d.trace_text, ids);
-    k::embed_tokens(ids.data(), ids.size(), wte.data, wpe.data, width, token.data(), position.data(), sum.data());
+    k::embed_tokens(ids.data(), ids.size(), wte.data, wpe.data, width, token.data(), position.data(),
+                    sum.data());
     benchmark::DoNotOptimize(sum.data());
   }
   state.SetItemsProcessed(state.iterations() * d.trace_ids.size());
@@ -80,7 +81,8 @@ void Trace128_EmbedOnly(benchmark::State& state) {
   const std::size_t width = wte.cols, n = d.trace_ids.size();
   std::vector<float> token(n * width), position(n * width), sum(n * width);
   for (auto _ : state) {
-    k::embed_tokens(d.trace_ids.data(), n, wte.data, wpe.data, width, token.data(), position.data(), sum.data());
+    k::embed_tokens(d.trace_ids.data(), n, wte.data, wpe.data, width, token.data(), position.data(),
+                    sum.data());
     benchmark::DoNotOptimize(sum.data());
   }
   state.SetItemsProcessed(state.iterations() * n);
@@ -97,8 +99,8 @@ void LoadTables(benchmark::State& state) {
   for (auto _ : state) {
     embeddings::EmbeddingTables tables;
     std::string error;
-    if (!embeddings::load_tables_from_file(d.weights_path, d.config_json.empty() ? nullptr : &d.config_json, tables,
-                                           error)) {
+    if (!embeddings::load_tables_from_file(d.weights_path, d.config_json.empty() ? nullptr : &d.config_json,
+                                           tables, error)) {
       state.SkipWithError(error.c_str());
       break;
     }
@@ -132,8 +134,8 @@ void LoadModel(benchmark::State& state) {
     embeddings::Tokenizer tokenizer;
     std::string error, tokenizer_json = d.tokenizer_json;
     if ((!d.tokenizer_path.empty() && !embeddings::read_file(d.tokenizer_path, tokenizer_json, error)) ||
-        !embeddings::load_tables_from_file(d.weights_path, d.config_json.empty() ? nullptr : &d.config_json, tables,
-                                           error) ||
+        !embeddings::load_tables_from_file(d.weights_path, d.config_json.empty() ? nullptr : &d.config_json,
+                                           tables, error) ||
         !embeddings::Tokenizer::from_json(tokenizer_json, tokenizer, error)) {
       state.SkipWithError(error.c_str());
       break;

@@ -60,9 +60,26 @@ TEST(Json, DecodesEscapesAndSurrogatePairs) {
 }
 
 TEST(Json, RejectsMalformedInputWithAPosition) {
-  for (const char* bad : {"", "{", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "01", "1.", "-", "tru", "\"abc",
-                          "\"\\x\"", "\"\\ud800\"", "\"\\udc00\"", "[1] 2", "{\"a\":1,\"a\":2}", "\"\x01\"",
-                          "\"\xff\"", "\"\xc0\x80\"", "NaN", "[Infinity]"}) {
+  for (const char* bad : {"",
+                          "{",
+                          "[1,]",
+                          "{\"a\" 1}",
+                          "{\"a\":1,}",
+                          "01",
+                          "1.",
+                          "-",
+                          "tru",
+                          "\"abc",
+                          "\"\\x\"",
+                          "\"\\ud800\"",
+                          "\"\\udc00\"",
+                          "[1] 2",
+                          "{\"a\":1,\"a\":2}",
+                          "\"\x01\"",
+                          "\"\xff\"",
+                          "\"\xc0\x80\"",
+                          "NaN",
+                          "[Infinity]"}) {
     const std::string error = parse_error(bad);
     EXPECT_NE(error.find("at byte"), std::string::npos) << bad << " -> " << error;
   }

@@ -48,9 +48,11 @@ TEST(Buffer, ZeroCountIsAValidPointerAndMovesTransferOwnership) {
 
 // A loader that has read the header of a file of `file_size` bytes whose
 // data section is not there (the loader never needs it before allocate()).
-bool parse_only(TablesLoader& loader, const std::string& header, std::uint64_t data_bytes, std::string& error) {
+bool parse_only(TablesLoader& loader, const std::string& header, std::uint64_t data_bytes,
+                std::string& error) {
   const std::string prefix = file_from(header, "");
-  if (!loader.begin(reinterpret_cast<const unsigned char*>(prefix.data()), 8, prefix.size() + data_bytes, error))
+  if (!loader.begin(reinterpret_cast<const unsigned char*>(prefix.data()), 8, prefix.size() + data_bytes,
+                    error))
     return false;
   return loader.parse_header(std::string_view(prefix).substr(8, loader.header_length()), error);
 }
@@ -65,7 +67,8 @@ TEST(LoaderMemory, ParseHeaderAllocatesNothingAndSaysWhatAllocateWillTake) {
   std::string error;
   ASSERT_TRUE(parse_only(loader, header, 80340480, error)) << error;
   EXPECT_EQ(loader.table_buffer(Table::Token), nullptr) << "parse_header must not allocate";
-  EXPECT_EQ(loader.allocation_bytes(), 50257ull * 768 * 4 + 50257 * 4 + 77194752 + 1024ull * 768 * 4 + 1024 * 4);
+  EXPECT_EQ(loader.allocation_bytes(),
+            50257ull * 768 * 4 + 50257 * 4 + 77194752 + 1024ull * 768 * 4 + 1024 * 4);
   EXPECT_EQ(loader.table_info(Table::Position)->shape[0], 1024u);
   ASSERT_TRUE(loader.allocate(error)) << error;
   EXPECT_NE(loader.table_buffer(Table::Token), nullptr);
@@ -94,7 +97,8 @@ TEST(LoaderMemory, StepsOutOfOrder) {
   EXPECT_EQ(loader.table_info(Table::Token), nullptr);
   // Reading the data before allocate() has no buffer to write into.
   TablesLoader parsed;
-  ASSERT_TRUE(parse_only(parsed, header_json(tiny_model(5, 3, 4)), 5 * 4 * 4 + 3 * 4 * 4 + 4 * 4, error)) << error;
+  ASSERT_TRUE(parse_only(parsed, header_json(tiny_model(5, 3, 4)), 5 * 4 * 4 + 3 * 4 * 4 + 4 * 4, error))
+      << error;
   EXPECT_EQ(parsed.table_buffer(Table::Position), nullptr);
   EmbeddingTables tables;
   EXPECT_FALSE(parsed.finish(tables, error));
@@ -117,12 +121,13 @@ void expect_agrees(const Tokenizer& tokenizer, const std::string& text) {
 }
 
 TEST(EncodeAtMost, AgreesWithEncode) {
-  const std::string texts[] = {"",
-                               "Lily saw the girl. It's 123!",
-                               "<|endoftext|>Lily<|endoftext|><|endoftext|> the",
-                               std::string(5000, 'a'),
-                               "  \n\n  the   girl  ",
-                               "\xF0\x9F\x99\x82 \xE6\xBC\xA2\xE5\xAD\x97 ab [MASK] \xC3\xA9t\xC3\xA9 x\x00y\xFF"};
+  const std::string texts[] = {
+      "",
+      "Lily saw the girl. It's 123!",
+      "<|endoftext|>Lily<|endoftext|><|endoftext|> the",
+      std::string(5000, 'a'),
+      "  \n\n  the   girl  ",
+      "\xF0\x9F\x99\x82 \xE6\xBC\xA2\xE5\xAD\x97 ab [MASK] \xC3\xA9t\xC3\xA9 x\x00y\xFF"};
   for (const std::string& text : texts) {
     expect_agrees(embeddings::fuzz::plain_tokenizer(), text);
     // Bytes without a token (no length bound), added tokens that swallow spaces.
@@ -136,8 +141,15 @@ TEST(EncodeAtMost, AgreesWhereItStopsLookingAhead) {
   // length around that cut, with a character of another kind (or a split
   // multi-byte one) at the end.
   const Tokenizer& tokenizer = embeddings::fuzz::plain_tokenizer();
-  const std::string runs[] = {" ", "\xE3\x80\x80" /* ideographic space */, "\xE6\xBC\xA2", "a", "!", "1", "\xF0\x9F\x99\x82",
-                              "\xE3\x80\x80 ", "\n"};
+  const std::string runs[] = {" ",
+                              "\xE3\x80\x80" /* ideographic space */,
+                              "\xE6\xBC\xA2",
+                              "a",
+                              "!",
+                              "1",
+                              "\xF0\x9F\x99\x82",
+                              "\xE3\x80\x80 ",
+                              "\n"};
   const std::string ends[] = {"", "x", " x", "\xE3\x80\x80", "\xE3\x80", "!", " 1", "\xF0\x9F"};
   for (const std::string& run : runs) {
     for (const std::string& end : ends) {

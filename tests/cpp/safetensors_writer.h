@@ -30,7 +30,8 @@ inline std::string header_json(const std::vector<TestTensor>& tensors, const std
     const TestTensor& t = tensors[i];
     header += "\"" + t.name + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[";
     for (std::size_t d = 0; d < t.shape.size(); ++d) header += (d ? "," : "") + std::to_string(t.shape[d]);
-    header += "],\"data_offsets\":[" + std::to_string(offset) + "," + std::to_string(offset + t.bytes.size()) + "]}";
+    header += "],\"data_offsets\":[" + std::to_string(offset) + "," +
+              std::to_string(offset + t.bytes.size()) + "]}";
     offset += t.bytes.size();
     if (i + 1 < tensors.size()) header += ",";
   }
@@ -47,7 +48,8 @@ inline std::string file_from(const std::string& header, const std::string& data)
   return out + padded + data;
 }
 
-inline std::string safetensors_file(const std::vector<TestTensor>& tensors, const std::string& metadata = "") {
+inline std::string safetensors_file(const std::vector<TestTensor>& tensors,
+                                    const std::string& metadata = "") {
   std::string data;
   for (const auto& t : tensors) data += t.bytes;
   return file_from(header_json(tensors, metadata), data);

@@ -46,7 +46,7 @@ struct Header {
   std::uint64_t header_length = 0;
   std::uint64_t data_start = 0;  // 8 + header_length.
   std::uint64_t file_size = 0;
-  std::vector<TensorInfo> tensors;                              // In header order.
+  std::vector<TensorInfo> tensors;                            // In header order.
   std::vector<std::pair<std::string, std::string>> metadata;  // "__metadata__", string to string.
 
   const TensorInfo* find(std::string_view name) const;

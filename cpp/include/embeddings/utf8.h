@@ -35,13 +35,26 @@ inline std::size_t decode(std::string_view text, std::size_t pos, std::uint32_t&
   if (left == 0) return 0;
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[pos + i]); };
   const unsigned char b0 = byte(0);
-  if (b0 < 0x80) { code = b0; return 1; }
+  if (b0 < 0x80) {
+    code = b0;
+    return 1;
+  }
   std::size_t length;
   std::uint32_t minimum;
-  if ((b0 & 0xE0) == 0xC0) { length = 2; code = b0 & 0x1F; minimum = 0x80; }
-  else if ((b0 & 0xF0) == 0xE0) { length = 3; code = b0 & 0x0F; minimum = 0x800; }
-  else if ((b0 & 0xF8) == 0xF0) { length = 4; code = b0 & 0x07; minimum = 0x10000; }
-  else return 0;
+  if ((b0 & 0xE0) == 0xC0) {
+    length = 2;
+    code = b0 & 0x1F;
+    minimum = 0x80;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    length = 3;
+    code = b0 & 0x0F;
+    minimum = 0x800;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    length = 4;
+    code = b0 & 0x07;
+    minimum = 0x10000;
+  } else
+    return 0;
   if (left < length) return 0;
   for (std::size_t i = 1; i < length; ++i) {
     if ((byte(i) & 0xC0) != 0x80) return 0;
@@ -55,7 +68,10 @@ inline std::size_t decode(std::string_view text, std::size_t pos, std::uint32_t&
 inline bool is_valid(std::string_view text) {
   std::size_t pos = 0;
   while (pos < text.size()) {
-    if (static_cast<unsigned char>(text[pos]) < 0x80) { ++pos; continue; }
+    if (static_cast<unsigned char>(text[pos]) < 0x80) {
+      ++pos;
+      continue;
+    }
     std::uint32_t code = 0;
     const std::size_t used = decode(text, pos, code);
     if (used == 0) return false;

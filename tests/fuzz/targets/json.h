@@ -61,7 +61,8 @@ inline void json_target(const std::uint8_t* data, std::size_t size, Findings& fi
   std::string once;
   if (!write_json(value, once)) return findings.fail("an accepted document holds invalid UTF-8");
   json::Value again;
-  if (!json::parse(once, again, error)) return findings.fail("the written-out document does not parse: " + error);
+  if (!json::parse(once, again, error))
+    return findings.fail("the written-out document does not parse: " + error);
   std::string twice;
   if (!write_json(again, twice) || twice != once) return findings.fail("writing out is not stable");
   std::uint64_t u = 0;

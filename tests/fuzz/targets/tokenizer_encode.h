@@ -59,11 +59,12 @@ inline std::string tokenizer_json(std::string_view skip_bytes, const std::vector
     json::append_quoted(merge_list, merge);
   }
   if (unk != nullptr) add_key(unk);
-  std::string out = R"({"version":"1.0","truncation":null,"padding":null,"added_tokens":)" + added +
-                    R"(,"normalizer":null,"pre_tokenizer":{"type":"ByteLevel","add_prefix_space":)" +
-                    (add_prefix_space ? "true" : "false") +
-                    R"(,"trim_offsets":true,"use_regex":true},"post_processor":null,"decoder":{"type":"ByteLevel"},)"
-                    R"("model":{"type":"BPE","dropout":null,"unk_token":)";
+  std::string out =
+      R"({"version":"1.0","truncation":null,"padding":null,"added_tokens":)" + added +
+      R"(,"normalizer":null,"pre_tokenizer":{"type":"ByteLevel","add_prefix_space":)" +
+      (add_prefix_space ? "true" : "false") +
+      R"(,"trim_offsets":true,"use_regex":true},"post_processor":null,"decoder":{"type":"ByteLevel"},)"
+      R"("model":{"type":"BPE","dropout":null,"unk_token":)";
   if (unk != nullptr) {
     json::append_quoted(out, unk);
   } else {
@@ -76,9 +77,10 @@ inline std::string tokenizer_json(std::string_view skip_bytes, const std::vector
 }
 
 inline const std::vector<std::string>& english_merges() {
-  static const std::vector<std::string> merges = {
-      "Ġ t", "h e", "Ġt he", "Ġ a", "i n", "e r", "Ġ s", "Ġ w", "o n", "r e", "Ġ L", "i l", "il y", "ĠL ily",
-      "Ġ g", "i r", "Ġg ir", "Ġgir l", "a a", "aa a", "Ċ Ċ", "Ġ Ġ", "ĠĠ ĠĠ", "ð Ł", "' s", "1 2", "12 3"};
+  static const std::vector<std::string> merges = {"Ġ t", "h e",   "Ġt he", "Ġ a",    "i n", "e r",  "Ġ s",
+                                                  "Ġ w", "o n",   "r e",   "Ġ L",    "i l", "il y", "ĠL ily",
+                                                  "Ġ g", "i r",   "Ġg ir", "Ġgir l", "a a", "aa a", "Ċ Ċ",
+                                                  "Ġ Ġ", "ĠĠ ĠĠ", "ð Ł",   "' s",    "1 2", "12 3"};
   return merges;
 }
 
