@@ -101,6 +101,12 @@ function inside(folder, file) {
   return file === folder || file.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
+/** Starts `server` on a free port of 127.0.0.1 and gives its origin, e.g. "http://127.0.0.1:41234" (for tests and benchmarks). */
+export async function listenOnLoopback(server) {
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
 /**
  * The HTTP server.
  *

@@ -4,7 +4,7 @@
 // reader's disk, read in the browser and sent nowhere.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createChapterServer } from '../../tools/serve.mjs';
+import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
 import { launch, openPage, waitForWidgets } from './helpers/browser.js';
 import { makeDevModel } from './helpers/dev-model.js';
 
@@ -19,8 +19,7 @@ before(async () => {
     onRequest: (entry) => requests.push(entry),
     files: { prefix: '/model/rotary/', get: (path) => rotary.get(path) },
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
+  origin = await listenOnLoopback(server);
   browser = await launch();
   page = await openPage(browser);
   await page.goto(`${origin}/web/page/?model=/model/rotary/`);

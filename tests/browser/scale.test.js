@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { createChapterServer } from '../../tools/serve.mjs';
+import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
 import { launch, openPage } from './helpers/browser.js';
 import { writeBf16Checkpoint } from '../js/helpers/big-checkpoint.js';
 import { bigTokenizerJson } from '../js/helpers/big-tokenizer.js';
@@ -45,8 +45,7 @@ before(async () => {
   files.set('index.html', new TextEncoder().encode('<!doctype html><meta charset="utf-8"><title>scale</title><link rel="icon" href="/web/page/favicon.svg"><script type="module" src="run.js"></script>'));
   files.set('run.js', new TextEncoder().encode(runner));
   server = createChapterServer({ files: { prefix: '/model/scale/', get: (path) => files.get(path) } });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
+  origin = await listenOnLoopback(server);
   browser = await launch();
 });
 

@@ -8,7 +8,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { createChapterServer } from '../../tools/serve.mjs';
+import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
 import { checkModel, launch, modelMode, openPage, pageModelFile, root, waitForWidgets } from './helpers/browser.js';
 
 let site, server, origin, browser;
@@ -23,8 +23,7 @@ before(async () => {
   await mkdir(join(site, 'model'));
   for (const file of ['model.safetensors', 'config.json', 'tokenizer.json']) await writeFile(join(site, 'model', file), pageModelFile(file));
   server = createChapterServer({ root: site, onRequest: (entry) => { if (entry.status >= 400) refused.push(entry.path); } });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
+  origin = await listenOnLoopback(server);
   browser = await launch();
 });
 

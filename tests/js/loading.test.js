@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { loadModel, rowView, cosine } from '../../web/index.js';
-import { createChapterServer } from '../../tools/serve.mjs';
+import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
 import { makeModel, writeSafetensors } from './helpers/fixtures.js';
 import { writeModelFiles, modelPaths } from './helpers/model-files.js';
 
@@ -272,8 +272,7 @@ describe('an AbortSignal abandons a load', () => {
   before(async () => {
     // A server that takes every request and never answers.
     server = createServer((request) => received.push(request));
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${server.address().port}`;
+    origin = await listenOnLoopback(server);
   });
   after(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { loadModel, rowView } from '../../web/index.js';
-import { createChapterServer } from '../../tools/serve.mjs';
+import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
 import { writeSafetensors } from './helpers/fixtures.js';
 import { makeFamilyModel } from './helpers/checkpoints.js';
 
@@ -41,8 +41,7 @@ const requests = [];
 
 before(async () => {
   server = createChapterServer({ onRequest: (entry) => requests.push(entry), files: { prefix: '/model/sharded/', get: (path) => files.get(path) } });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
+  origin = await listenOnLoopback(server);
   dir = await mkdtemp(join(tmpdir(), 'embeddings-sharded-'));
   for (const [name, bytes] of files) await writeFile(join(dir, name), bytes);
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createChapterServer } from '../../../tools/serve.mjs';
+import { createChapterServer, listenOnLoopback } from '../../../tools/serve.mjs';
 import { loadModel } from '../../../web/index.js';
 import { makeDevModel } from './dev-model.js';
 
@@ -48,10 +48,8 @@ export async function startServer() {
     onRequest: (entry) => requests.push(entry),
     ...(devFiles ? { files: { prefix: '/model/', get: (path) => devFiles.get(path) } } : {}),
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: await listenOnLoopback(server),
     requests,
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }),
   };
