@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "backend_param_name.h"
 #include "embeddings/kernels_backends.h"
 
 namespace {
@@ -444,11 +445,6 @@ TEST(KernelBackends, ThePublicFunctionsRunTheSelectedBackend) {
     EXPECT_EQ(inverse[r], selected.inverse_norm(table.data() + r * cols, cols));
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Kernels, ::testing::ValuesIn(k::built_backends()),
-                         [](const ::testing::TestParamInfo<const KernelBackend*>& info) {
-                           std::string name = info.param->name;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Backends, Kernels, ::testing::ValuesIn(k::built_backends()), backend_param_name);
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "backend_param_name.h"
 #include "embeddings/kernels.h"
 #include "embeddings/kernels_backends.h"
 
@@ -103,11 +104,6 @@ TEST(Kernels16Bit, WidenOfTheFormatsLandmarks) {
   EXPECT_EQ(out[3], 0x1p-133f);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Widen, ::testing::ValuesIn(k::built_backends()),
-                         [](const ::testing::TestParamInfo<const KernelBackend*>& info) {
-                           std::string name = info.param->name;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Backends, Widen, ::testing::ValuesIn(k::built_backends()), backend_param_name);
 
 }  // namespace
