@@ -12,7 +12,6 @@ import { rowView, cosine } from '../index.js';
 import { ModelWidget, el } from './base.js';
 import { TokenPicker, tokenLabel, notOneToken } from './token-picker.js';
 
-export { notOneToken };
 import { neighbourList } from './neighbours.js';
 import { num } from './format.js';
 

@@ -10,7 +10,7 @@
 import { rowView, cosine } from '../index.js';
 import { ModelWidget, el, uniqueId } from './base.js';
 import { neighbourList } from './neighbours.js';
-import { notOneToken } from './nearest-words.js';
+import { notOneToken, vocabularyOf, wordForms } from './token-picker.js';
 import { num } from './format.js';
 
 /** A labelled text box. */
@@ -21,19 +21,13 @@ function wordBox(label, value) {
 }
 
 /**
- * A typed word's token: the word as it stands inside a sentence, after a
- * space ("red" is "·red"), when the model has that token; otherwise the
- * text as typed ("·red", " red", or a token that only starts a text).
+ * A typed word's token, by the page's one rule for typed words (wordForms,
+ * docs/page.md "Search"): its first form, or model.tokenId's error naming
+ * the text when it is no single token.
  */
 function tokenOf(model, text) {
-  if (!/^[·\s]/.test(text)) {
-    try {
-      return model.tokenId(`·${text}`);
-    } catch {
-      // Not a token after a space: the text as typed, below.
-    }
-  }
-  return model.tokenId(text);
+  const [best] = wordForms(vocabularyOf(model), text);
+  return best ? best.id : model.tokenId(text);
 }
 
 /** The ids of the typed words, or a message saying which is not one token. */
