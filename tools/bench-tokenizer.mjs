@@ -11,7 +11,8 @@ import { loadModel } from '../web/index.js';
 import { observeInstances } from '../web/src/runtime.js';
 import { bigTokenizerJson, modelForTokenizer, tokenizerWithAddedTokens } from '../tests/js/helpers/big-tokenizer.js';
 
-const megabytes = Number(process.argv[process.argv.indexOf('--megabytes') + 1] || 24);
+const megabytesAt = process.argv.indexOf('--megabytes');
+const megabytes = megabytesAt >= 0 ? Number(process.argv[megabytesAt + 1]) : 24;
 let tokenizerModule = null;
 observeInstances((module, role) => { if (role === 'tokenizer') tokenizerModule = module; });
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;

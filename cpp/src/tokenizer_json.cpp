@@ -69,10 +69,11 @@ bool Tokenizer::Reader::read_optional_bool(const json::Value& object, const char
 bool Tokenizer::Reader::count(json::Reader& reader, Part& part, bool object) {
   part.found = true;
   part.at = reader.position();
-  std::string key;
+  std::string_view key;
+  std::string key_storage;
   if (object) {
     if (!reader.begin_object()) return false;
-    while (reader.next_member(key)) {
+    while (reader.next_member(key, key_storage)) {
       ++part.entries;
       part.key_bytes += key.size();
       if (!reader.skip_value()) return false;

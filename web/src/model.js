@@ -2,7 +2,7 @@
 // tokenizer, traces, nearest tokens and cosine maps.
 import { instantiate } from './runtime.js';
 import { Matrix, checkIndex, describe, rowView } from './matrix.js';
-import { checkSignal, openSource, readText, settleInput } from './sources.js';
+import { checkSignal, isUtf8, notUtf8, openSource, readBytes, readText, settleInput } from './sources.js';
 import { checkFloat32, checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
 import { mapRows } from './map.js';
 
@@ -398,18 +398,24 @@ function shareTokenizer(model) {
 }
 
 async function loadTokenizer(input, after = Promise.resolve(), signal = undefined) {
-  const { name, text } = await readText(input, 'tokenizer', { signal });
+  const { name, bytes: file } = await readBytes(input, 'tokenizer', { signal });
   await after;
   checkSignal(signal);
-  const module = await instantiate('tokenizer', { full: needsFullModule(text) });
+  // The bytes go to the module as they are, without a byte order mark (as
+  // TextDecoder would drop it).
+  const bytes = file[0] === 0xef && file[1] === 0xbb && file[2] === 0xbf ? file.subarray(3) : file;
+  const module = await instantiate('tokenizer', { full: needsFullModule(bytes) });
   const session = new module.TextSession();
-  const bytes = utf8.encode(text);
   // The pointer first: allocating it may grow memory and replace HEAPU8's buffer.
   const pointer = session.inputBuffer(bytes.length);
   if (!pointer || (module.HEAPU8.set(bytes, pointer), !session.load())) {
     // The core says what is wrong; the file's name is the caller's to give.
+    // Text that is not UTF-8 is said first, as for every other file: the
+    // module checks UTF-8 as it reads (a file it loads is valid), so only a
+    // refused file needs the check.
     const message = session.error();
     session.delete();
+    if (!isUtf8(bytes)) throw notUtf8(name);
     throw new Error(`${name}: ${message}`);
   }
   return new TokenizerHost(module, session, name);
@@ -421,8 +427,27 @@ async function loadTokenizer(input, after = Promise.resolve(), signal = undefine
 // needless fetch, not a wrong id: the full module reads every file the
 // critical one does, identically.
 const FULL_MODULE_TYPE = /"type"\s*:\s*"(?:Sequence|Split|NFC|NFD)"/;
-function needsFullModule(text) {
-  return FULL_MODULE_TYPE.test(text);
+// Looked for in the bytes, without decoding the file: each `"type"` (found
+// by its "y", the rarest of its letters in a vocabulary), then the value
+// after its colon, decoded alone.
+const TYPE_VALUE_BYTES = 64;
+const typeValueDecoder = new TextDecoder();
+/** For the tests (web/index.js does not export it). */
+export function needsFullModule(bytes) {
+  const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+  for (let y = bytes.indexOf(0x79, 2); y >= 0; y = bytes.indexOf(0x79, y + 1)) {
+    const at = y - 2;  // "type": 0x22 t y p e 0x22
+    if (bytes[at] !== 0x22 || bytes[at + 1] !== 0x74 || bytes[at + 3] !== 0x70 || bytes[at + 4] !== 0x65 ||
+        bytes[at + 5] !== 0x22) continue;
+    let value = at + 6;
+    while (isSpace(bytes[value])) value++;
+    if (bytes[value] !== 0x3a) continue;  // ':'
+    value++;
+    while (isSpace(bytes[value])) value++;
+    const text = typeValueDecoder.decode(bytes.subarray(value, value + TYPE_VALUE_BYTES));
+    if (FULL_MODULE_TYPE.test(`"type":${text}`)) return true;
+  }
+  return false;
 }
 
 class TokenizerHost {

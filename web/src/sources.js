@@ -315,12 +315,27 @@ const isPlainData = (value) => Array.isArray(value) ||
  * @param {{ signal?: AbortSignal }} [options]
  */
 export async function readText(input, role, { signal } = {}) {
+  const { name, bytes, text } = await readJson(input, role, signal);
+  return { name, text: text ?? decodeUtf8(bytes, name) };
+}
+
+/**
+ * The same as UTF-8 bytes, never decoded to a string (a tokenizer.json of
+ * tens of megabytes goes to WebAssembly as it is; decoding it and encoding
+ * it back took longer than reading its tables). The bytes are not checked:
+ * `isUtf8(bytes)` does that, and a leading byte order mark is left in.
+ * @param {{ signal?: AbortSignal }} [options]
+ */
+export async function readBytes(input, role, { signal } = {}) {
+  const { name, bytes, text } = await readJson(input, role, signal);
+  return { name, bytes: bytes ?? new TextEncoder().encode(text) };
+}
+
+// { name, bytes } as read, or { name, text } for an already-parsed object.
+async function readJson(input, role, signal) {
   input = await settleInput(input, role, signal);
   const file = `${role}.json`;
-  if (isResponse(input)) {
-    const { name, bytes } = await responseBytes(input, role, signal);
-    return { name, text: decodeUtf8(bytes, name) };
-  }
+  if (isResponse(input)) return responseBytes(input, role, signal);
   if (typeof input === 'object' && input !== null && !(input instanceof URL) && !ArrayBuffer.isView(input) &&
       !(input instanceof ArrayBuffer) && !(typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer) &&
       !(typeof Blob !== 'undefined' && input instanceof Blob)) {
@@ -337,9 +352,19 @@ export async function readText(input, role, { signal } = {}) {
   const source = await openSource(input, role, { signal });
   try {
     const bytes = source.readAll ? await source.readAll() : await source.read(0, await source.size());
-    return { name: source.name, text: decodeUtf8(bytes, source.name) };
+    return { name: source.name, bytes };
   } finally {
     await source.close();
+  }
+}
+
+/** Whether `bytes` are valid UTF-8 (as decodeUtf8 would accept them). */
+export function isUtf8(bytes) {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -347,6 +372,8 @@ function decodeUtf8(bytes, name) {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new Error(`${name}: not valid UTF-8 text`);
+    throw notUtf8(name);
   }
 }
+
+export const notUtf8 = (name) => new Error(`${name}: not valid UTF-8 text`);
