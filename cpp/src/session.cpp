@@ -338,6 +338,9 @@ bool TextSession::load() {
   input_.reset();
   if (!ok) return false;
   tokenizer_ = std::move(tokenizer);
+  // Without room for it, encoding goes on without a cache (the same ids).
+  if (piece_cache_.slot_count() == 0 && budget_.has_room(PieceCache::memory_bytes(kPieceCacheSlots)))
+    piece_cache_ = PieceCache(kPieceCacheSlots);
   loaded_ = true;
   error_.clear();
   return true;
@@ -358,9 +361,10 @@ bool TextSession::encode_checked(const std::size_t* max_tokens) {
                 mebibytes(worst));
   }
   if (max_tokens != nullptr) {
-    over_limit_ = !tokenizer_.encode_at_most(text, *max_tokens, ids_);
+    over_limit_ = !tokenizer_.encode_at_most(text, *max_tokens, ids_, &piece_cache_);
   } else {
-    ids_ = tokenizer_.encode(text);
+    ids_.clear();
+    tokenizer_.encode(text, ids_, &piece_cache_);
   }
   input_.reset();
   set_output(ids_.data(), ids_.size());

@@ -11,6 +11,7 @@
 #include "tokenizer_json.h"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 namespace embeddings {
@@ -419,6 +420,8 @@ bool Tokenizer::from_json(std::string_view json_text, Tokenizer& out, std::strin
   Tokenizer loaded;
   Reader reader(json_text, loaded, error);
   if (!reader.read(memory_limit)) return false;
+  static std::atomic<std::uint64_t> loaded_so_far{0};
+  loaded.serial_ = ++loaded_so_far;
   out = std::move(loaded);
   return true;
 }

@@ -69,6 +69,9 @@ inline constexpr std::uint64_t kJsonBytesPerInputByte = 96;
 // vector growth), a piece's symbols (16) and merge queue (up to 3 entries of
 // 12, doubled), the prefixed copy of a gap (1), with margin.
 inline constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
+// Slots of a TextSession's piece cache: 256 KiB, enough for the words of
+// a long story (the hit rate on TinyStories is in docs/benchmarks.md).
+inline constexpr std::size_t kPieceCacheSlots = 4096;
 // Tokens one trace holds for a model without a position table (rotary
 // positions): its context (Llama 3's is 131,072) would make the trace rows
 // gigabytes, and the chapter traces sentences.
@@ -252,6 +255,9 @@ class TextSession {
 
   MemoryBudget budget_;
   Tokenizer tokenizer_;
+  // The pieces encoded so far (piece_cache.h): JavaScript encodes text after
+  // text through one session.
+  PieceCache piece_cache_;
   bool loaded_ = false;
   bool over_limit_ = false;
   std::uintptr_t output_[3] = {};
