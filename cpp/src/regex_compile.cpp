@@ -73,8 +73,9 @@ void Regex::CharSet::finish() {
   for (std::uint32_t code = 0; code < 128; ++code) {
     if (contains_slowly(code)) ascii[code >> 6] |= std::uint64_t{1} << (code & 63);
   }
-  beyond_ascii = negated || categories != 0 || white_space ||
-                 std::any_of(ranges.begin(), ranges.end(), [](const auto& range) { return range.second >= 128; });
+  beyond_ascii =
+      negated || categories != 0 || white_space ||
+      std::any_of(ranges.begin(), ranges.end(), [](const auto& range) { return range.second >= 128; });
 }
 
 class Compiler {

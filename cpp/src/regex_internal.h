@@ -25,7 +25,8 @@ inline std::size_t next_character(std::string_view text, std::size_t pos, std::u
 // exactly at `pos`; else the byte before `pos` alone (an invalid byte).
 inline std::size_t previous_character(std::string_view text, std::size_t pos, std::size_t floor) {
   std::size_t start = pos - 1;
-  while (start > floor && pos - start < 4 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+  while (start > floor && pos - start < 4 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80)
+    --start;
   std::uint32_t code = 0;
   if (start + 1 < pos && next_character(text, start, code) != pos - start) start = pos - 1;
   return start;

@@ -31,8 +31,8 @@ void ProgramWriter::find_starts() {
     into.ascii[1] |= from.ascii[1];
     into.other = into.other || from.other;
     into.empty = into.empty || from.empty;
-    return before.ascii[0] != into.ascii[0] || before.ascii[1] != into.ascii[1] || before.other != into.other ||
-           before.empty != into.empty;
+    return before.ascii[0] != into.ascii[0] || before.ascii[1] != into.ascii[1] ||
+           before.other != into.other || before.empty != into.empty;
   };
   const auto of_set = [&](std::int32_t set) {
     const Regex::CharSet& chars = out_.sets_[static_cast<std::size_t>(set)];

@@ -83,8 +83,8 @@ void Tokenizer::encode(std::string_view utf8_text, std::vector<std::int32_t>& id
   encode_with(utf8_text, scratch, ids);
 }
 
-bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_tokens, std::vector<std::int32_t>& ids,
-                               PieceCache* cache) const {
+bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_tokens,
+                               std::vector<std::int32_t>& ids, PieceCache* cache) const {
   Scratch scratch;
   scratch.cache = cache;
   scratch.max_tokens = max_tokens;

@@ -84,14 +84,25 @@ TEST(Regex, FastProgramMatchesAsThePlainOne) {
       R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|)"
       R"(\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
       R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
-      R"(\p{L}*a)", R"([^x]*\p{Lu})", R"([^x]*[^y])", R"([^x]*[^\p{L}])", R"(\S*\S)", R"(.*\xFF?é)", R"([^a]+b|[^b]+)", R"(\S*\s)", R"(a*)", R"((?:ab|a)*c)",
-      R"(\p{L}+(?=\p{N})|\p{N}*)", R"([\x{80}-\x{10FFFF}]*\x{1F600})", R"(x?y*z+(?!\S)|\s*)"};
+      R"(\p{L}*a)",
+      R"([^x]*\p{Lu})",
+      R"([^x]*[^y])",
+      R"([^x]*[^\p{L}])",
+      R"(\S*\S)",
+      R"(.*\xFF?é)",
+      R"([^a]+b|[^b]+)",
+      R"(\S*\s)",
+      R"(a*)",
+      R"((?:ab|a)*c)",
+      R"(\p{L}+(?=\p{N})|\p{N}*)",
+      R"([\x{80}-\x{10FFFF}]*\x{1F600})",
+      R"(x?y*z+(?!\S)|\s*)"};
   std::mt19937 random(15);
   // Whole characters of one to four bytes, and bytes that begin none.
-  const std::vector<std::string> alphabet = {"a",   "A",    "b",    "x",        "y",    "z",    "Z",    " ",
-                                             "1",   "\n",   "\r",   "\t",       "'",    "s",    "S",    "l",
-                                             "d",   ".",    "/",    "!",        "é",    "É",    "\u2003", "\u65e5",
-                                             "\U0001F600", "\x80", "\xBF", "\xC0", "\xC3", "\xE2\x80", "\xFF", "\xED\xA0"};
+  const std::vector<std::string> alphabet = {
+      "a",      "A",      "b",          "x",    "y",    "z",    "Z",    " ",        "1",    "\n",      "\r",
+      "\t",     "'",      "s",          "S",    "l",    "d",    ".",    "/",        "!",    "é",       "É",
+      "\u2003", "\u65e5", "\U0001F600", "\x80", "\xBF", "\xC0", "\xC3", "\xE2\x80", "\xFF", "\xED\xA0"};
   const auto all = [](const regex::Regex& regex, std::string_view text) {
     regex::Regex::Scratch scratch;
     std::vector<std::pair<std::size_t, std::size_t>> found;

@@ -315,7 +315,8 @@ std::vector<std::string> cache_texts() {
   for (std::size_t at = 0; at < story.size(); at += 300) texts.push_back(story.substr(at, 300));
   std::mt19937 random(21);
   for (int i = 0; i < 600; ++i) texts.push_back(random_text(random, i % 2 == 0));
-  texts.push_back(std::string(40, 'a') + " " + std::string(27, 'x') + " " + std::string(26, 'y') + " \xF0\x9F\x98");
+  texts.push_back(std::string(40, 'a') + " " + std::string(27, 'x') + " " + std::string(26, 'y') +
+                  " \xF0\x9F\x98");
   texts.push_back("\U0001F600\U0001F600\U0001F600 \u65e5\u672c\u8a9e\u65e5\u672c\u8a9e\u65e5\u672c\u8a9e");
   const std::size_t distinct = texts.size();
   for (std::size_t i = 0; i < distinct; ++i) texts.push_back(texts[(i * 7) % distinct]);
@@ -325,8 +326,8 @@ std::vector<std::string> cache_texts() {
 TEST(PieceCache, SameIdsWithAndWithoutACacheOfAnySize) {
   Tokenizer book;
   std::string error;
-  ASSERT_TRUE(Tokenizer::from_json(read_text_file(std::string(EMBEDDINGS_SOURCE_DIR) + "/model/tokenizer.json"),
-                                   book, error))
+  ASSERT_TRUE(Tokenizer::from_json(
+      read_text_file(std::string(EMBEDDINGS_SOURCE_DIR) + "/model/tokenizer.json"), book, error))
       << error;
   const Tokenizer fixture = Fixture().load();
   const std::vector<std::string> texts = cache_texts();

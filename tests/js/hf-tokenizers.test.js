@@ -105,6 +105,10 @@ for (const name of ['llama3', 'gpt4o', 'qwen3']) {
     // The special tokens are cut out of text as Rust cuts them.
     const specials = json.added_tokens.slice(0, 12).map((t) => t.content);
     await compareWithRust(model, rust, specials.map((s, i) => `x${s} ${texts[i]}${s}${s}y`), `${name} specials`);
+    // Long texts, on both sides of where encode() stops writing the text
+    // into the session's kept buffer (16,384 UTF-16 units), and past it.
+    const characters = Array.from(texts.join('\n'));
+    await compareWithRust(model, rust, [16000, 16384, 16390, 40000].map((n) => characters.slice(0, n).join('')), `${name} long`);
   });
 }
 

@@ -10,6 +10,11 @@ const TOKEN = 0;
 const POSITION = 1;
 /** The longest text encode() and trace() take at once, in bytes of UTF-8 (and the most ids decode() takes). */
 export const MAX_TEXT_BYTES = 8 * 1024 * 1024;
+// Texts of at most this many UTF-16 units are encoded through the session's
+// kept buffer (TokenizerHost.encode), which starts at SHORT_TEXT_ROOM bytes
+// and is never more than three times this.
+const SHORT_TEXT = 16384;
+const SHORT_TEXT_ROOM = 4096;
 // How many tokens trace() counts exactly before it says "more than".
 const COUNT_LIMIT = 4096;
 const utf8 = new TextEncoder();
@@ -463,6 +468,9 @@ class TokenizerHost {
     // [address, count, over the limit], as 32-bit words (wasm32). Addresses
     // pass 2^31 in a memory near 4 GiB, so they are shifted unsigned (>>>).
     this.output = session.outputAddress() >>> 2;
+    // The session's buffer for short texts (encode): its address and size.
+    this.textPointer = 0;
+    this.textRoom = 0;
     this.texts = new Array(this.vocabSize);
     this.allTexts = undefined;
     this.refs = 1;  // Models using this tokenizer (see shareTokenizer).
@@ -484,24 +492,42 @@ class TokenizerHost {
   encode(text, caller, maxTokens = undefined) {
     // UTF-8 has at least one byte per UTF-16 unit: a cheap first check.
     if (text.length > MAX_TEXT_BYTES) throw tooLong(caller, text.length, 'characters');
-    // TextEncoder turns lone surrogates into U+FFFD, as the Hugging Face
-    // tokenizers do when they receive such a string.
-    const bytes = utf8.encode(text);
-    if (bytes.length > MAX_TEXT_BYTES) throw tooLong(caller, bytes.length, 'bytes of UTF-8');
-    const { session } = this;
-    const pointer = session.inputBuffer(bytes.length);
-    if (!pointer) throw new RangeError(`${caller}: ${session.error()}`);
-    this.module.HEAPU8.set(bytes, pointer);
-    const ok = maxTokens === undefined ? session.encode() : session.encodeAtMost(maxTokens);
+    const { session, module } = this;
+    let ok;
+    let release = true;
+    if (text.length <= SHORT_TEXT) {
+      // Written straight into the session's buffer, kept from call to call
+      // (at most three bytes of UTF-8 per UTF-16 unit): one call across the
+      // boundary, no allocation on either side. TextEncoder turns lone
+      // surrogates into U+FFFD, as the Hugging Face tokenizers do when they
+      // receive such a string.
+      const room = 3 * text.length;
+      if (room > this.textRoom || !this.textPointer) {
+        this.textPointer = session.textBuffer(Math.max(room, SHORT_TEXT_ROOM));
+        if (!this.textPointer) throw new RangeError(`${caller}: ${session.error()}`);
+        this.textRoom = Math.max(room, SHORT_TEXT_ROOM);
+      }
+      const { written } = utf8.encodeInto(text, module.HEAPU8.subarray(this.textPointer, this.textPointer + room));
+      ok = maxTokens === undefined ? session.encodeText(written) : session.encodeTextAtMost(written, maxTokens);
+      release = false;
+    } else {
+      const bytes = utf8.encode(text);
+      if (bytes.length > MAX_TEXT_BYTES) throw tooLong(caller, bytes.length, 'bytes of UTF-8');
+      const pointer = session.inputBuffer(bytes.length);
+      if (!pointer) throw new RangeError(`${caller}: ${session.error()}`);
+      module.HEAPU8.set(bytes, pointer);
+      ok = maxTokens === undefined ? session.encode() : session.encodeAtMost(maxTokens);
+    }
     if (!ok) throw new RangeError(`${caller}: ${session.error()}`);
-    const [address, count, overLimit] = this.module.HEAPU32.subarray(this.output, this.output + 3);
+    const [address, count, overLimit] = module.HEAPU32.subarray(this.output, this.output + 3);
     let ids = null;
     if (!overLimit) {
-      const view = new Int32Array(this.module.HEAP32.buffer, address, count);
+      const view = new Int32Array(module.HEAP32.buffer, address, count);
       ids = [];
       for (let i = 0; i < count; i++) ids.push(view[i]);
     }
-    session.release();
+    // A long text's ids are freed at once; a short one's stay until the next.
+    if (release) session.release();
     return ids;
   }
 

@@ -50,9 +50,9 @@ class PieceCache {
 
  private:
   struct Slot {
-    std::uint32_t tag;     // The hash's high bits: most misses end here.
-    std::uint8_t length;   // Of the piece; 0: empty.
-    std::uint8_t count;    // Ids.
+    std::uint32_t tag;    // The hash's high bits: most misses end here.
+    std::uint8_t length;  // Of the piece; 0: empty.
+    std::uint8_t count;   // Ids.
     char bytes[kMaxPieceBytes];
     std::int32_t ids[kMaxIds];
   };

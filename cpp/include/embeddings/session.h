@@ -230,6 +230,15 @@ class TextSession {
   // Frees what the last encode kept, so a long text does not stay resident.
   void release();
 
+  // Encoding text after text without an allocation each time: the caller
+  // writes the UTF-8 of a text into text_buffer(bytes), which is kept
+  // between calls (and grows when a text needs more), then calls
+  // encode_text() with the count of bytes it wrote. The ids are where
+  // encode() puts them.
+  char* text_buffer(std::size_t bytes);
+  bool encode_text(std::size_t length);
+  bool encode_text_at_most(std::size_t length, std::size_t max_tokens);
+
   // Decoding: the caller writes `count` ids at ids_input(count), then calls
   // decode(); the text is at decoded() until the next decode() or release().
   std::int32_t* ids_input(std::size_t count);
@@ -248,7 +257,7 @@ class TextSession {
   std::string vocabulary_json() const;
 
  private:
-  bool encode_checked(const std::size_t* max_tokens);
+  bool encode_checked(std::string_view text, const std::size_t* max_tokens);
   void set_output(const void* data, std::size_t count);
   bool fail(std::string message);
   std::string_view input() const { return {input_.data(), input_.size()}; }
@@ -263,6 +272,7 @@ class TextSession {
   std::uintptr_t output_[3] = {};
   std::string error_, decoded_;
   Buffer<char> input_;
+  Buffer<char> text_;  // text_buffer()'s
   std::vector<std::int32_t> ids_;
   Buffer<std::int32_t> ids_in_;
 };
