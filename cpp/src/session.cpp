@@ -339,8 +339,11 @@ bool TextSession::load() {
   if (!ok) return false;
   tokenizer_ = std::move(tokenizer);
   // Without room for it, encoding goes on without a cache (the same ids).
+  // The chapter's module has none (tokenizer.cpp says why).
+#if !EMBEDDINGS_CRITICAL_MODULE
   if (piece_cache_.slot_count() == 0 && budget_.has_room(PieceCache::memory_bytes(kPieceCacheSlots)))
     piece_cache_ = PieceCache(kPieceCacheSlots);
+#endif
   loaded_ = true;
   error_.clear();
   return true;

@@ -308,6 +308,9 @@ void Tokenizer::encode_piece(std::string_view piece, Scratch& scratch, std::vect
       return;
     }
   }
+#if !EMBEDDINGS_CRITICAL_MODULE
+  // (The chapter's module leaves the cache out, for its size: its model's
+  // 4,096 tokens merge quickly.)
   PieceCache* const cache = scratch.cache;
   if (cache != nullptr && piece.size() <= PieceCache::kMaxPieceBytes) {
     if (!cache->find(piece, ids)) {
@@ -315,10 +318,12 @@ void Tokenizer::encode_piece(std::string_view piece, Scratch& scratch, std::vect
       model_.encode_piece(piece, vocabulary_, scratch.merge, ids);
       cache->store(piece, ids.data() + before, ids.size() - before);
     }
-  } else {
-    for (std::size_t pos = 0; pos < piece.size(); pos += kMaxPieceBytes)
-      model_.encode_piece(piece.substr(pos, kMaxPieceBytes), vocabulary_, scratch.merge, ids);
+    if (ids.size() > scratch.max_tokens) scratch.over = true;
+    return;
   }
+#endif
+  for (std::size_t pos = 0; pos < piece.size(); pos += kMaxPieceBytes)
+    model_.encode_piece(piece.substr(pos, kMaxPieceBytes), vocabulary_, scratch.merge, ids);
   if (ids.size() > scratch.max_tokens) scratch.over = true;
 }
 
