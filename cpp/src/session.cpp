@@ -338,12 +338,6 @@ bool TextSession::load() {
   input_.reset();
   if (!ok) return false;
   tokenizer_ = std::move(tokenizer);
-  // Without room for it, encoding goes on without a cache (the same ids).
-  // The chapter's module has none (tokenizer.cpp says why).
-#if !EMBEDDINGS_CRITICAL_MODULE
-  if (piece_cache_.slot_count() == 0 && budget_.has_room(PieceCache::memory_bytes(kPieceCacheSlots)))
-    piece_cache_ = PieceCache(kPieceCacheSlots);
-#endif
   loaded_ = true;
   error_.clear();
   return true;
@@ -362,6 +356,13 @@ bool TextSession::encode_checked(std::string_view text, const std::size_t* max_t
     return fail("out of memory: encoding " + mebibytes(text.size()) + " of text could need " +
                 mebibytes(worst));
   }
+  // The piece cache is made by the first encode, not by load(): loading's
+  // memory is the tables'. Without room for it, encoding goes on without a
+  // cache (the same ids). The chapter's module has none (tokenizer.cpp says why).
+#if !EMBEDDINGS_CRITICAL_MODULE
+  if (piece_cache_.slot_count() == 0 && budget_.has_room(PieceCache::memory_bytes(kPieceCacheSlots)))
+    piece_cache_ = PieceCache(kPieceCacheSlots);
+#endif
   if (max_tokens != nullptr) {
     over_limit_ = !tokenizer_.encode_at_most(text, *max_tokens, ids_, &piece_cache_);
   } else {

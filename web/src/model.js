@@ -494,11 +494,10 @@ class TokenizerHost {
     if (text.length > MAX_TEXT_BYTES) throw tooLong(caller, text.length, 'characters');
     const { session, module } = this;
     let ok;
-    let release = true;
     if (text.length <= SHORT_TEXT) {
       // Written straight into the session's buffer, kept from call to call
-      // (at most three bytes of UTF-8 per UTF-16 unit): one call across the
-      // boundary, no allocation on either side. TextEncoder turns lone
+      // (at most three bytes of UTF-8 per UTF-16 unit): no allocation for
+      // the text on either side. TextEncoder turns lone
       // surrogates into U+FFFD, as the Hugging Face tokenizers do when they
       // receive such a string.
       const room = 3 * text.length;
@@ -509,7 +508,6 @@ class TokenizerHost {
       }
       const { written } = utf8.encodeInto(text, module.HEAPU8.subarray(this.textPointer, this.textPointer + room));
       ok = maxTokens === undefined ? session.encodeText(written) : session.encodeTextAtMost(written, maxTokens);
-      release = false;
     } else {
       const bytes = utf8.encode(text);
       if (bytes.length > MAX_TEXT_BYTES) throw tooLong(caller, bytes.length, 'bytes of UTF-8');
@@ -527,8 +525,9 @@ class TokenizerHost {
       ids = new Array(count);
       for (let i = 0; i < count; i++) ids[i] = view[i];
     }
-    // A long text's ids are freed at once; a short one's stay until the next.
-    if (release) session.release();
+    // The ids are freed at once, so that what the session holds does not
+    // depend on the last text (the kept buffer is its only memory).
+    session.release();
     return ids;
   }
 

@@ -234,7 +234,8 @@ class TextSession {
   // writes the UTF-8 of a text into text_buffer(bytes), which is kept
   // between calls (and grows when a text needs more), then calls
   // encode_text() with the count of bytes it wrote. The ids are where
-  // encode() puts them.
+  // encode() puts them (release() frees them; the buffer stays, as large as
+  // the longest text asked for).
   char* text_buffer(std::size_t bytes);
   bool encode_text(std::size_t length);
   bool encode_text_at_most(std::size_t length, std::size_t max_tokens);
