@@ -259,8 +259,19 @@ export interface MapOptions {
   neighbours?: number;
   /** UMAP's min_dist, 0 to 1 (default 0.1). */
   minDist?: number;
-  /** UMAP's epochs; 0 (default) picks by size as umap-learn does: 500 up to 10,000 rows, 200 past. */
+  /**
+   * UMAP's epochs; 0 (default) picks by size: 120 up to 10,000 rows, 50 past
+   * (the learning rate falls as (1 − t)², so 120 keep as many neighbours as
+   * umap-learn's 500 with its linear fall; docs/map.md).
+   */
   epochs?: number;
+  /**
+   * UMAP only: the layout to start from instead of the table's first two
+   * principal components, a Matrix of rows × 2 (each coordinate is scaled to
+   * [0, 10] as the PCA start is), such as the map of a nearby table (an
+   * earlier snapshot of it), so that points start where they were there.
+   */
+  init?: Matrix;
   /** Called between slices and at the end: stage is neighbours, graph, initialise, optimise or done. */
   onProgress?: (progress: { stage: string; progress: number }) => void;
   /** Cancels the map: it rejects with the signal's reason. */

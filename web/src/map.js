@@ -15,7 +15,7 @@ const wasmUrl = new URL('../dist/layout.wasm', import.meta.url);
 /** Milliseconds of work between two turns of the event loop. */
 const SLICE_MS = 12;
 const STAGES = ['neighbours', 'graph', 'initialise', 'optimise', 'done'];
-const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', 'onProgress', 'signal'];
+const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', 'init', 'onProgress', 'signal'];
 const details = new WeakMap();
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
@@ -79,11 +79,15 @@ function checkOptions(options, caller) {
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
     throw new TypeError(`${caller}: onProgress must be a function, got ${describe(options.onProgress)}`);
   }
-  const { signal } = options;
+  const { signal, init } = options;
   if (signal !== undefined && !(typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal)) {
     throw new TypeError(`${caller}: signal must be an AbortSignal, got ${describe(signal)}`);
   }
-  return { method, seed, epochs, neighbours, minDist, onProgress: options.onProgress ?? (() => {}), signal };
+  if (init !== undefined) {
+    if (method !== 'umap') throw new TypeError(`${caller}: init is a starting layout for UMAP; PCA takes none`);
+    if (!(init instanceof Matrix) || init.cols !== 2) throw new TypeError(`${caller}: init must be a Matrix of rows × 2 (a map), got ${describe(init)}`);
+  }
+  return { method, seed, epochs, neighbours, minDist, init, onProgress: options.onProgress ?? (() => {}), signal };
 }
 
 /**
@@ -106,6 +110,9 @@ export async function mapRows(table, options, caller = 'map') {
   if (rows < 3) throw new RangeError(`${caller}: a map needs a table of at least 3 rows, ${table.name || 'this one'} has ${rows}`);
   if (settings.method === 'umap' && settings.neighbours > rows) {
     throw new RangeError(`${caller}: neighbours (${settings.neighbours}) must be at most the table's ${rows} rows`);
+  }
+  if (settings.init && settings.init.rows !== rows) {
+    throw new RangeError(`${caller}: init has ${settings.init.rows} rows but the table has ${rows}: one point per row`);
   }
   checkSignal(settings.signal);
   const module = await layoutModule();
@@ -133,10 +140,20 @@ export async function mapRows(table, options, caller = 'map') {
       }
     }
     const seedLow = settings.seed % 2 ** 32, seedHigh = Math.floor(settings.seed / 2 ** 32);
-    handle = module._layout_umap_begin(pointer, rows, cols, settings.neighbours, settings.minDist, settings.epochs,
-      seedLow, seedHigh);
+    let start = 0;
+    if (settings.init) {
+      start = module._layout_floats(rows * 2);
+      if (!start) throw new RangeError(`${caller}: out of memory for a copy of the starting layout`);
+      module.HEAPF32.set(settings.init.data, start >> 2);
+    }
+    try {
+      handle = module._layout_umap_begin(pointer, rows, cols, settings.neighbours, settings.minDist, settings.epochs,
+        seedLow, seedHigh, start);
+    } finally {
+      if (start) module._free(start);  // the layout keeps its own copies
+    }
     if (!handle) throw new RangeError(`${caller}: ${lastError(module)}`);
-    module._free(pointer);  // the layout keeps its own copy
+    module._free(pointer);
     return await runUmap(module, handle, rows, name, settings);
   } finally {
     if (handle) module._layout_umap_free(handle);
