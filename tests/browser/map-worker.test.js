@@ -1,5 +1,5 @@
 // model.map() in a browser: a UMAP map is laid out in a Worker of its own
-// (web/src/map-worker.js), off the page's main thread, and comes out the
+// (web/src/map-worker.js, built into web/dist/map-worker.js), off the page's main thread, and comes out the
 // same, bit for bit, as the Node API's (which works in slices on its own
 // thread), with or without a starting layout; an AbortSignal ends the
 // Worker and rejects with its reason, while a map asked for beside it is
@@ -37,7 +37,7 @@ describe('model.map in the browser', () => {
 
   test('lays out in a Worker the same map as Node, bit for bit, from the PCA and from a given start', async () => {
     const cold = await pageMap(600, { seed: 5, epochs: 40 });
-    assert.ok(suite.server.requests.some((r) => r.path === '/web/src/map-worker.js' && r.status === 200), 'the Worker\'s script was fetched');
+    assert.ok(suite.server.requests.some((r) => r.path === '/web/dist/map-worker.js' && r.status === 200), 'the Worker\'s script was fetched');
     assert.deepEqual(cold, await nodeMap(600, { seed: 5, epochs: 40 }));
     const init = cold.map((v, k) => (k % 2 ? -v : v));
     assert.deepEqual(await pageMap(600, { seed: 6, epochs: 20, init }), await nodeMap(600, { seed: 6, epochs: 20, init }));

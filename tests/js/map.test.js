@@ -3,13 +3,14 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadModel, Matrix, mapDetails, alignMap } from '../../web/index.js';
 import { neighboursKept } from '../../web/src/map.js';
+import { bundleWorker, workerFile } from '../../tools/bundle-page.mjs';
 
 const nativeTool = fileURLToPath(new URL('../../build/native/map_layout', import.meta.url));
 let model;
@@ -230,6 +231,10 @@ describe('model.map: UMAP', () => {
     await assert.rejects(model.map({ table: new Matrix(data, 20, model.width) }), { name: 'RangeError', message: /not finite/ });
     await assert.rejects(model.map({ method: 'pca', table: new Matrix(data, 20, model.width) }), { message: /not finite/ });
   });
+});
+
+test('web/dist/map-worker.js, the Worker a browser lays UMAP out in, is what its sources build now (else: tools/build.sh page)', async () => {
+  assert.equal(readFileSync(workerFile, 'utf8'), await bundleWorker({ write: false }));
 });
 
 describe('nearest: exclude', () => {

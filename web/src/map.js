@@ -4,7 +4,7 @@
 // asked for, so the chapter's main module stays small.
 //
 // In a browser a UMAP map is laid out in a Worker of its own (map-worker.js,
-// one for the page, sent the compiled module), whole: the page's main
+// built into web/dist/map-worker.js; one for the page, sent the compiled module), whole: the page's main
 // thread only sends the table and receives the points, and an AbortSignal
 // ends the Worker (another takes the jobs left). Where there is no Worker
 // (Node) or it cannot start, the work goes in slices: each call into
@@ -18,8 +18,8 @@ import { compileWasm } from './runtime.js';
 import { beginUmap, finishUmap, instantiateLayout, lastError } from './layout-run.js';
 
 const wasmUrl = new URL('../dist/layout.wasm', import.meta.url);
-// '../src/' from web/src/ and from the page's bundle in web/dist/ alike.
-const workerUrl = new URL('../src/map-worker.js', import.meta.url);
+// The Worker's one-module build (tools/bundle-page.mjs), beside layout.js.
+const workerUrl = new URL('../dist/map-worker.js', import.meta.url);
 /** Milliseconds of work between two turns of the event loop. */
 const SLICE_MS = 12;
 const STAGES = ['neighbours', 'graph', 'initialise', 'optimise', 'done'];
