@@ -75,6 +75,19 @@ const ownUrl = {
   },
 };
 
+/** What the page's bundle and the Worker's are both built with. */
+const moduleBuild = {
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'browser',
+  // Top-level await (web/index.js) and class fields as written: what the page's browsers run already.
+  target: 'es2022',
+  legalComments: 'none',
+  write: false,
+  logLevel: 'warning',
+};
+
 /**
  * Builds the bundle and its source map; writes them into web/dist/ unless
  * `write` is false. Returns the bundle's text and the sources it holds
@@ -82,23 +95,15 @@ const ownUrl = {
  */
 export async function bundlePage({ write = true } = {}) {
   const result = await build({
+    ...moduleBuild,
     entryPoints: [entry],
     outfile: bundleFile,
-    bundle: true,
-    minify: true,
     // Class and function names as written: the console and DevTools show them (a Trace, a Matrix).
     keepNames: true,
-    format: 'esm',
-    platform: 'browser',
-    // Top-level await (web/index.js) and class fields as written: what the page's browsers run already.
-    target: 'es2022',
     // Node's modules are imported only for file: URLs, which a page never has.
     external: ['node:*'],
     sourcemap: 'linked',
-    legalComments: 'none',
     metafile: true,
-    write: false,
-    logLevel: 'warning',
     plugins: [keepAsWritten, keepLayoutApart, ownUrl],
   });
   const code = result.outputFiles.find((file) => file.path === bundleFile);
@@ -111,19 +116,7 @@ export async function bundlePage({ write = true } = {}) {
  * short); writes it unless `write` is false. Returns its text.
  */
 export async function bundleWorker({ write = true } = {}) {
-  const result = await build({
-    entryPoints: [workerEntry],
-    outfile: workerFile,
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    legalComments: 'none',
-    logLevel: 'warning',
-    write: false,
-    plugins: [keepLayoutApart],
-  });
+  const result = await build({ ...moduleBuild, entryPoints: [workerEntry], outfile: workerFile, plugins: [keepLayoutApart] });
   const [file] = result.outputFiles;
   if (write) await writeFile(file.path, file.contents);
   return file.text;
