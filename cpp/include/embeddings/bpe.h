@@ -5,7 +5,11 @@
 //    has a merge. It knows nothing of text, files or vocabularies.
 //  - BpeModel: what tokenizer.json's "model" of type BPE adds: the
 //    vocabulary by bytes, the single-byte tokens a piece starts from,
-//    unk_token (fused or not) for bytes without a token, and ignore_merges.
+//    unk_token (fused or not) for bytes without a token, and ignore_merges;
+//    and, where a file asks for them, the settings of SentencePiece-style and
+//    subword models: a piece that starts as its characters, byte_fallback
+//    ("<0xNN>" tokens for a character without one), continuing_subword_prefix
+//    and end_of_word_suffix.
 #pragma once
 
 #include <cstddef>
@@ -85,6 +89,7 @@ struct MergeWorkspace {
   std::vector<Symbol> symbols;
   std::vector<Candidate> heap;
   std::vector<std::int32_t> piece_ids;  // BpeModel: a piece's byte tokens before merging.
+  std::string unit;                     // BpeModel: a character with its prefix or suffix.
 };
 
 // Appends to `out` the ids that `count` ids become under `merges`: Hugging
@@ -97,6 +102,12 @@ struct BpeSettings {
   std::int32_t unk_id = -1;    // Token for bytes that have none, or -1 to drop them.
   bool fuse_unk = false;       // A run of such bytes becomes one unk_token.
   bool ignore_merges = false;  // A piece that is a token is that token, whatever the merges say.
+  // The vocabulary is spelled as text, not in GPT-2's byte alphabet: a
+  // piece starts as its characters (UTF-8 sequences), not its bytes.
+  bool by_characters = false;
+  bool byte_fallback = false;  // A character without a token becomes its bytes' "<0xNN>" tokens.
+  // Around every character but the first, and after the last (as bytes).
+  std::string continuing_subword_prefix, end_of_word_suffix;
 };
 
 // The model reads the tokenizer's Vocabulary (its tokens by bytes) and owns
@@ -118,7 +129,16 @@ class BpeModel {
                     std::vector<std::int32_t>& ids) const;
 
  private:
-  std::int32_t byte_ids_[256] = {};  // Single-byte tokens, or -1.
+  // Whether a piece starts from anything but its bytes' single-byte tokens.
+  bool starts_by_units() const {
+    return settings_.by_characters || settings_.byte_fallback ||
+           !settings_.continuing_subword_prefix.empty() || !settings_.end_of_word_suffix.empty();
+  }
+  // The tokens a piece starts as, in that case (Hugging Face's BPE::merge_word).
+  void start_by_units(std::string_view piece, const Vocabulary& vocabulary, MergeWorkspace& workspace) const;
+
+  std::int32_t byte_ids_[256] = {};      // Single-byte tokens, or -1.
+  std::int32_t fallback_ids_[256] = {};  // byte_fallback: the "<0xNN>" tokens, or -1.
   MergeTable merges_;
   BpeSettings settings_;
   bool every_byte_has_a_token_ = false;

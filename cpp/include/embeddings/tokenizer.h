@@ -129,16 +129,21 @@ class Tokenizer {
   std::string_view normalize(std::string_view text, Scratch& scratch) const;
   void encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   void pre_tokenize(const PreTokenizer* steps, std::size_t count, std::string_view piece, std::size_t depth,
-                    Scratch& scratch, std::vector<std::int32_t>& ids) const;
+                    bool at_start, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   std::size_t bounded_pretoken_length(std::string_view text, std::size_t pos, Scratch& scratch,
                                       std::size_t ids_so_far) const;
   void encode_piece(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   bool join_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes, std::string& error) const;
+  // The token as the file spells it (an added token: its content), which is what decoders read.
+  std::string token_string(std::int32_t id) const;
 
   Normalizer normalizer_;
   PreTokenizer pre_tokenizer_;
   bpe::BpeModel model_;
   Decoder decoder_;
+  // Whether the vocabulary is spelled in GPT-2's byte alphabet (a ByteLevel
+  // pre-tokenizer maps text into it); else it is spelled as text itself.
+  bool byte_level_vocabulary_ = true;
   Vocabulary vocabulary_;  // Every token, model and added.
   AddedVocabulary added_;
 };
