@@ -126,6 +126,10 @@ void BpeModel::encode_piece(std::string_view piece, const Vocabulary& vocabulary
   auto& start = workspace.piece_ids;
   start.clear();
 #if !EMBEDDINGS_CRITICAL_MODULE  // (There the reader refuses the settings that need it.)
+  if (settings_.word_piece) {
+    encode_word_piece(piece, vocabulary, workspace, ids);
+    return;
+  }
   if (starts_by_units()) {
     start_by_units(piece, vocabulary, workspace);
     merge(merges_, start.data(), start.size(), workspace, ids);
@@ -196,6 +200,43 @@ void BpeModel::start_by_units(std::string_view piece, const Vocabulary& vocabula
     unk_pending = true;
   }
   if (unk_pending) start.push_back(settings_.unk_id);
+}
+
+void BpeModel::encode_word_piece(std::string_view piece, const Vocabulary& vocabulary,
+                                 MergeWorkspace& workspace, std::vector<std::int32_t>& ids) const {
+  // Where each character starts (each byte, for a byte-level vocabulary), and the end.
+  std::vector<std::uint32_t>& starts = workspace.starts;
+  starts.clear();
+  for (std::size_t pos = 0; pos < piece.size();) {
+    starts.push_back(static_cast<std::uint32_t>(pos));
+    std::uint32_t code = 0;
+    const std::size_t used = settings_.by_characters ? utf8::decode(piece, pos, code) : 1;
+    pos += used == 0 ? 1 : used;
+  }
+  const std::size_t characters = starts.size();
+  starts.push_back(static_cast<std::uint32_t>(piece.size()));
+  const std::size_t first_id = ids.size();
+  bool bad = characters > settings_.max_input_chars_per_word;
+  std::string& unit = workspace.unit;
+  for (std::size_t start = 0; start < characters && !bad;) {
+    std::size_t end = characters;  // In characters.
+    std::int32_t id = -1;
+    for (; end > start; --end) {
+      unit.assign(start == 0 ? "" : settings_.continuing_subword_prefix);
+      unit.append(piece, starts[start], starts[end] - starts[start]);
+      id = vocabulary.find(unit);
+      if (id >= 0) break;
+    }
+    if (id < 0) {
+      bad = true;
+      break;
+    }
+    ids.push_back(id);
+    start = end;
+  }
+  if (!bad) return;
+  ids.resize(first_id);
+  ids.push_back(settings_.unk_id);
 }
 #endif
 

@@ -314,6 +314,27 @@ bool Tokenizer::decode(const std::int32_t* ids, std::size_t count, std::string& 
 #endif
 }
 
+bool Tokenizer::round_trips() const {
+  if (!byte_level_vocabulary_ || !model_.encodes_every_byte_as_itself() || !added_.empty() ||
+      normalizer_.kind != Normalizer::Kind::None) {
+    return false;
+  }
+  const bool sequence = pre_tokenizer_.kind == PreTokenizer::Kind::Sequence;
+  const PreTokenizer* steps = sequence ? pre_tokenizer_.steps.data() : &pre_tokenizer_;
+  const std::size_t count = sequence ? pre_tokenizer_.steps.size() : 1;
+  return std::all_of(steps, steps + count, [](const PreTokenizer& step) {
+    using Kind = PreTokenizer::Kind;
+    switch (step.kind) {
+      case Kind::ByteLevel: return !step.add_prefix_space;
+      case Kind::Split:
+      case Kind::Punctuation: return step.behavior != PreTokenizer::Behavior::Removed;
+      case Kind::Digits:
+      case Kind::None: return true;
+      default: return false;  // Metaspace rewrites spaces; the Whitespace kinds drop them.
+    }
+  });
+}
+
 std::string Tokenizer::token_bytes(std::int32_t id) const {
   std::string_view bytes;
   return vocabulary_.bytes(id, bytes) ? std::string(bytes) : std::string();

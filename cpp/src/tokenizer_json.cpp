@@ -145,8 +145,15 @@ bool Tokenizer::Reader::read_model_settings() {
   if (model == nullptr || !model->is_object())
     return fail("model must be an object, found " + describe(model));
   const json::Value* type = model->find("type");
+  if (type != nullptr && type->is_string() && type->text == "WordPiece") {
+#if EMBEDDINGS_CRITICAL_MODULE
+    return fail("model: WordPiece is left out of this build (it is in embeddings-full.wasm)");
+#else
+    return read_word_piece_settings(*model);
+#endif
+  }
   if (type == nullptr || !type->is_string() || type->text != "BPE")
-    return fail("model.type must be \"BPE\", found " + describe(type) + " (not supported)");
+    return fail("model.type must be \"BPE\" or \"WordPiece\", found " + describe(type) + " (not supported)");
   const json::Value* dropout = model->find("dropout");
   if (!is_null_or_absent(dropout)) {
     return fail("model.dropout must be null, found " + describe(*dropout) +
@@ -159,14 +166,9 @@ bool Tokenizer::Reader::read_model_settings() {
     if (!member->is_string()) {
       return fail(std::string("model.") + key + " must be null or a string, found " + describe(*member));
     }
-    std::string& bytes = key[0] == 'c' ? settings_.continuing_subword_prefix : settings_.end_of_word_suffix;
-    // Kept as the bytes a vocabulary entry holds (GPT-2's alphabet decoded).
-    if (t_.byte_level_vocabulary_ ? !byte_level::decode(member->text, bytes)
-                                  : (bytes = member->text, false)) {
-      return fail(std::string("model.") + key + " " + quote(member->text) +
-                  " is not a byte-level string (the vocabulary is in GPT-2's byte alphabet)");
-    }
-    if (key[0] == 'c') prefix_ = member->text;
+    if (!read_affix(*member, key,
+                    key[0] == 'c' ? settings_.continuing_subword_prefix : settings_.end_of_word_suffix))
+      return false;
   }
 #if EMBEDDINGS_CRITICAL_MODULE
   if (settings_.byte_fallback || !settings_.continuing_subword_prefix.empty() ||
@@ -188,6 +190,37 @@ bool Tokenizer::Reader::read_model_settings() {
   if (!merges_.found) return fail("model.merges must be an array, found " + describe(model->find("merges")));
   return true;
 }
+
+// Kept as the bytes a vocabulary entry holds (GPT-2's alphabet decoded).
+bool Tokenizer::Reader::read_affix(const json::Value& value, const char* key, std::string& bytes) {
+  if (t_.byte_level_vocabulary_ ? !byte_level::decode(value.text, bytes) : (bytes = value.text, false)) {
+    return fail(std::string("model.") + key + " " + quote(value.text) +
+                " is not a byte-level string (the vocabulary is in GPT-2's byte alphabet)");
+  }
+  if (key[0] == 'c') prefix_ = value.text;
+  return true;
+}
+
+#if !EMBEDDINGS_CRITICAL_MODULE
+// tokenizers' WordPiece: unk_token, continuing_subword_prefix and
+// max_input_chars_per_word are required, as there; no merges.
+bool Tokenizer::Reader::read_word_piece_settings(const json::Value& model) {
+  settings_.word_piece = true;
+  settings_.by_characters = !t_.byte_level_vocabulary_;
+  unk_ = model.find("unk_token");
+  if (unk_ == nullptr || !unk_->is_string())
+    return fail("model.unk_token must be a string, found " + describe(unk_));
+  const json::Value* prefix = model.find("continuing_subword_prefix");
+  if (prefix == nullptr || !prefix->is_string())
+    return fail("model.continuing_subword_prefix must be a string, found " + describe(prefix));
+  if (!read_affix(*prefix, "continuing_subword_prefix", settings_.continuing_subword_prefix) ||
+      !read_count_member(model, "max_input_chars_per_word", "model", settings_.max_input_chars_per_word)) {
+    return false;
+  }
+  if (!vocab_.found) return fail("model.vocab must be an object, found " + describe(model.find("vocab")));
+  return true;
+}
+#endif
 
 bool Tokenizer::Reader::read_added_tokens() {
   if (!added_.found) {

@@ -141,6 +141,9 @@ class Tokenizer::Reader {
   bool read_post_processor_stage(const json::Value& post, const std::string& where);
 
   bool read_model_settings();
+  bool read_word_piece_settings(const json::Value& model);
+  // continuing_subword_prefix or end_of_word_suffix (`key`) into `bytes`.
+  bool read_affix(const json::Value& value, const char* key, std::string& bytes);
 
   // ---- Added tokens: read first, since their contents may appear in the
   // vocabulary without being byte-level strings -----------------------------

@@ -32,8 +32,8 @@ bool has_type(const json::Value& component, std::string_view type) {
 // The kinds each stage knows, for messages and for the critical module's refusals.
 constexpr const char* kNormalizers[] = {"NFC",   "NFD",     "NFKC",    "NFKD",    "Lowercase",
                                         "Strip", "Prepend", "Replace", "Sequence"};
-constexpr const char* kPreTokenizers[] = {"Split",           "Sequence", "Metaspace",  "Whitespace",
-                                          "WhitespaceSplit", "Digits",   "Punctuation"};
+constexpr const char* kPreTokenizers[] = {"Split",           "Sequence", "Metaspace",   "Whitespace",
+                                          "WhitespaceSplit", "Digits",   "Punctuation", "BertPreTokenizer"};
 constexpr const char* kDecoders[] = {"Metaspace", "ByteFallback", "Fuse",    "Strip",
                                      "Replace",   "WordPiece",    "Sequence"};
 
@@ -265,6 +265,15 @@ bool Tokenizer::Reader::read_pre_tokenizer_stage(const json::Value& pre, const s
     return pre.find("behavior") == nullptr || read_behavior(pre, where, out.behavior);
   }
   if (has_type(pre, "Metaspace")) return read_metaspace(pre, where, out);
+  if (has_type(pre, "BertPreTokenizer")) {
+    // BERT's: tokenizers' BertPreTokenizer is these two splits in turn.
+    out.kind = Kind::Sequence;
+    out.steps.resize(2);
+    out.steps[0].kind = Kind::WhitespaceSplit;
+    out.steps[1].kind = Kind::Punctuation;
+    out.steps[1].behavior = PreTokenizer::Behavior::Isolated;
+    return true;
+  }
   if (has_type(pre, "Sequence")) {
     out.kind = Kind::Sequence;
     std::vector<PreTokenizer> stages;

@@ -136,6 +136,7 @@ bool Tokenizer::Reader::read_merge(json::Reader& reader, std::size_t i, std::str
 }
 
 bool Tokenizer::Reader::read_merges() {
+  if (!merges_.found) return true;  // WordPiece (read_model_settings requires them for BPE).
   bpe::MergeTable& merges = t_.model_.merges();
   merges.reserve(merges_.entries);
   json::Reader reader(text_, merges_.at);

@@ -190,8 +190,8 @@ test('pre_tokenizer: what is not supported is refused, naming the stage', async 
       /pretokenizers\[0\]\.behavior must be Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous, found the string "Sideways"/],
     [{ type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: 'a', behavior: 'Isolated' }, { type: 'ByteLevel', add_prefix_space: false }] },
       /pretokenizers\[0\]\.pattern must be \{"Regex": "\.\.\."\} or \{"String": "\.\.\."\}, found the string "a"/],
-    [{ type: 'Sequence', pretokenizers: [{ type: 'BertPreTokenizer' }, { type: 'ByteLevel', add_prefix_space: false }] },
-      /pre_tokenizer\.pretokenizers\[0\] must be \{"type": "ByteLevel", \.\.\.\} or one of Split, Sequence, Metaspace, Whitespace, WhitespaceSplit, Digits or Punctuation, found type "BertPreTokenizer" \(not supported\)/],
+    [{ type: 'Sequence', pretokenizers: [{ type: 'UnicodeScripts' }, { type: 'ByteLevel', add_prefix_space: false }] },
+      /pre_tokenizer\.pretokenizers\[0\] must be \{"type": "ByteLevel", \.\.\.\} or one of Split, Sequence, Metaspace, Whitespace, WhitespaceSplit, Digits, Punctuation or BertPreTokenizer, found type "UnicodeScripts" \(not supported\)/],
   ];
   for (const [preTokenizer, message] of cases) {
     const json = pairTokenizer(preTokenizer);

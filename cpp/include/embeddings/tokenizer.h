@@ -117,6 +117,11 @@ class Tokenizer {
   // a literal "<0x41>" token is found by (3) only if no token "A" exists.
   std::int32_t token_id(std::string_view text) const;
 
+  // Whether decode_bytes(encode(s)) == s for every byte string s: a
+  // byte-level vocabulary with a token for every byte, no added tokens, no
+  // normalizer, and no pre-tokenizer stage that adds or drops text.
+  bool round_trips() const;
+
   const std::vector<AddedToken>& added_tokens() const { return added_.tokens(); }
   bool add_prefix_space() const { return pre_tokenizer_.add_prefix_space; }
 
