@@ -258,3 +258,26 @@ test('NFC and NFD normalizers give String.prototype.normalize\'s text, and Rust\
     await compareWithRust(model, rustTokenizers.Tokenizer.fromString(text), texts, form);
   }
 });
+
+test('a file whose components the package\'s quick test misses is loaded with the full module once the critical one refuses it by name', async () => {
+  // No pre_tokenizer member at all (tokenizers reads it as null): nothing in
+  // the text names a component of the full module, and the critical module
+  // refuses the vocabulary spelled as text.
+  const json = pairTokenizer(null);
+  delete json.pre_tokenizer;
+  delete json.decoder;
+  const bytes = utf8.encode(JSON.stringify(json));
+  const critical = await instantiate('tokenizer');
+  const session = new critical.TextSession();
+  try {
+    const pointer = session.inputBuffer(bytes.length);
+    critical.HEAPU8.set(bytes, pointer);
+    assert.equal(session.load(), false);
+    assert.match(session.error(), /pre_tokenizer: null \(a vocabulary spelled as text\) is left out of this build/);
+  } finally {
+    session.delete();
+  }
+  const model = await loadWithTokenizer(bytes, idCount(json));
+  const rust = rustTokenizers.Tokenizer.fromString(JSON.stringify(json));
+  await compareWithRust(model, rust, ['ab', 'a b', 'x', ''], 'no pre_tokenizer');
+});
