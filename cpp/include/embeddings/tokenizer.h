@@ -1,6 +1,7 @@
-// Byte-level BPE tokenizer compatible with Hugging Face `tokenizers` (the
-// GPT-2 family): loads a tokenizer.json and encodes text to exactly the ids
-// that library gives, decodes ids back to text, and names tokens for the book.
+// BPE (and WordPiece) tokenizer compatible with Hugging Face `tokenizers`
+// (GPT-2, Llama 2 and 3, Qwen, Gemma, GPT-4o, BERT's model): loads a
+// tokenizer.json and encodes text to exactly the ids that library gives,
+// decodes ids back to text, and names tokens for the book.
 //
 // The parts, as Hugging Face's tokenizers and tiktoken divide them: the
 // pipeline's stages (tokenizer_pipeline.h), the added tokens
@@ -45,11 +46,12 @@ class Tokenizer {
  public:
   // Loads a Hugging Face tokenizer.json. Supported: model BPE (vocab;
   // merges as "a b" strings or ["a", "b"] pairs; ignore_merges; unk_token and
-  // fuse_unk; dropout null; byte_fallback false; continuing_subword_prefix
-  // and end_of_word_suffix null or ""), pre_tokenizer ByteLevel
-  // (add_prefix_space, use_regex) or a Sequence of Split stages (regex.h)
-  // ending in ByteLevel, decoder ByteLevel or null, normalizer NFC, NFD or
-  // null, post_processor null or ByteLevel, truncation and padding null,
+  // fuse_unk; dropout null; byte_fallback; continuing_subword_prefix and
+  // end_of_word_suffix) or WordPiece; the normalizers, pre-tokenizers and
+  // decoders of tokenizer_pipeline.h (docs/tokenizer.md lists them), a
+  // vocabulary in GPT-2's byte alphabet when the pre-tokenizer ends in
+  // ByteLevel and spelled as text otherwise; a post_processor that only adds
+  // special tokens (not run: encode adds none); truncation and padding null;
   // added_tokens. Anything else is refused with a message that names the
   // field and the problem (not the file: the caller, which knows its name,
   // adds it); `out` is left untouched on failure.
