@@ -2,6 +2,7 @@
 // tables: the vocabulary, the ids of the added tokens, the merges.
 #include <algorithm>
 
+#include "embeddings/utf8.h"
 #include "tokenizer_json.h"
 
 namespace embeddings {
@@ -11,8 +12,8 @@ using tokenizer_json::is_null_or_absent;
 using tokenizer_json::kMaxId;
 using tokenizer_json::quote;
 
-std::string Tokenizer::Reader::key_of(std::string_view bytes, bool findable) {
-  if (!findable) return std::string(bytes);
+std::string Tokenizer::Reader::key_of(std::string_view bytes, bool findable) const {
+  if (!findable || !t_.byte_level_vocabulary_) return std::string(bytes);
   std::string key;
   byte_level::append_encoded(key, bytes);
   return key;
@@ -63,7 +64,9 @@ bool Tokenizer::Reader::read_vocabulary() {
     }
     const auto id32 = static_cast<std::int32_t>(id);
     std::string_view bytes;
-    if (key_decoder_.decode(key, bytes)) {
+    if (!t_.byte_level_vocabulary_) {
+      vocabulary.add(id32, key, true);  // Spelled as text: the key is the token's bytes.
+    } else if (key_decoder_.decode(key, bytes)) {
       vocabulary.add(id32, bytes, true);
     } else if (added_by_content_.count(std::string(key)) != 0) {
       // Decoded as its raw text, like Hugging Face's ByteLevel decoder does.
@@ -109,8 +112,9 @@ bool Tokenizer::Reader::check_added_ids() {
       // Hugging Face's ByteLevel decoder turns a token into bytes through the
       // byte alphabet when every character is in it, else uses its raw text.
       t_.vocabulary_.add(token.id,
-                         byte_level::decode(token.content, bytes_) ? std::string_view(bytes_)
-                                                                   : std::string_view(token.content),
+                         t_.byte_level_vocabulary_ && byte_level::decode(token.content, bytes_)
+                             ? std::string_view(bytes_)
+                             : std::string_view(token.content),
                          false);
       added_any = true;
     }
@@ -151,6 +155,7 @@ bool Tokenizer::Reader::read_merge(json::Reader& reader, std::size_t i, std::str
 }
 
 bool Tokenizer::Reader::read_merges() {
+  if (!merges_.found) return true;  // WordPiece (read_model_settings requires them for BPE).
   bpe::MergeTable& merges = t_.model_.merges();
   const Vocabulary& vocabulary = t_.vocabulary_;
   merges.reserve(merges_.entries);
@@ -160,14 +165,21 @@ bool Tokenizer::Reader::read_merges() {
   reader.begin_array();
   for (std::uint32_t i = 0; reader.next_item(); ++i) {
     if (!read_merge(reader, i, left, right)) return false;
-    std::int32_t left_id, right_id, merged_id;
-    // Both parts in the byte alphabet (every merge of a byte-level file): the
-    // merged token's bytes are theirs joined, so nothing is decoded twice.
-    if (merged_bytes_.size() < left.size() + right.size()) merged_bytes_.resize(left.size() + right.size());
-    const std::size_t left_length = byte_level::decode_into(left, merged_bytes_.data());
-    const std::size_t right_length = left_length == byte_level::kNotByteLevel
-                                         ? byte_level::kNotByteLevel
-                                         : byte_level::decode_into(right, merged_bytes_.data() + left_length);
+    // As tokenizers builds the merged token: the right token less the length
+    // of continuing_subword_prefix (whether or not it starts with it).
+    const bool prefix_fits =
+        prefix_.empty() || (right.size() >= prefix_.size() && utf8::is_valid(right.substr(prefix_.size())));
+    std::int32_t left_id = -1, right_id = -1, merged_id = -1;
+    // Both parts in the byte alphabet (every merge of a byte-level file, which
+    // has no prefix): the merged token's bytes are theirs joined, so nothing
+    // is decoded twice.
+    std::size_t left_length = byte_level::kNotByteLevel, right_length = byte_level::kNotByteLevel;
+    if (t_.byte_level_vocabulary_ && prefix_.empty()) {
+      if (merged_bytes_.size() < left.size() + right.size()) merged_bytes_.resize(left.size() + right.size());
+      left_length = byte_level::decode_into(left, merged_bytes_.data());
+      if (left_length != byte_level::kNotByteLevel)
+        right_length = byte_level::decode_into(right, merged_bytes_.data() + left_length);
+    }
     if (right_length != byte_level::kNotByteLevel) {
       const std::string_view bytes(merged_bytes_.data(), left_length + right_length);
       left_id = vocabulary.find(bytes.substr(0, left_length));
@@ -176,13 +188,19 @@ bool Tokenizer::Reader::read_merges() {
     } else {
       left_id = id_of_key(left);
       right_id = left_id < 0 ? -1 : id_of_key(right);
-      merged.assign(left).append(right);
-      merged_id = right_id < 0 ? -1 : id_of_key(merged);
+      if (right_id >= 0 && prefix_fits) {
+        merged.assign(left).append(right.substr(prefix_.size()));
+        merged_id = id_of_key(merged);
+      }
     }
     if (left_id < 0) return fail(merge_name(i) + ": " + quote(left) + " is not in model.vocab");
     if (right_id < 0) return fail(merge_name(i) + ": " + quote(right) + " is not in model.vocab");
+    if (!prefix_fits) {
+      return fail(merge_name(i) + ": " + quote(right) +
+                  " does not start with a whole continuing_subword_prefix's length of characters");
+    }
     if (merged_id < 0) {
-      merged.assign(left).append(right);
+      merged.assign(left).append(right.substr(prefix_.size()));
       return fail(merge_name(i) + ": the merged token " + quote(merged) + " is not in model.vocab");
     }
     std::uint32_t existing = 0;
@@ -205,8 +223,8 @@ bool Tokenizer::Reader::finish() {
   for (std::size_t i = 0; i < added_tokens_.size(); ++i)
     t_.vocabulary_.set_added_index(added_tokens_[i].id, static_cast<std::int32_t>(i));
   t_.added_.build(std::move(added_tokens_));
-  t_.model_.set_vocabulary(t_.vocabulary_);
   t_.model_.set_settings(settings_);
+  t_.model_.set_vocabulary(t_.vocabulary_);
   return true;
 }
 
