@@ -122,10 +122,10 @@ async function loadTables(weightsInput, configInput, progress, requested = () =>
 }
 
 async function loadTablesNow(weightsInput, configInput, progress, requested, signal) {
-  const opened = await openTableFiles(weightsInput, configInput, signal);
+  const opened = await openTableFiles(weightsInput, configInput, signal, requested);
   const { module, config } = opened;
   // A sharded checkpoint's index names the shard with the tables: only that one is opened.
-  const { source, sizePromise, shards } = await openShardWithTables(module, opened, weightsInput, signal);
+  const { source, sizePromise, shards } = await openShardWithTables(module, opened, weightsInput, signal, requested);
   const session = new module.ModelSession();
   // The session's messages name no file; which one it was about, it says.
   const fail = () => {
@@ -192,7 +192,7 @@ async function shardBeside(indexInput, indexName, file) {
  * shard holding the token table (and the position table: both must be in
  * that one shard), opened in their place. The other shards are never asked for.
  */
-async function openShardWithTables(module, opened, weightsInput, signal) {
+async function openShardWithTables(module, opened, weightsInput, signal, requested) {
   const { source, sizePromise } = opened;
   let size;
   try {
@@ -225,6 +225,7 @@ async function openShardWithTables(module, opened, weightsInput, signal) {
     const shard = await openSource(shardInput, 'weights', { signal });
     const shardSize = shard.size();
     shardSize.catch(() => {});
+    askForTablesEarly(shard, shardSize, requested);
     await source.close();
     const totalBytes = Number(index.metadata?.total_size);
     return { source: shard, sizePromise: shardSize, shards: { indexName: source.name, totalBytes: Number.isFinite(totalBytes) ? totalBytes : 0 } };
@@ -241,8 +242,9 @@ async function settleShard(weightsInput, indexName, file, signal) {
 
 // Starts everything that can travel at once: the module instantiates while
 // the files open and the weights' first bytes travel (one round trip fewer
-// before the tables are asked for).
-async function openTableFiles(weightsInput, configInput, signal) {
+// before the tables are asked for), and the tables are asked for as soon as
+// those first bytes are in.
+async function openTableFiles(weightsInput, configInput, signal, requested) {
   const instancePromise = instantiate('tables');
   instancePromise.catch(() => {});  // awaited below; a failure is reported there
   const configPromise = configInput === undefined ? Promise.resolve(undefined) : readText(configInput, 'config', { signal });
@@ -253,6 +255,7 @@ async function openTableFiles(weightsInput, configInput, signal) {
   // of the weights, and the tables' requests can only follow it.
   const sizePromise = source.size();
   sizePromise.catch(() => {});
+  askForTablesEarly(source, sizePromise, requested);
   try {
     const config = await configPromise;
     const module = await instancePromise;
@@ -261,6 +264,62 @@ async function openTableFiles(weightsInput, configInput, signal) {
     await source.close();
     throw error;
   }
+}
+
+// The names the C++ loader looks for a token or position table under
+// (checkpointTableNames() in the bindings; tests/js/loading.test.js checks
+// that the two lists agree). Only for asking for the tables early: which
+// table is which, and whether the file is sound, the C++ loader decides.
+const TABLE_NAMES = [
+  'transformer.wte.weight', 'wte.weight', 'model.embed_tokens.weight', 'gpt_neox.embed_in.weight',
+  'model.decoder.embed_tokens.weight', 'decoder.embed_tokens.weight',
+  'transformer.wpe.weight', 'wpe.weight', 'model.decoder.embed_positions.weight', 'decoder.embed_positions.weight',
+];
+export { TABLE_NAMES as earlyTableNamesForTests };
+// A header longer than this is left to the C++ loader alone (real ones are
+// well under a megabyte; the C++ loader takes up to 100 MB).
+const MAX_EARLY_HEADER_BYTES = 16 * 1024 * 1024;
+// Nor is a table of more bytes than one table may take (the C++ loader's bound) asked for early.
+const MAX_EARLY_TABLE_BYTES = 2 ** 30;
+
+/**
+ * Asks for the tables' bytes (source.prefetch) as soon as the weights' first
+ * bytes are in, from a reading of the header in JavaScript, so that their
+ * requests do not wait for the tables' WebAssembly instance: over HTTP that
+ * is the module's compilation and start-up, and on a page the main thread's
+ * other work. It only schedules fetches and trusts nothing: the C++ loader
+ * reads the header again, checks it all and reads what it needs, served from
+ * these requests when the bytes are the same. A header this reading cannot
+ * make sense of schedules nothing. Calls `requested` once it has asked.
+ */
+function askForTablesEarly(source, sizePromise, requested) {
+  if (!source.prefetch) return;
+  sizePromise.then(async (size) => {
+    if (size < 8) return;
+    const first = await source.read(0, 8);
+    const headerLength = new DataView(first.buffer, first.byteOffset, 8).getBigUint64(0, true);
+    if (headerLength < 2n || headerLength > BigInt(Math.min(MAX_EARLY_HEADER_BYTES, size - 8))) return;
+    const length = Number(headerLength);
+    let header;
+    try {
+      header = JSON.parse(exactUtf8.decode(await source.read(8, length)));
+    } catch {
+      return;
+    }
+    if (typeof header !== 'object' || header === null || Array.isArray(header)) return;
+    const dataStart = 8 + length;
+    let asked = false;
+    for (const name of TABLE_NAMES) {
+      const offsets = Object.hasOwn(header, name) ? header[name]?.data_offsets : undefined;
+      if (!Array.isArray(offsets) || offsets.length !== 2) continue;
+      const [begin, end] = offsets;
+      if (!Number.isSafeInteger(begin) || !Number.isSafeInteger(end) || begin < 0 || end <= begin ||
+          end - begin > MAX_EARLY_TABLE_BYTES || dataStart + end > size) continue;
+      source.prefetch(dataStart + begin, end - begin);
+      asked = true;
+    }
+    if (asked) requested();
+  }).catch(() => {});  // the C++ loader's own reads report what went wrong
 }
 
 // The header's length, then the header; reading it allocates everything

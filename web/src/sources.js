@@ -9,7 +9,9 @@ import { isNode } from './runtime.js';
 /**
  * A random-access byte source.
  * @typedef {{ name: string, size(): Promise<number>,
- *   read(offset: number, length: number): Promise<Uint8Array>, close(): Promise<void> }} ByteSource
+ *   read(offset: number, length: number): Promise<Uint8Array>, close(): Promise<void>,
+ *   prefetch?(offset: number, length: number): void }} ByteSource
+ * (prefetch: only where a read waits on a network; the others need none)
  */
 
 function nameOf(input, fallback) {
@@ -177,6 +179,21 @@ function urlSource(url, name, signal) {
   // for a small model, the whole safetensors header, so the header needs no
   // round trip of its own.
   let prefix;
+  // Every range asked for while the source is open (by read or prefetch),
+  // as { offset, length, bytes: Promise }: a read inside one of them is
+  // served from it, so bytes asked for ahead travel once. Dropped by close().
+  let ranges = [];
+  const rangeHolding = (offset, length) =>
+    ranges.find((range) => range.offset <= offset && offset + length <= range.offset + range.length);
+  function requestOnce(offset, length) {
+    let range = rangeHolding(offset, length);
+    if (!range) {
+      range = { offset, length, bytes: request(offset, length) };
+      range.bytes.catch(() => {});  // a prefetch nobody reads must not be an unhandled rejection
+      ranges.push(range);
+    }
+    return range.bytes.then((bytes) => bytes.subarray(offset - range.offset, offset - range.offset + length));
+  }
   async function request(offset, length) {
     const response = await fetchFile(url, name, {
       headers: { Range: `bytes=${offset}-${offset + length - 1}` },
@@ -211,11 +228,17 @@ function urlSource(url, name, signal) {
       if (length === 0) return new Uint8Array(0);
       if (whole) return whole.subarray(offset, offset + length);
       if (prefix && offset + length <= prefix.length) return prefix.subarray(offset, offset + length);
-      const bytes = await request(offset, length);
+      const bytes = await requestOnce(offset, length);
       if (bytes.length !== Math.min(length, Math.max(0, total - offset))) {
         throw new Error(`${name}: asked for ${length} bytes at ${offset}, got ${bytes.length}`);
       }
       return bytes;
+    },
+    // Asks for bytes a later read() will want, without waiting for them
+    // (the loader asks for the tables as soon as it has seen the header).
+    prefetch(offset, length) {
+      if (whole || length <= 0 || (prefix && offset + length <= prefix.length)) return;
+      requestOnce(offset, length).catch(() => {});
     },
     // A whole small file (config.json, tokenizer.json): one plain request,
     // rather than a probe for the size and then the body.
@@ -225,7 +248,7 @@ function urlSource(url, name, signal) {
       total = whole.length;
       return whole;
     },
-    async close() {},
+    async close() { ranges = []; },
   };
 }
 
