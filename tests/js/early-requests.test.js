@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { loadModel, rowView } from '../../web/index.js';
-import { earlyTableNamesForTests } from '../../web/src/model.js';
+import { earlyTableNamesForTests } from '../../web/src/early-requests.js';
 import { instantiate } from '../../web/src/runtime.js';
 import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
 import { makeFamilyModel } from './helpers/checkpoints.js';

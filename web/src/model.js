@@ -3,6 +3,8 @@
 import { instantiate } from './runtime.js';
 import { Matrix, checkIndex, describe, rowView } from './matrix.js';
 import { checkSignal, openSource, readText, settleInput } from './sources.js';
+import { askForTablesEarly } from './early-requests.js';
+import { defaultModelFiles } from './default-model.js';
 import { checkFloat32, checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
 import { mapRows } from './map.js';
 
@@ -36,12 +38,7 @@ export function cosineMatrix(table) {
   return owner ? owner.cosineMatrix(table) : cosineMatrixOf(table);
 }
 
-/** The files of the model shipped with the package. */
-export const defaultModelFiles = Object.freeze({
-  weights: new URL('../../model/model.safetensors', import.meta.url),
-  config: new URL('../../model/config.json', import.meta.url),
-  tokenizer: new URL('../../model/tokenizer.json', import.meta.url),
-});
+export { defaultModelFiles };
 
 /**
  * Loads a model's embedding tables (GPT-2, Llama, Mistral, Qwen, Gemma, Phi,
@@ -264,62 +261,6 @@ async function openTableFiles(weightsInput, configInput, signal, requested) {
     await source.close();
     throw error;
   }
-}
-
-// The names the C++ loader looks for a token or position table under
-// (checkpointTableNames() in the bindings; tests/js/loading.test.js checks
-// that the two lists agree). Only for asking for the tables early: which
-// table is which, and whether the file is sound, the C++ loader decides.
-const TABLE_NAMES = [
-  'transformer.wte.weight', 'wte.weight', 'model.embed_tokens.weight', 'gpt_neox.embed_in.weight',
-  'model.decoder.embed_tokens.weight', 'decoder.embed_tokens.weight',
-  'transformer.wpe.weight', 'wpe.weight', 'model.decoder.embed_positions.weight', 'decoder.embed_positions.weight',
-];
-export { TABLE_NAMES as earlyTableNamesForTests };
-// A header longer than this is left to the C++ loader alone (real ones are
-// well under a megabyte; the C++ loader takes up to 100 MB).
-const MAX_EARLY_HEADER_BYTES = 16 * 1024 * 1024;
-// Nor is a table of more bytes than one table may take (the C++ loader's bound) asked for early.
-const MAX_EARLY_TABLE_BYTES = 2 ** 30;
-
-/**
- * Asks for the tables' bytes (source.prefetch) as soon as the weights' first
- * bytes are in, from a reading of the header in JavaScript, so that their
- * requests do not wait for the tables' WebAssembly instance: over HTTP that
- * is the module's compilation and start-up, and on a page the main thread's
- * other work. It only schedules fetches and trusts nothing: the C++ loader
- * reads the header again, checks it all and reads what it needs, served from
- * these requests when the bytes are the same. A header this reading cannot
- * make sense of schedules nothing. Calls `requested` once it has asked.
- */
-function askForTablesEarly(source, sizePromise, requested) {
-  if (!source.prefetch) return;
-  sizePromise.then(async (size) => {
-    if (size < 8) return;
-    const first = await source.read(0, 8);
-    const headerLength = new DataView(first.buffer, first.byteOffset, 8).getBigUint64(0, true);
-    if (headerLength < 2n || headerLength > BigInt(Math.min(MAX_EARLY_HEADER_BYTES, size - 8))) return;
-    const length = Number(headerLength);
-    let header;
-    try {
-      header = JSON.parse(exactUtf8.decode(await source.read(8, length)));
-    } catch {
-      return;
-    }
-    if (typeof header !== 'object' || header === null || Array.isArray(header)) return;
-    const dataStart = 8 + length;
-    let asked = false;
-    for (const name of TABLE_NAMES) {
-      const offsets = Object.hasOwn(header, name) ? header[name]?.data_offsets : undefined;
-      if (!Array.isArray(offsets) || offsets.length !== 2) continue;
-      const [begin, end] = offsets;
-      if (!Number.isSafeInteger(begin) || !Number.isSafeInteger(end) || begin < 0 || end <= begin ||
-          end - begin > MAX_EARLY_TABLE_BYTES || dataStart + end > size) continue;
-      source.prefetch(dataStart + begin, end - begin);
-      asked = true;
-    }
-    if (asked) requested();
-  }).catch(() => {});  // the C++ loader's own reads report what went wrong
 }
 
 // The header's length, then the header; reading it allocates everything
