@@ -11,7 +11,12 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshot, chapterSuite, nodeSnapshot, snapshotIndex, modelMode } from './helpers/browser.js';
+import { readFileSync } from 'node:fs';
 import { Matrix, alignMap, cosine, rowView } from '../../web/index.js';
+
+// The shipped model's loss curve: the page draws one point per train entry and
+// one dot per validation entry.
+const shippedCurve = JSON.parse(readFileSync(new URL('../../model/training-curve.json', import.meta.url), 'utf8'));
 
 const suite = chapterSuite({ before, after });
 
@@ -91,7 +96,7 @@ describe('<training-slider>: watch it learn, at 1280 px', () => {
         caption: document.querySelector('#slider .ew-curve figcaption').textContent,
       };
     });
-    if (modelMode === 'default') assert.deepEqual({ points: curve.points, dots: curve.dots }, { points: 120, dots: 28 });
+    if (modelMode === 'default') assert.deepEqual({ points: curve.points, dots: curve.dots }, { points: shippedCurve.train.length, dots: shippedCurve.val.length });
     if (modelMode === 'default') assert.match(curve.caption, /8\.3 is a uniform guess among the 4,096 tokens/);
     assert.equal(curve.ticks, index.snapshots.length);
     assert.equal(curve.marked, String(index.snapshots[index.snapshots.length - 1].step));
@@ -103,7 +108,7 @@ describe('<training-slider>: watch it learn, at 1280 px', () => {
     const after = await page.evaluate(() => {
       const view = document.querySelector('#slider').learnMap;
       const same = view.positions.every((v, k) => v === view.layouts[0].data[k]);
-      // Half way from step 0's map to step 9's: each point half way.
+      // Half way from the first snapshot's map to the second's: each point half way.
       const { positions } = view.positionsAt([view.layouts[0].data, view.layouts[1].data], 0.5);
       const halfway = positions.every((v, k) => Math.abs(v - (view.layouts[0].data[k] + view.layouts[1].data[k]) / 2) < 1e-4);
       return { frames: view.frames, same, halfway, marked: document.querySelector('#slider .ew-curve-marker').dataset.step, words: view.words.textContent };
@@ -114,7 +119,7 @@ describe('<training-slider>: watch it learn, at 1280 px', () => {
     assert.equal(after.marked, '0');
     assert.match(after.words, /^Step 0: the colour words lie at \d+% of the mean distance between two tokens; ·boy is the [\d,]+(st|nd|rd|th) closest point to ·girl on the map/);
     await page.keyboard.press('ArrowRight');
-    await page.waitForFunction(() => document.querySelector('#slider .ew-curve-marker').dataset.step === '9');
+    await page.waitForFunction((step) => document.querySelector('#slider .ew-curve-marker').dataset.step === step, String(index.snapshots[1].step));
     await page.keyboard.press('End');
     await page.waitForFunction((i) => document.querySelector('#slider canvas.ew-learn-canvas').dataset.shown === String(i), index.snapshots.length - 1);
     await page.waitForTimeout(100);
