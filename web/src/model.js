@@ -3,6 +3,8 @@
 import { instantiate } from './runtime.js';
 import { Matrix, checkIndex, describe, rowView } from './matrix.js';
 import { checkSignal, isUtf8, notUtf8, openSource, readBytes, readText, settleInput } from './sources.js';
+import { askForTablesEarly } from './early-requests.js';
+import { defaultModelFiles } from './default-model.js';
 import { checkFloat32, checkMapSize, cosineMatrixOf, registerHost, releaseHost } from './vectors.js';
 import { mapRows } from './map.js';
 
@@ -41,12 +43,7 @@ export function cosineMatrix(table) {
   return owner ? owner.cosineMatrix(table) : cosineMatrixOf(table);
 }
 
-/** The files of the model shipped with the package. */
-export const defaultModelFiles = Object.freeze({
-  weights: new URL('../../model/model.safetensors', import.meta.url),
-  config: new URL('../../model/config.json', import.meta.url),
-  tokenizer: new URL('../../model/tokenizer.json', import.meta.url),
-});
+export { defaultModelFiles };
 
 /**
  * Loads a model's embedding tables (GPT-2, Llama, Mistral, Qwen, Gemma, Phi,
@@ -127,10 +124,10 @@ async function loadTables(weightsInput, configInput, progress, requested = () =>
 }
 
 async function loadTablesNow(weightsInput, configInput, progress, requested, signal) {
-  const opened = await openTableFiles(weightsInput, configInput, signal);
+  const opened = await openTableFiles(weightsInput, configInput, signal, requested);
   const { module, config } = opened;
   // A sharded checkpoint's index names the shard with the tables: only that one is opened.
-  const { source, sizePromise, shards } = await openShardWithTables(module, opened, weightsInput, signal);
+  const { source, sizePromise, shards } = await openShardWithTables(module, opened, weightsInput, signal, requested);
   const session = new module.ModelSession();
   // The session's messages name no file; which one it was about, it says.
   const fail = () => {
@@ -197,7 +194,7 @@ async function shardBeside(indexInput, indexName, file) {
  * shard holding the token table (and the position table: both must be in
  * that one shard), opened in their place. The other shards are never asked for.
  */
-async function openShardWithTables(module, opened, weightsInput, signal) {
+async function openShardWithTables(module, opened, weightsInput, signal, requested) {
   const { source, sizePromise } = opened;
   let size;
   try {
@@ -230,6 +227,7 @@ async function openShardWithTables(module, opened, weightsInput, signal) {
     const shard = await openSource(shardInput, 'weights', { signal });
     const shardSize = shard.size();
     shardSize.catch(() => {});
+    askForTablesEarly(shard, shardSize, requested);
     await source.close();
     const totalBytes = Number(index.metadata?.total_size);
     return { source: shard, sizePromise: shardSize, shards: { indexName: source.name, totalBytes: Number.isFinite(totalBytes) ? totalBytes : 0 } };
@@ -246,8 +244,9 @@ async function settleShard(weightsInput, indexName, file, signal) {
 
 // Starts everything that can travel at once: the module instantiates while
 // the files open and the weights' first bytes travel (one round trip fewer
-// before the tables are asked for).
-async function openTableFiles(weightsInput, configInput, signal) {
+// before the tables are asked for), and the tables are asked for as soon as
+// those first bytes are in.
+async function openTableFiles(weightsInput, configInput, signal, requested) {
   const instancePromise = instantiate('tables');
   instancePromise.catch(() => {});  // awaited below; a failure is reported there
   const configPromise = configInput === undefined ? Promise.resolve(undefined) : readText(configInput, 'config', { signal });
@@ -258,6 +257,7 @@ async function openTableFiles(weightsInput, configInput, signal) {
   // of the weights, and the tables' requests can only follow it.
   const sizePromise = source.size();
   sizePromise.catch(() => {});
+  askForTablesEarly(source, sizePromise, requested);
   try {
     const config = await configPromise;
     const module = await instancePromise;
