@@ -414,13 +414,24 @@ describe('the smaller fixes', () => {
     }
   });
 
-  test('a display formula wider than the column says it scrolls', async () => {
-    const formulas = await page.evaluate(() => [...document.querySelectorAll('.tex.display')].map((element) => ({
+  test('a display formula wider than the column says it scrolls, and stops saying so when the column widens', async () => {
+    const formulasNow = () => page.evaluate(() => [...document.querySelectorAll('.tex.display')].map((element) => ({
       wide: element.scrollWidth > element.clientWidth + 1,
       cue: Boolean(element.nextElementSibling?.classList.contains('scroll-cue') && !element.nextElementSibling.hidden),
     })));
-    assert.ok(formulas.some((f) => f.wide), 'at 375 px some formula is wider than the column');
-    for (const formula of formulas) assert.equal(formula.cue, formula.wide);
+    const afterFrames = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const narrow = await formulasNow();
+    assert.ok(narrow.some((f) => f.wide), 'at 375 px some formula is wider than the column');
+    for (const formula of narrow) assert.equal(formula.cue, formula.wide);
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 1280, height: size.height });
+    await afterFrames();
+    const widened = await formulasNow();
+    assert.ok(widened.filter((f) => f.wide).length < narrow.filter((f) => f.wide).length, 'fewer formulas are wide at 1280 px');
+    for (const formula of widened) assert.equal(formula.cue, formula.wide);
+    await page.setViewportSize(size);
+    await afterFrames();
+    for (const formula of await formulasNow()) assert.equal(formula.cue, formula.wide);
   });
 
   test('the dot product: too large for float32 said so, no bare NaN or Infinity, the exact value in the code line, the limit of places explained', async () => {

@@ -289,31 +289,47 @@ async function typeset() {
     });
     element.classList.add('typeset');
   }
-  markWideFormulas();
-  new ResizeObserver(markWideFormulas).observe(document.body);
+  // Each display formula is checked again when its own box changes width
+  // (its column did) and when fonts arrive (KaTeX's glyphs widen it).
+  // Watching the body instead ran the check on every change of the page's
+  // height while the widgets build, and its reads between writes forced a
+  // layout per formula: 345 ms of a phone's main thread in one profiled load.
+  const formulas = [...document.querySelectorAll('.tex.display.typeset')];
+  const checkAll = () => markWideFormulas(formulas);
+  checkAll();
+  const watcher = new ResizeObserver((entries) => markWideFormulas(entries.map((entry) => entry.target)));
+  for (const element of formulas) watcher.observe(element);
+  document.fonts?.addEventListener('loadingdone', checkAll);
+  document.fonts?.ready.then(checkAll);
   document.documentElement.dataset.formulas = 'ready';
 }
 
-/** A display formula wider than its column gets a visible cue that it scrolls sideways. */
-function markWideFormulas() {
-  for (const element of document.querySelectorAll('.tex.display.typeset')) {
-    const wide = element.scrollWidth > element.clientWidth + 1;
-    element.classList.toggle('scrolls', wide);
-    if (wide) {
+/**
+ * A display formula wider than its column gets a visible cue that it scrolls
+ * sideways. All widths are read before anything is written, so the check
+ * costs one layout however many formulas it looks at.
+ */
+function markWideFormulas(formulas) {
+  const wide = formulas.map((element) => element.scrollWidth > element.clientWidth + 1);
+  formulas.forEach((element, i) => {
+    const isWide = wide[i];
+    if (element.classList.contains('scrolls') !== isWide) element.classList.toggle('scrolls', isWide);
+    if (isWide && element.tabIndex !== 0) {
       element.tabIndex = 0;
       element.setAttribute('role', 'region');
       element.setAttribute('aria-label', 'Formula, scrolls sideways');
     }
     let cue = element.nextElementSibling?.classList.contains('scroll-cue') ? element.nextElementSibling : null;
-    if (wide && !cue) {
+    if (isWide && !cue) {
       cue = document.createElement('span');
       cue.className = 'scroll-cue';
       cue.textContent = 'The formula goes on: swipe it sideways →';
       element.after(cue);
     }
-    if (cue) cue.hidden = !wide;
-  }
+    if (cue && cue.hidden === isWide) cue.hidden = !isWide;
+  });
 }
+
 // After the widgets still waiting for idle time (the same queue, in order).
 function typesetWhenIdle() {
   whenIdle().then(typeset).catch((error) => {
