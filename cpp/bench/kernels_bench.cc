@@ -100,7 +100,7 @@ void Nearest4096_Reference(benchmark::State& state) {
   std::vector<double> scores(wte.rows);
   std::vector<std::int32_t> order(wte.rows);
   for (auto _ : state) {
-    k::cosine_scores_reference(wte.row(query), wte.data, wte.rows, wte.cols, scores.data());
+    k::cosine_scores_reference(wte.row(query), wte.floats(), wte.rows, wte.cols, scores.data());
     std::iota(order.begin(), order.end(), 0);
     order.erase(order.begin() + query);
     std::partial_sort(order.begin(), order.begin() + kTopK, order.end(), [&](std::int32_t x, std::int32_t y) {
@@ -123,7 +123,7 @@ void Nearest4096(benchmark::State& state) {
   std::vector<float> scratch(wte.rows), top_scores(kTopK);
   std::vector<std::int32_t> top_ids(kTopK);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(k::nearest(wte.row(query), wte.data, wte.rows, wte.cols, kTopK, query,
+    benchmark::DoNotOptimize(k::nearest(wte.row(query), wte.numbers, wte.rows, wte.cols, kTopK, query,
                                         scratch.data(), top_ids.data(), top_scores.data()));
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
@@ -139,7 +139,7 @@ void Nearest4096_TinyQuery(benchmark::State& state) {
   for (auto& x : query) x *= 1e-25f;
   std::vector<std::int32_t> top_ids(kTopK);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(k::nearest(query.data(), wte.data, wte.rows, wte.cols, kTopK, 477,
+    benchmark::DoNotOptimize(k::nearest(query.data(), wte.numbers, wte.rows, wte.cols, kTopK, 477,
                                         scratch.data(), top_ids.data(), top_scores.data()));
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
@@ -154,8 +154,8 @@ void Nearest4096_Portable(benchmark::State& state) {
   std::vector<float> scratch(wte.rows), top_scores(kTopK);
   std::vector<std::int32_t> top_ids(kTopK);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(k::kPortableBackend.nearest(wte.row(query), wte.data, wte.rows, wte.cols, kTopK,
-                                                         query, scratch.data(), top_ids.data(),
+    benchmark::DoNotOptimize(k::kPortableBackend.nearest(wte.row(query), wte.numbers, wte.rows, wte.cols,
+                                                         kTopK, query, scratch.data(), top_ids.data(),
                                                          top_scores.data()));
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
@@ -168,7 +168,7 @@ void Nearest4096_ScoresOnly(benchmark::State& state) {
   const auto wte = data().tables.wte();
   std::vector<float> scores(wte.rows);
   for (auto _ : state) {
-    k::cosine_scores(wte.row(477), wte.data, wte.rows, wte.cols, scores.data());
+    k::cosine_scores(wte.row(477), wte.numbers, wte.rows, wte.cols, scores.data());
     benchmark::DoNotOptimize(scores.data());
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
@@ -180,7 +180,7 @@ void Nearest4096_TopKOnly(benchmark::State& state) {
   const auto wte = data().tables.wte();
   std::vector<float> scores(wte.rows), top_scores(kTopK);
   std::vector<std::int32_t> top_ids(kTopK);
-  k::cosine_scores(wte.row(477), wte.data, wte.rows, wte.cols, scores.data());
+  k::cosine_scores(wte.row(477), wte.numbers, wte.rows, wte.cols, scores.data());
   for (auto _ : state) {
     benchmark::DoNotOptimize(
         k::top_k(scores.data(), wte.rows, kTopK, 477, top_ids.data(), top_scores.data()));
@@ -211,7 +211,7 @@ void PositionMap_Rows(benchmark::State& state) {
   const auto wpe = tables.wpe();
   std::vector<float> map(wpe.rows * wpe.rows), scratch(wpe.rows);
   for (auto _ : state) {
-    k::cosine_map_rows(wpe.data, wpe.rows, wpe.cols, 0, wpe.rows, scratch.data(), map.data());
+    k::cosine_map_rows(wpe.numbers, wpe.rows, wpe.cols, 0, wpe.rows, scratch.data(), map.data());
     benchmark::DoNotOptimize(map.data());
   }
   state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));
@@ -225,7 +225,7 @@ void PositionMap(benchmark::State& state) {
   const auto wpe = tables.wpe();
   std::vector<float> map(wpe.rows * wpe.rows), scratch(wpe.rows);
   for (auto _ : state) {
-    k::cosine_map(wpe.data, wpe.rows, wpe.cols, scratch.data(), map.data());
+    k::cosine_map(wpe.numbers, wpe.rows, wpe.cols, scratch.data(), map.data());
     benchmark::DoNotOptimize(map.data());
   }
   state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));

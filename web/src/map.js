@@ -7,7 +7,7 @@
 // SLICE_MS, and the event loop gets a turn between slices, so a page that
 // computes a map never freezes (no task much over 50 ms) and an AbortSignal
 // can stop it between two slices.
-import { Matrix, describe } from './matrix.js';
+import { Matrix, copyAsFloat32, describe } from './matrix.js';
 import { checkSignal } from './sources.js';
 import { compileWasm } from './runtime.js';
 
@@ -114,7 +114,7 @@ export async function mapRows(table, options, caller = 'map') {
   if (!pointer) throw new RangeError(`${caller}: out of memory for a copy of the ${rows} × ${cols} table`);
   let handle = 0;
   try {
-    module.HEAPF32.set(table.data, pointer >> 2);
+    copyAsFloat32(table, module.HEAPF32, pointer >> 2);
     const name = table.name || `${rows} × ${cols} table`;
     if (settings.method === 'pca') {
       const coords = module._malloc(rows * 2 * 4), shares = module._malloc(2 * 8);
@@ -183,7 +183,7 @@ export async function neighboursKept(table, map, k = 10) {
   const module = await layoutModule();
   const a = module._layout_floats(table.rows * table.cols), b = module._layout_floats(map.rows * 2);
   try {
-    module.HEAPF32.set(table.data, a >> 2);
+    copyAsFloat32(table, module.HEAPF32, a >> 2);
     module.HEAPF32.set(map.data, b >> 2);
     return module._layout_neighbours_kept(a, table.rows, table.cols, b, k);
   } finally {

@@ -38,4 +38,22 @@ inline float bf16_bits_to_f32(std::uint16_t bf16) {
   return value;
 }
 
+// A 16-bit table's numbers as the kernels see them: one type per format, so
+// that the kernels written once over a row's element type (generic.h) pick
+// each format's load by overload. Each is its 16 bits, stored as the file
+// has them (little-endian, like both targets).
+struct Half {
+  std::uint16_t bits;
+};
+struct BFloat16 {
+  std::uint16_t bits;
+};
+static_assert(sizeof(Half) == 2 && sizeof(BFloat16) == 2, "a table of them is its 16-bit numbers");
+
+// One number of a row, widened: the kernels' scalar tails and their double
+// fallback read every format through these.
+inline float number(float x) { return x; }
+inline float number(Half h) { return f16_bits_to_f32(h.bits); }
+inline float number(BFloat16 b) { return bf16_bits_to_f32(b.bits); }
+
 }  // namespace embeddings::kernels
