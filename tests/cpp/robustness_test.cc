@@ -87,6 +87,25 @@ TEST(LoaderMemory, ATableLargerThanTheModuleCanHoldIsRefusedBeforeAllocating) {
   EXPECT_EQ(loader.allocation_bytes(), 0u);
 }
 
+TEST(LoaderMemory, TheBoundPerTableCountsTheTablesOwnBytes) {
+  // 300 million BF16 numbers (600 MB, 1.2 GB as float32): a 16-bit table
+  // stays 16-bit, so it fits where the same numbers as F32 do not.
+  const std::string fits =
+      R"({"model.embed_tokens.weight":{"dtype":"BF16","shape":[300000,1000],"data_offsets":[0,600000000]}})";
+  TablesLoader loader;
+  std::string error;
+  ASSERT_TRUE(parse_only(loader, fits, 600000000, error)) << error;
+  EXPECT_EQ(loader.allocation_bytes(), 600000000u);
+  // 600 million F16 numbers are 1.2 GB even in 16 bits.
+  const std::string too_large =
+      R"({"model.embed_tokens.weight":{"dtype":"F16","shape":[600000,1000],"data_offsets":[0,1200000000]}})";
+  TablesLoader large;
+  EXPECT_FALSE(parse_only(large, too_large, 1200000000, error));
+  EXPECT_NE(error.find("has 600000000 numbers, more than this module can hold (536870912 of F16, 1 GiB)"),
+            std::string::npos)
+      << error;
+}
+
 TEST(LoaderMemory, StepsOutOfOrder) {
   TablesLoader loader;
   std::string error;

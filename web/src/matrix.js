@@ -166,8 +166,8 @@ export function rowView(table, i) {
   }
   checkIndex(i, table.rows, 'row', 'rowView');
   const cols = table.cols;
-  const row = table.data.subarray(i * cols, (i + 1) * cols);
-  return table.dtype === 'float32' ? row : widen(row, table.dtype);
+  if (table.dtype !== 'float32') return widen(table.data.subarray(i * cols, (i + 1) * cols), table.dtype);
+  return table.data.subarray(i * cols, (i + 1) * cols);
 }
 
 // Numbers widened at a time by copyAsFloat32: a 16-bit table is never copied whole into a JS array.
