@@ -229,7 +229,7 @@ TEST(ModelSession, TracesAModelWithoutAPositionTableAsItsTokenRows) {
 
 // Random numbers as 16-bit bits of `format` (F16: a float32's exponent and
 // top mantissa bits, near 1 in size; BF16: its top half), and their values
-// by the loader's own scalar conversion.
+// by safetensors.h's scalar conversion (not the kernels').
 std::string random_16bit(kernels::NumberFormat format, std::size_t count, std::mt19937& random,
                          std::vector<float>& values) {
   std::normal_distribution<float> normal;

@@ -146,8 +146,10 @@ void cosine_map_rows(TableNumbers table, std::size_t rows, std::size_t cols, std
 // last bit (the two norms multiply in the other order below the diagonal),
 // computed once per pair and written to both (i, j) and (j, i), so out is
 // exactly symmetric. Half the work of cosine_map_rows; the chapter's
-// position map uses it. scratch holds `rows` floats (`rows + cols` for a
-// 16-bit table).
+// position map uses it. scratch holds `rows` floats. For a 16-bit table it
+// is cosine_map_rows' upper triangle mirrored (the same bits as for the
+// table in float32, with cosine_map_rows' work), and scratch holds
+// `rows + cols` floats.
 void cosine_map(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch, float* out);
 
 // The embedding step of GPT-2 (llm.c's encoder_forward), keeping its parts:

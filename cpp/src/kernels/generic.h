@@ -72,17 +72,17 @@ inline bool scale_into_range(const float* q, std::size_t n, float* out) {
   return true;
 }
 
-// cosine_reference over rows of any format (widen.h's number()), with its
-// arithmetic term for term: the same double for a 16-bit row as for that
-// row converted to float32.
-template <class A, class R>
-[[gnu::noinline]] double cosine_in_double(const A* a, const R* b, std::size_t n) {
-  if constexpr (std::is_same_v<A, float> && std::is_same_v<R, float>) {
+// cosine_reference of a float32 vector and a row of any format (widen.h's
+// number()), with its arithmetic term for term: the same double for a
+// 16-bit row as for that row converted to float32.
+template <class R>
+[[gnu::noinline]] double cosine_in_double(const float* a, const R* b, std::size_t n) {
+  if constexpr (std::is_same_v<R, float>) {
     return cosine_reference(a, b, n);
   } else {
     DotAndNorms sums;
     for (std::size_t k = 0; k < n; ++k) {
-      const double x = number(a[k]), y = number(b[k]);
+      const double x = a[k], y = number(b[k]);
       sums.ab += x * y;
       sums.aa += x * x;
       sums.bb += y * y;
@@ -95,8 +95,8 @@ template <class A, class R>
 
 // The score of a pair from a float32 dot product and the two factors, or the
 // reference's when either factor says so.
-template <class A, class R>
-float pair_score(float dot, float factor_a, float factor_b, const A* a, const R* b, std::size_t n) {
+template <class R>
+float pair_score(float dot, float factor_a, float factor_b, const float* a, const R* b, std::size_t n) {
   if (factor_a < 0 || factor_b < 0) return static_cast<float>(cosine_in_double(a, b, n));
   return std::clamp(dot * factor_a * factor_b, -1.0f, 1.0f);
 }
@@ -194,21 +194,21 @@ struct Kernels {
   // arithmetic dot_and_norm_four_rows applies to each of its rows.
   // Out of line: it is called rarely (a table's last rows, a map's
   // diagonal), and inlined copies cost size.
-  template <class Q, class R>
-  [[gnu::noinline]] static void dot_and_norm_row(const Q* q, const R* r, std::size_t n, float& dot_out,
+  template <class R>
+  [[gnu::noinline]] static void dot_and_norm_row(const float* q, const R* r, std::size_t n, float& dot_out,
                                                  float& norm_out) {
     V s = B::zero(), m = B::zero();
     std::size_t k = 0;
     for (; k + L <= n; k += L) {
       const V x = load(r + k);
-      s = B::mul_add(s, load(q + k), x);
+      s = B::mul_add(s, B::load(q + k), x);
       m = B::mul_add(m, x, x);
     }
     float out[4];
     B::sum4(s, m, s, m, out);
     for (; k < n; ++k) {
       const float x = number(r[k]);
-      out[0] += number(q[k]) * x;
+      out[0] += q[k] * x;
       out[1] += x * x;
     }
     dot_out = out[0];
@@ -256,11 +256,11 @@ struct Kernels {
     V s0 = B::zero(), s1 = B::zero(), s2 = B::zero(), s3 = B::zero();
     std::size_t k = 0;
     for (; k + L <= n; k += L) {
-      const V x = load(q + k);
-      s0 = B::mul_add(s0, x, load(r0 + k));
-      s1 = B::mul_add(s1, x, load(r1 + k));
-      s2 = B::mul_add(s2, x, load(r2 + k));
-      s3 = B::mul_add(s3, x, load(r3 + k));
+      const V x = B::load(q + k);
+      s0 = B::mul_add(s0, x, B::load(r0 + k));
+      s1 = B::mul_add(s1, x, B::load(r1 + k));
+      s2 = B::mul_add(s2, x, B::load(r2 + k));
+      s3 = B::mul_add(s3, x, B::load(r3 + k));
     }
     B::sum4(s0, s1, s2, s3, dots);
     const float* rows[4] = {r0, r1, r2, r3};
@@ -279,17 +279,17 @@ struct Kernels {
     V b0 = B::zero(), b1 = B::zero(), b2 = B::zero(), b3 = B::zero();
     std::size_t k = 0;
     for (; k + L <= n; k += L) {
-      const V x = load(a + k), y = load(b + k);
-      V r = load(r0 + k);
+      const V x = B::load(a + k), y = B::load(b + k);
+      V r = B::load(r0 + k);
       a0 = B::mul_add(a0, x, r);
       b0 = B::mul_add(b0, y, r);
-      r = load(r1 + k);
+      r = B::load(r1 + k);
       a1 = B::mul_add(a1, x, r);
       b1 = B::mul_add(b1, y, r);
-      r = load(r2 + k);
+      r = B::load(r2 + k);
       a2 = B::mul_add(a2, x, r);
       b2 = B::mul_add(b2, y, r);
-      r = load(r3 + k);
+      r = B::load(r3 + k);
       a3 = B::mul_add(a3, x, r);
       b3 = B::mul_add(b3, y, r);
     }

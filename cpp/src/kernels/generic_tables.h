@@ -143,8 +143,7 @@ void Kernels<B>::cosine_map_16(TableNumbers table, std::size_t rows, std::size_t
     widen(table.from(r * cols), cols, row);
     with_rows(table, [&](const auto* numbers) {
       for (std::size_t j = 0; j < rows; ++j) {
-        const float c =
-            static_cast<float>(cosine_in_double(static_cast<const float*>(row), numbers + j * cols, cols));
+        const float c = static_cast<float>(cosine_in_double(row, numbers + j * cols, cols));
         out[r * rows + j] = c;
         out[j * rows + r] = c;
       }
