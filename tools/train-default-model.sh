@@ -126,7 +126,7 @@ if [ "$smoke" = 1 ]; then
 else
   vocab=4096
   train_args=(--threads "$threads" --steps "$steps" --batch 32 --lr 2e-3 --warmup 200 --min-lr-ratio 0.1
-    --weight-decay 0.1 --embedding-decay 0.0 --dropout 0.0 --seed 1234 --eval-every 250)
+    --weight-decay 0.1 --embedding-decay 0.0 --dropout 0.0 --seed 1234 --eval-every 250 --snapshots 13)
 fi
 
 echo "== training the tokenizer (vocabulary $vocab)"
