@@ -54,11 +54,13 @@ EMSCRIPTEN_KEEPALIVE bool layout_pca(const float* table, std::size_t rows, std::
 }
 
 // A UMAP layout of a table (copied; `table` may be freed after this call),
-// or 0 with layout_error() saying why. The seed is given as two 32-bit halves.
+// or 0 with layout_error() saying why. The seed is given as two 32-bit
+// halves; `initial` (rows, 2) is the starting layout, or null for the PCA.
 EMSCRIPTEN_KEEPALIVE layout::UmapLayout* layout_umap_begin(const float* table, std::size_t rows,
                                                            std::size_t cols, std::size_t n_neighbors,
                                                            double min_dist, std::size_t n_epochs,
-                                                           std::uint32_t seed_low, std::uint32_t seed_high) {
+                                                           std::uint32_t seed_low, std::uint32_t seed_high,
+                                                           const float* initial) {
   auto* umap = new (std::nothrow) layout::UmapLayout();
   if (umap == nullptr) return fail("out of memory"), nullptr;
   layout::UmapOptions options;
@@ -66,7 +68,7 @@ EMSCRIPTEN_KEEPALIVE layout::UmapLayout* layout_umap_begin(const float* table, s
   options.min_dist = min_dist;
   options.n_epochs = n_epochs;
   options.seed = (static_cast<std::uint64_t>(seed_high) << 32) | seed_low;
-  if (!umap->begin(table, rows, cols, options, last_error)) {
+  if (!umap->begin(table, rows, cols, options, last_error, initial)) {
     delete umap;
     return nullptr;
   }

@@ -8,6 +8,10 @@
 //
 //   node tools/bundle-page.mjs      (tools/build.sh wasm runs it after the link)
 //
+// Beside it, the vocabulary map's Worker (web/src/map-worker.js and what it
+// imports) as one module too, web/dist/map-worker.js, which model.map()
+// starts in a browser (the layout module's glue stays apart, as for the page).
+//
 // Each module's import.meta.url stays its own source file's URL, so what
 // the sources find relative to themselves (the .wasm, the default model,
 // the widgets' stylesheet, KaTeX) is found at the same place from the
@@ -21,6 +25,8 @@ import { build } from 'esbuild';
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const entry = resolve(root, 'web/page/page.js');
 export const bundleFile = resolve(root, 'web/dist/page.js');
+export const workerEntry = resolve(root, 'web/src/map-worker.js');
+export const workerFile = resolve(root, 'web/dist/map-worker.js');
 
 // The chapter's definitions that its Code parts print as their source stay
 // a file of their own, as written (the page preloads it beside the bundle).
@@ -69,6 +75,19 @@ const ownUrl = {
   },
 };
 
+/** What the page's bundle and the Worker's are both built with. */
+const moduleBuild = {
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'browser',
+  // Top-level await (web/index.js) and class fields as written: what the page's browsers run already.
+  target: 'es2022',
+  legalComments: 'none',
+  write: false,
+  logLevel: 'warning',
+};
+
 /**
  * Builds the bundle and its source map; writes them into web/dist/ unless
  * `write` is false. Returns the bundle's text and the sources it holds
@@ -76,23 +95,15 @@ const ownUrl = {
  */
 export async function bundlePage({ write = true } = {}) {
   const result = await build({
+    ...moduleBuild,
     entryPoints: [entry],
     outfile: bundleFile,
-    bundle: true,
-    minify: true,
     // Class and function names as written: the console and DevTools show them (a Trace, a Matrix).
     keepNames: true,
-    format: 'esm',
-    platform: 'browser',
-    // Top-level await (web/index.js) and class fields as written: what the page's browsers run already.
-    target: 'es2022',
     // Node's modules are imported only for file: URLs, which a page never has.
     external: ['node:*'],
     sourcemap: 'linked',
-    legalComments: 'none',
     metafile: true,
-    write: false,
-    logLevel: 'warning',
     plugins: [keepAsWritten, keepLayoutApart, ownUrl],
   });
   const code = result.outputFiles.find((file) => file.path === bundleFile);
@@ -100,7 +111,19 @@ export async function bundlePage({ write = true } = {}) {
   return { code: code.text, bytes: code.contents.length, inputs: Object.keys(result.metafile.inputs).sort() };
 }
 
+/**
+ * Builds web/dist/map-worker.js (no source map: the Worker's two files are
+ * short); writes it unless `write` is false. Returns its text.
+ */
+export async function bundleWorker({ write = true } = {}) {
+  const result = await build({ ...moduleBuild, entryPoints: [workerEntry], outfile: workerFile, plugins: [keepLayoutApart] });
+  const [file] = result.outputFiles;
+  if (write) await writeFile(file.path, file.contents);
+  return file.text;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { bytes, inputs } = await bundlePage();
   console.log(`web/dist/page.js: ${bytes} bytes from ${inputs.length} modules`);
+  console.log(`web/dist/map-worker.js: ${Buffer.byteLength(await bundleWorker())} bytes`);
 }

@@ -4,7 +4,8 @@
 // output with the WebAssembly module's, bit for bit.
 //
 //   map_layout --rows 500 --cols 128 [--method umap|pca] [--seed 1] [--neighbours 15]
-//              [--min-dist 0.1] [--epochs 0] < table.f32 > map.f32
+//              [--min-dist 0.1] [--epochs 0] [--init start.f32] < table.f32 > map.f32
+// (--init: a file of rows × 2 float32 numbers, the layout UMAP starts from.)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,7 +19,7 @@ namespace {
 int usage(const char* message) {
   std::fprintf(stderr,
                "map_layout: %s\nusage: map_layout --rows R --cols C [--method umap|pca] [--seed S] "
-               "[--neighbours K] [--min-dist D] [--epochs E] < table.f32 > map.f32\n",
+               "[--neighbours K] [--min-dist D] [--epochs E] [--init start.f32] < table.f32 > map.f32\n",
                message);
   return 2;
 }
@@ -27,7 +28,7 @@ int usage(const char* message) {
 
 int main(int argc, char** argv) {
   std::size_t rows = 0, cols = 0;
-  std::string method = "umap";
+  std::string method = "umap", init_path;
   embeddings::layout::UmapOptions options;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -47,6 +48,8 @@ int main(int argc, char** argv) {
       options.min_dist = std::strtod(value, nullptr);
     else if (flag == "--epochs")
       options.n_epochs = std::strtoull(value, nullptr, 10);
+    else if (flag == "--init")
+      init_path = value;
     else
       return usage(("unknown option " + flag).c_str());
   }
@@ -59,8 +62,19 @@ int main(int argc, char** argv) {
     embeddings::layout::Pca pca;
     embeddings::layout::pca(table.data(), rows, cols, 2, pca, map.data());
   } else {
+    std::vector<float> initial;
+    if (!init_path.empty()) {
+      initial.resize(rows * 2);
+      std::FILE* file = std::fopen(init_path.c_str(), "rb");
+      if (file == nullptr) return usage(("cannot open " + init_path).c_str());
+      const std::size_t read = std::fread(initial.data(), sizeof(float), initial.size(), file);
+      std::fclose(file);
+      if (read != initial.size())
+        return usage((init_path + " holds fewer than rows × 2 float32 numbers").c_str());
+    }
     std::string error;
-    if (!embeddings::layout::umap(table.data(), rows, cols, options, map.data(), error)) {
+    if (!embeddings::layout::umap(table.data(), rows, cols, options, map.data(), error,
+                                  initial.empty() ? nullptr : initial.data())) {
       std::fprintf(stderr, "map_layout: %s\n", error.c_str());
       return 1;
     }

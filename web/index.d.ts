@@ -235,9 +235,12 @@ export class Model implements Disposable {
   /**
    * A two-dimensional map of a table's rows (default wte): a Matrix of
    * rows × 2, one point per row, computed in a WebAssembly module of its
-   * own (web/dist/layout.wasm, loaded on the first call). The work goes in
-   * slices of about 12 ms with the event loop's turn between them, so a
-   * page never freezes; `signal` cancels between two slices.
+   * own (web/dist/layout.wasm, loaded on the first call). In a browser a
+   * UMAP map is laid out in a Worker (web/src/map-worker.js), off the main
+   * thread, and `signal` ends it; in Node (or where no Worker can start)
+   * the work goes in slices of about 12 ms with the event loop's turn
+   * between them, so a page never freezes, and `signal` cancels between
+   * two slices.
    *
    * UMAP: only neighbourhoods mean something, not the axes or the distance
    * between points far apart. Deterministic: the same options give the same
@@ -285,9 +288,20 @@ export interface MapOptions {
   neighbours?: number;
   /** UMAP's min_dist, 0 to 1 (default 0.1). */
   minDist?: number;
-  /** UMAP's epochs; 0 (default) picks by size as umap-learn does: 500 up to 10,000 rows, 200 past. */
+  /**
+   * UMAP's epochs; 0 (default) picks by size: 120 up to 10,000 rows, 50 past
+   * (the learning rate falls as (1 − t)², so 120 keep as many neighbours as
+   * umap-learn's 500 with its linear fall; docs/map.md).
+   */
   epochs?: number;
-  /** Called between slices and at the end: stage is neighbours, graph, initialise, optimise or done. */
+  /**
+   * UMAP only: the layout to start from instead of the table's first two
+   * principal components, a Matrix of rows × 2 (each coordinate is scaled to
+   * [0, 10] as the PCA start is), such as the map of a nearby table (an
+   * earlier snapshot of it), so that points start where they were there.
+   */
+  init?: Matrix;
+  /** Called as the work goes (between slices, or about every 50 ms from the Worker) and at the end: stage is neighbours, graph, initialise, optimise or done. */
   onProgress?: (progress: { stage: string; progress: number }) => void;
   /** Cancels the map: it rejects with the signal's reason. */
   signal?: AbortSignal;

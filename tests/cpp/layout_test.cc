@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -233,6 +234,34 @@ TEST(Umap, SlicedStepsGiveTheSameLayoutAsOneRun) {
   }
   EXPECT_EQ(sliced.embedding(), whole);
   EXPECT_EQ(sliced.epochs(), 40u);
+}
+
+TEST(Umap, StartsFromAGivenLayoutScaledToTenAndRefusesOneNotFinite) {
+  const std::vector<float> table = clustered_table(4, 25, 8, 5);
+  const std::size_t rows = 100;
+  std::vector<float> start(rows * 2);
+  for (std::size_t r = 0; r < rows; ++r) {
+    start[2 * r] = static_cast<float>(r) * 0.5f - 7.0f;               // -7 .. 42.5
+    start[2 * r + 1] = static_cast<float>((r * 37) % rows) * -0.25f;  // -24.75 .. 0
+  }
+  layout::UmapOptions options;
+  options.n_epochs = 10;
+  layout::UmapLayout warm;
+  std::string error;
+  ASSERT_TRUE(warm.begin(table.data(), rows, 8, options, error, start.data())) << error;
+  while (warm.stage() != layout::UmapLayout::Stage::Optimise) ASSERT_TRUE(warm.step(1));
+  for (std::size_t r = 0; r < rows; ++r) {
+    EXPECT_EQ(warm.embedding()[2 * r], 10.0f * (start[2 * r] + 7.0f) / 49.5f);
+    EXPECT_EQ(warm.embedding()[2 * r + 1], 10.0f * (start[2 * r + 1] + 24.75f) / 24.75f);
+  }
+  // The whole layout from there differs from the one from the PCA.
+  std::vector<float> from_start(rows * 2), from_pca(rows * 2);
+  ASSERT_TRUE(layout::umap(table.data(), rows, 8, options, from_start.data(), error, start.data()));
+  ASSERT_TRUE(layout::umap(table.data(), rows, 8, options, from_pca.data(), error));
+  EXPECT_NE(from_start, from_pca);
+  start[11] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(layout::umap(table.data(), rows, 8, options, from_start.data(), error, start.data()));
+  EXPECT_NE(error.find("initial layout"), std::string::npos) << error;
 }
 
 TEST(Umap, KeepsClustersTogetherAndNeighboursNear) {

@@ -3,11 +3,14 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { loadModel, Matrix, mapDetails } from '../../web/index.js';
+import { loadModel, Matrix, mapDetails, alignMap } from '../../web/index.js';
 import { neighboursKept } from '../../web/src/map.js';
+import { bundleWorker, workerFile } from '../../tools/bundle-page.mjs';
 
 const nativeTool = fileURLToPath(new URL('../../build/native/map_layout', import.meta.url));
 let model;
@@ -80,6 +83,17 @@ function nativeMap(table, args) {
   return result.stdout;
 }
 
+/** Each coordinate of a map scaled to [0, 10], as the layout scales its start. */
+function boxedCopy(map) {
+  const out = Float32Array.from(map.data);
+  for (let c = 0; c < 2; c++) {
+    let low = Infinity, high = -Infinity;
+    for (let r = 0; r < map.rows; r++) { low = Math.min(low, out[2 * r + c]); high = Math.max(high, out[2 * r + c]); }
+    for (let r = 0; r < map.rows; r++) out[2 * r + c] = (10 * (out[2 * r + c] - low)) / (high - low);
+  }
+  return new Matrix(out, map.rows, 2);
+}
+
 const bytes = (matrix) => Buffer.from(matrix.data.buffer, matrix.data.byteOffset, matrix.data.byteLength);
 
 describe('model.map: PCA', () => {
@@ -129,6 +143,39 @@ describe('model.map: UMAP', () => {
     assert.ok(!bytes(base).equals(bytes(fewer)));
     assert.ok(!bytes(base).equals(bytes(spread)));
     assert.ok(bytes(fewer).equals(nativeMap(table, ['--epochs', '30', '--neighbours', '5'])));
+  });
+
+  test('init: starts from a given layout, the same bits natively as in WebAssembly', async () => {
+    const table = firstRows(400);
+    // A start unlike the PCA's: a spiral, one point per row.
+    const start = new Matrix(Float32Array.from({ length: 800 }, (_, k) => (k % 2 ? Math.sin : Math.cos)(Math.floor(k / 2) / 20) * (1 + Math.floor(k / 2) / 40)), 400, 2);
+    const warm = await model.map({ table, epochs: 20, init: start });
+    const cold = await model.map({ table, epochs: 20 });
+    const folder = mkdtempSync(join(tmpdir(), 'map-init-'));
+    try {
+      const file = join(folder, 'start.f32');
+      writeFileSync(file, bytes(start));
+      assert.ok(bytes(warm).equals(nativeMap(table, ['--epochs', '20', '--init', file])));
+    } finally {
+      rmSync(folder, { recursive: true });
+    }
+    assert.ok(!bytes(warm).equals(bytes(cold)));
+    // Started from the spiral, the first epoch's points are the spiral's, scaled into [0, 10].
+    const first = await model.map({ table, epochs: 1, init: start, neighbours: 2 });
+    const fromPca = await model.map({ table, epochs: 1, neighbours: 2 });
+    const near = (map) => {
+      let sum = 0;
+      for (let r = 0; r < 400; r++) sum += Math.hypot(map.at(r, 0) - boxed.at(r, 0), map.at(r, 1) - boxed.at(r, 1));
+      return sum / 400;
+    };
+    const boxed = boxedCopy(start);
+    assert.ok(near(first) < 0.5 * near(fromPca), `one epoch from the spiral: ${near(first)} from it; from the PCA: ${near(fromPca)}`);
+    await assert.rejects(model.map({ table, init: firstRows(400) }), { name: 'TypeError', message: /init must be a Matrix of rows × 2/ });
+    await assert.rejects(model.map({ table, init: new Matrix(new Float32Array(20), 10, 2) }), { name: 'RangeError', message: /init has 10 rows but the table has 400/ });
+    await assert.rejects(model.map({ table, method: 'pca', init: start }), { name: 'TypeError', message: /PCA takes none/ });
+    const broken = start.data.slice();
+    broken[7] = Infinity;
+    await assert.rejects(model.map({ table, init: new Matrix(broken, 400, 2) }), { name: 'RangeError', message: /initial layout holds values that are not finite/ });
   });
 
   test('keeps ten times more 10-nearest neighbours of the default wte than PCA does', async () => {
@@ -184,6 +231,10 @@ describe('model.map: UMAP', () => {
     await assert.rejects(model.map({ table: new Matrix(data, 20, model.width) }), { name: 'RangeError', message: /not finite/ });
     await assert.rejects(model.map({ method: 'pca', table: new Matrix(data, 20, model.width) }), { message: /not finite/ });
   });
+});
+
+test('web/dist/map-worker.js, the Worker a browser lays UMAP out in, is what its sources build now (else: tools/build.sh page)', async () => {
+  assert.equal(readFileSync(workerFile, 'utf8'), await bundleWorker({ write: false }));
 });
 
 describe('nearest: exclude', () => {

@@ -110,9 +110,11 @@ for (const [wteType, wpeType] of [['F16', 'F16'], ['BF16', 'BF16'], ['BF16', 'F3
       assert.equal(dot(rowView(narrow.wte, girl), rowView(narrow.wte, boy)), dot(rowView(wide.wte, girl), rowView(wide.wte, boy)));
     });
 
-    test('the PCA map reads the table as float32', async () => {
+    test('the PCA and UMAP maps read the table as float32', async () => {
       const [a, b] = await Promise.all([narrow.map({ method: 'pca' }), wide.map({ method: 'pca' })]);
       assert.deepEqual(a.data, b.data);
+      const [c, d] = await Promise.all([narrow.map({ epochs: 20, seed: 3 }), wide.map({ epochs: 20, seed: 3 })]);
+      assert.deepEqual(c.data, d.data);
     });
 
     if (wteType !== 'F32') {

@@ -89,9 +89,10 @@ async function maps(): Promise<void> {
   if (details?.method === 'umap') console.log(details.neighbours, details.epochs);
   const options: MapOptions = { method: 'pca' };
   const aligned: Matrix = alignMap(umap, await model.map({ seed: 4 }));
+  const warm: Matrix = await model.map({ init: umap, epochs: 30 });
   const near: Neighbour[] = model.nearest('·king', 5, { exclude: ['·king', 1] });
   const exclude: NearestOptions = { exclude: [1, 2] };
-  void [umap.rows, aligned.rows, options, near, exclude, await model.map()];
+  void [umap.rows, aligned.rows, warm.rows, options, near, exclude, await model.map()];
 }
 
 void chapter;

@@ -3,36 +3,122 @@
 // bindings/layout.cpp). That module is loaded only when a map is first
 // asked for, so the chapter's main module stays small.
 //
-// The work goes in slices: each call into WebAssembly is kept to about
-// SLICE_MS, and the event loop gets a turn between slices, so a page that
-// computes a map never freezes (no task much over 50 ms) and an AbortSignal
-// can stop it between two slices.
-import { Matrix, copyAsFloat32, describe } from './matrix.js';
+// In a browser a UMAP map is laid out in a Worker of its own (map-worker.js,
+// built into web/dist/map-worker.js; one for the page, sent the compiled module), whole: the page's main
+// thread only sends the table and receives the points, and an AbortSignal
+// ends the Worker (another takes the jobs left). Where there is no Worker
+// (Node) or it cannot start, the work goes in slices: each call into
+// WebAssembly is kept to about SLICE_MS, and the event loop gets a turn
+// between slices, so a page that computes a map never freezes (no task
+// much over 50 ms) and an AbortSignal can stop it between two slices. Both
+// run the same WebAssembly, so they give the same bits.
+import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
 import { checkSignal } from './sources.js';
 import { compileWasm } from './runtime.js';
+import { beginUmap, finishUmap, instantiateLayout, lastError } from './layout-run.js';
 
 const wasmUrl = new URL('../dist/layout.wasm', import.meta.url);
+// The Worker's one-module build (tools/bundle-page.mjs), beside layout.js.
+const workerUrl = new URL('../dist/map-worker.js', import.meta.url);
 /** Milliseconds of work between two turns of the event loop. */
 const SLICE_MS = 12;
 const STAGES = ['neighbours', 'graph', 'initialise', 'optimise', 'done'];
-const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', 'onProgress', 'signal'];
+const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', 'init', 'onProgress', 'signal'];
 const details = new WeakMap();
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-let instance;
+let compiled, instance, mapWorker, workerFailed = false, jobCount = 0;
 
-/** The one layout instance of this page or process (layouts run one slice at a time). */
+/** layout.wasm, compiled once for this page or process (and sent to the Worker). */
+function compiledLayout() {
+  compiled ??= compileWasm(wasmUrl);
+  compiled.catch(() => { compiled = undefined; });
+  return compiled;
+}
+
+/** The one layout instance of this thread (layouts run one slice at a time). */
 function layoutModule() {
   // The module's JavaScript too is fetched only now: a page without a map never loads either.
-  instance ??= Promise.all([compileWasm(wasmUrl), import('../dist/layout.js')]).then(([compiled, { default: createLayoutModule }]) => createLayoutModule({
-    instantiateWasm(imports, done) {
-      WebAssembly.instantiate(compiled, imports).then((made) => done(made, compiled));
-      return {};
-    },
-    printErr: (text) => console.error(`[layout] ${text}`),
-  }));
+  instance ??= Promise.all([compiledLayout(), import('../dist/layout.js')])
+    .then(([wasm, { default: createLayoutModule }]) => instantiateLayout(createLayoutModule, wasm));
   instance.catch(() => { instance = undefined; });
   return instance;
+}
+
+const useWorker = () => !workerFailed && typeof Worker === 'function' && typeof document !== 'undefined';
+
+/** The page's map Worker: { worker, jobs (id → job), ready }, started with the compiled module. */
+function workerState() {
+  if (mapWorker) return mapWorker;
+  const promise = compiledLayout().then((wasm) => {
+    const state = { worker: new Worker(workerUrl, { type: 'module' }), jobs: new Map(), ready: false, promise };
+    state.worker.onmessage = ({ data }) => {
+      if (data.ready) { state.ready = true; return; }
+      const job = state.jobs.get(data.id);
+      if (!job) return;
+      if (data.progress) { job.settings.onProgress(data.progress); return; }
+      state.jobs.delete(data.id);
+      job.settle(data.error ? undefined : data, data.error && new (data.name === 'RangeError' ? RangeError : Error)(data.error.replace(/^map:/, `${job.caller}:`)));
+    };
+    state.worker.onerror = (event) => {
+      // A Worker that cannot start (a policy that forbids it, say) or that
+      // failed: its jobs, and the maps after them if it never started, go
+      // in slices on this thread.
+      event.preventDefault?.();
+      if (!state.ready) workerFailed = true;
+      dropWorker(state);
+      for (const job of state.jobs.values()) umapInSlices(job.table, job.settings, job.caller).then((result) => job.settle(result), (error) => job.settle(undefined, error));
+      state.jobs.clear();
+    };
+    state.worker.postMessage({ wasm });
+    return state;
+  });
+  promise.catch(() => { if (mapWorker === promise) mapWorker = undefined; });
+  mapWorker = promise;
+  return promise;
+}
+
+/** Ends a Worker; the next job starts another. */
+function dropWorker(state) {
+  state.worker.terminate();
+  if (mapWorker === state.promise) mapWorker = undefined;
+}
+
+async function post(job) {
+  const state = await workerState();
+  if (job.settled) return;
+  state.jobs.set(job.id, job);
+  job.state = state;
+  // The Worker takes float32 numbers (a 16-bit table's widened: already a copy of its own).
+  const numbers = float32Numbers(job.table);
+  const data = numbers === job.table.data ? numbers.slice() : numbers, init = job.settings.init?.data.slice();
+  state.worker.postMessage({ id: job.id, data, rows: job.table.rows, cols: job.table.cols, init,
+    settings: { neighbours: job.settings.neighbours, minDist: job.settings.minDist, epochs: job.settings.epochs, seed: job.settings.seed } },
+  [data.buffer, ...(init ? [init.buffer] : [])]);
+}
+
+/** A UMAP layout in the Worker: { points, epochs }. Aborting ends the Worker; its other jobs go to a new one. */
+function umapInWorker(table, settings, caller) {
+  return new Promise((resolve, reject) => {
+    const job = { id: ++jobCount, table, settings, caller };
+    const onAbort = () => {
+      const { state } = job;
+      job.settle(undefined, settings.signal.reason);
+      if (!state) return;  // not posted yet: post() sees it settled
+      state.jobs.delete(job.id);
+      dropWorker(state);
+      for (const other of state.jobs.values()) post(other).catch((error) => other.settle(undefined, error));
+      state.jobs.clear();
+    };
+    job.settle = (result, error) => {
+      if (job.settled) return;
+      job.settled = true;
+      settings.signal?.removeEventListener('abort', onAbort);
+      if (error) reject(error); else resolve(result);
+    };
+    settings.signal?.addEventListener('abort', onAbort, { once: true });
+    post(job).catch((error) => job.settle(undefined, error));
+  });
 }
 
 /** A turn of the event loop: a macrotask, so rendering and input get their turn too. */
@@ -46,11 +132,6 @@ function yieldToEventLoop() {
     });
   }
   return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-function lastError(module) {
-  const bytes = module.HEAPU8.subarray(module._layout_error(), module._layout_error() + module._layout_error_length());
-  return new TextDecoder().decode(bytes);
 }
 
 function checkOptions(options, caller) {
@@ -79,11 +160,15 @@ function checkOptions(options, caller) {
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
     throw new TypeError(`${caller}: onProgress must be a function, got ${describe(options.onProgress)}`);
   }
-  const { signal } = options;
+  const { signal, init } = options;
   if (signal !== undefined && !(typeof AbortSignal !== 'undefined' && signal instanceof AbortSignal)) {
     throw new TypeError(`${caller}: signal must be an AbortSignal, got ${describe(signal)}`);
   }
-  return { method, seed, epochs, neighbours, minDist, onProgress: options.onProgress ?? (() => {}), signal };
+  if (init !== undefined) {
+    if (method !== 'umap') throw new TypeError(`${caller}: init is a starting layout for UMAP; PCA takes none`);
+    if (!(init instanceof Matrix) || init.cols !== 2) throw new TypeError(`${caller}: init must be a Matrix of rows × 2 (a map), got ${describe(init)}`);
+  }
+  return { method, seed, epochs, neighbours, minDist, init, onProgress: options.onProgress ?? (() => {}), signal };
 }
 
 /**
@@ -107,72 +192,72 @@ export async function mapRows(table, options, caller = 'map') {
   if (settings.method === 'umap' && settings.neighbours > rows) {
     throw new RangeError(`${caller}: neighbours (${settings.neighbours}) must be at most the table's ${rows} rows`);
   }
+  if (settings.init && settings.init.rows !== rows) {
+    throw new RangeError(`${caller}: init has ${settings.init.rows} rows but the table has ${rows}: one point per row`);
+  }
   checkSignal(settings.signal);
+  const name = table.name || `${rows} × ${cols} table`;
+  if (settings.method === 'pca') return pcaMap(table, name, settings, caller);
+  const { points, epochs } = await (useWorker() ? umapInWorker(table, settings, caller) : umapInSlices(table, settings, caller));
+  const map = new Matrix(points, rows, 2, { name: `UMAP of ${name}` });
+  details.set(map, Object.freeze({ method: 'umap', neighbours: settings.neighbours, minDist: settings.minDist, epochs, seed: settings.seed }));
+  settings.onProgress({ stage: 'done', progress: 1 });
+  return map;
+}
+
+async function pcaMap(table, name, settings, caller) {
+  const { rows, cols } = table;
   const module = await layoutModule();
   checkSignal(settings.signal);
   const pointer = module._layout_floats(rows * cols);
   if (!pointer) throw new RangeError(`${caller}: out of memory for a copy of the ${rows} × ${cols} table`);
-  let handle = 0;
+  const coords = module._malloc(rows * 2 * 4), shares = module._malloc(2 * 8);
   try {
     copyAsFloat32(table, module.HEAPF32, pointer >> 2);
-    const name = table.name || `${rows} × ${cols} table`;
-    if (settings.method === 'pca') {
-      const coords = module._malloc(rows * 2 * 4), shares = module._malloc(2 * 8);
-      try {
-        if (!module._layout_pca(pointer, rows, cols, 2, coords, shares)) throw new Error(`${caller}: ${lastError(module)}`);
-        const out = new Float32Array(rows * 2);
-        out.set(module.HEAPF32.subarray(coords >> 2, (coords >> 2) + rows * 2));
-        const varianceShare = Object.freeze(Array.from(module.HEAPF64.subarray(shares >> 3, (shares >> 3) + 2)));
-        const map = new Matrix(out, rows, 2, { name: `PCA of ${name}` });
-        details.set(map, Object.freeze({ method: 'pca', varianceShare }));
-        settings.onProgress({ stage: 'done', progress: 1 });
-        return map;
-      } finally {
-        module._free(coords);
-        module._free(shares);
-      }
-    }
-    const seedLow = settings.seed % 2 ** 32, seedHigh = Math.floor(settings.seed / 2 ** 32);
-    handle = module._layout_umap_begin(pointer, rows, cols, settings.neighbours, settings.minDist, settings.epochs,
-      seedLow, seedHigh);
-    if (!handle) throw new RangeError(`${caller}: ${lastError(module)}`);
-    module._free(pointer);  // the layout keeps its own copy
-    return await runUmap(module, handle, rows, name, settings);
+    if (!module._layout_pca(pointer, rows, cols, 2, coords, shares)) throw new Error(`${caller}: ${lastError(module)}`);
+    const out = new Float32Array(rows * 2);
+    out.set(module.HEAPF32.subarray(coords >> 2, (coords >> 2) + rows * 2));
+    const varianceShare = Object.freeze(Array.from(module.HEAPF64.subarray(shares >> 3, (shares >> 3) + 2)));
+    const map = new Matrix(out, rows, 2, { name: `PCA of ${name}` });
+    details.set(map, Object.freeze({ method: 'pca', varianceShare }));
+    settings.onProgress({ stage: 'done', progress: 1 });
+    return map;
   } finally {
-    if (handle) module._layout_umap_free(handle);
-    else module._free(pointer);
+    module._free(pointer);
+    module._free(coords);
+    module._free(shares);
   }
 }
 
-async function runUmap(module, handle, rows, name, settings) {
+/** A UMAP layout on this thread, in slices between turns of the event loop: { points, epochs }. */
+async function umapInSlices(table, settings, caller) {
+  const module = await layoutModule();
+  checkSignal(settings.signal);
+  const handle = beginUmap(module, float32Numbers(table), table.rows, table.cols, settings, settings.init?.data, caller);
   const optimise = STAGES.indexOf('optimise');
-  // Edges per call in the optimisation, tuned as it goes to about SLICE_MS / 2 a call.
-  let budget = 4096;
-  let sliceStart = now();
-  for (;;) {
-    const stage = module._layout_umap_stage(handle);
-    const before = now();
-    const more = module._layout_umap_step(handle, budget);
-    const took = now() - before;
-    if (stage === optimise) budget = Math.max(256, Math.min(1 << 22, Math.round(budget * (SLICE_MS / 2) / Math.max(took, 0.05))));
-    if (!more) break;
-    if (now() - sliceStart >= SLICE_MS) {
-      settings.onProgress({ stage: STAGES[module._layout_umap_stage(handle)], progress: module._layout_umap_progress(handle) });
-      await yieldToEventLoop();
-      checkSignal(settings.signal);
-      sliceStart = now();
+  try {
+    // Edges per call in the optimisation, tuned as it goes to about SLICE_MS / 2 a call.
+    let budget = 4096;
+    let sliceStart = now();
+    for (;;) {
+      const stage = module._layout_umap_stage(handle);
+      const before = now();
+      const more = module._layout_umap_step(handle, budget);
+      const took = now() - before;
+      if (stage === optimise) budget = Math.max(256, Math.min(1 << 22, Math.round(budget * (SLICE_MS / 2) / Math.max(took, 0.05))));
+      if (!more) break;
+      if (now() - sliceStart >= SLICE_MS) {
+        settings.onProgress({ stage: STAGES[module._layout_umap_stage(handle)], progress: module._layout_umap_progress(handle) });
+        await yieldToEventLoop();
+        checkSignal(settings.signal);
+        sliceStart = now();
+      }
     }
+  } catch (error) {
+    module._layout_umap_free(handle);
+    throw error;
   }
-  const pointer = module._layout_umap_embedding(handle);
-  const out = new Float32Array(rows * 2);
-  out.set(module.HEAPF32.subarray(pointer >> 2, (pointer >> 2) + rows * 2));
-  const map = new Matrix(out, rows, 2, { name: `UMAP of ${name}` });
-  details.set(map, Object.freeze({
-    method: 'umap', neighbours: settings.neighbours, minDist: settings.minDist,
-    epochs: module._layout_umap_epochs(handle), seed: settings.seed,
-  }));
-  settings.onProgress({ stage: 'done', progress: 1 });
-  return map;
+  return finishUmap(module, handle, table.rows);
 }
 
 /**

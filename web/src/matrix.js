@@ -170,6 +170,11 @@ export function rowView(table, i) {
   return table.data.subarray(i * cols, (i + 1) * cols);
 }
 
+/** All of a table's numbers as a Float32Array: a float32 table's own data (no copy), a 16-bit one's widened (a copy). */
+export function float32Numbers(table) {
+  return table.dtype === 'float32' ? table.data : widen(table.data, table.dtype);
+}
+
 // Numbers widened at a time by copyAsFloat32: a 16-bit table is never copied whole into a JS array.
 const WIDEN_BLOCK = 1 << 16;
 

@@ -13,9 +13,14 @@
 // Under them, learning as it happens (training-progress.js): the map of the
 // token table at each step, the loss curve with the step marked, and a table
 // of `word` and `pair` (default ·boy) across the snapshots. Once the slider
-// is near the screen, each snapshot is laid out in turn, from the last (the
-// one shown first) back to step 0, each map aligned to the one after it;
-// the work goes in model.map()'s slices, so the page keeps answering, and
+// is near the screen, the snapshots are laid out from the last (the one
+// shown first) back towards step 0, lazily: no further than LAID_OUT_AHEAD
+// snapshots before the earliest the slider has shown, so a reader who never
+// moves it fetches and lays out three, not all. The last snapshot's map is
+// model.map()'s UMAP; each earlier one starts from the map of the snapshot
+// after it (WARM_EPOCHS epochs, model.map's `init`), so points start where
+// they were and move as far as the table changed, and is then aligned to it.
+// The work goes in model.map()'s slices, so the page keeps answering, and
 // each snapshot's map and figures are kept for the page's life. The loss
 // curve is `curve` (default: training-curve.json next to the model).
 import { loadModel, alignMap } from '../index.js';
@@ -28,7 +33,22 @@ import { LearningMap, LossCurve, figuresTable, mapFigures, ordinal, pairFigures 
 import './nearest-words.js';
 import './position-map.js';
 
+/** Snapshots laid out before the earliest one shown, so that a step or two back finds its map ready. */
+const LAID_OUT_AHEAD = 2;
+/**
+ * Epochs of a map started from the next snapshot's: the kNN graph is most
+ * of its cost then. Measured on the 13 snapshots of the default model's
+ * training, it keeps nearly the neighbours a map from the PCA start keeps,
+ * and at step 0 (random numbers) the colour words lie as scattered as they
+ * do there: nothing of the later map is left where the table has no
+ * structure (docs/map.md).
+ */
+const WARM_EPOCHS = 30;
+
 export class TrainingSlider extends ModelWidget {
+  /** For the tests: how an earlier snapshot's map is made (see WARM_EPOCHS). */
+  static warmEpochs = WARM_EPOCHS;
+
   static get observedAttributes() {
     return [...super.observedAttributes, 'snapshots', 'word', 'pair', 'curve'];
   }
@@ -143,17 +163,27 @@ export class TrainingSlider extends ModelWidget {
       Object.assign(this.learnMap, { layouts: [], groups: undefined, shown: undefined, target: undefined });
       this.figures = [];
     }
+    this.earliestShown = this.snapshots.length - 1;
     await this.#go(this.snapshots.length - 1);
     this.#learn(generation, word, pair).catch((error) => {
       if (this.generation === generation) this.learnMap.status.textContent = `The maps could not be laid out: ${error.message}`;
     });
   }
 
-  /** Lays out each snapshot's map, from the last back to step 0, each aligned to the one after it; fills the table. */
+  /**
+   * Lays out the snapshots' maps from the last back towards step 0, no
+   * further than LAID_OUT_AHEAD before the earliest shown (waiting there
+   * until the slider goes earlier), each started from the map after it and
+   * aligned to it; fills the table.
+   */
   async #learn(generation, word, pair) {
     const last = this.snapshots.length - 1;
     const { layouts } = this.learnMap;
     for (let i = last; i >= 0; i--) {
+      while (this.generation === generation && i < this.earliestShown - LAID_OUT_AHEAD) {
+        this.learnMap.status.textContent = '';
+        await new Promise((resolve) => { this.wantEarlier = resolve; });
+      }
       if (this.generation !== generation) return;
       const step = int(this.snapshots[i].step);
       this.learnMap.status.textContent = `Laying out the map of step ${step} (${last - i + 1} of ${last + 1})…`;
@@ -165,7 +195,7 @@ export class TrainingSlider extends ModelWidget {
         this.pairIds = labelled.map((l) => l.id);
       }
       const { cosine, rank } = pairFigures(snapshot, word, pair);
-      const map = await snapshot.map();
+      const map = await (i === last ? snapshot.map() : snapshot.map({ init: layouts[i + 1], epochs: WARM_EPOCHS }));
       if (this.generation !== generation) return;
       layouts[i] = i === last ? map : alignMap(map, layouts[i + 1]);
       const { spread, mapRank } = mapFigures(layouts[i], this.learnMap.groups.colours, ...this.pairIds);
@@ -231,6 +261,10 @@ export class TrainingSlider extends ModelWidget {
       (entry.tokens_seen ? `, ${int(entry.tokens_seen)} tokens read` : '') +
       (entry.val_loss !== null && entry.val_loss !== undefined ? `, validation loss ${Number(entry.val_loss).toFixed(2)}` : '');
     this.range.setAttribute('aria-valuetext', words);
+    if (i < this.earliestShown) {
+      this.earliestShown = i;
+      this.wantEarlier?.();
+    }
     this.stepText.textContent = `Snapshot ${i + 1} of ${this.snapshots.length}: ${words}.`;
     this.curve.mark(entry);
     if (this.learnMap.groups) this.#showLayout(i);
@@ -276,6 +310,11 @@ export class TrainingSlider extends ModelWidget {
     if (this.index >= this.snapshots.length - 1) this.#go(0);
     const tick = async () => {
       if (this.index >= this.snapshots.length - 1) return this.#stop();
+      // Wait for the map of the step shown (laid out from the last step back) before moving on.
+      if (this.learnMap.groups && !this.learnMap.layouts[this.index]) {
+        this.timer = setTimeout(tick, 200);
+        return;
+      }
       await this.#go(this.index + 1).catch(() => this.#stop());
       if (this.timer) this.timer = setTimeout(tick, 1200);
     };

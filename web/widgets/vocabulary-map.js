@@ -134,6 +134,9 @@ export class VocabularyMap extends ModelWidget {
     this.progress.hidden = false;
     this.progress.textContent = `Computing the ${method.toUpperCase()} map in your browser…`;
     const started = performance.now();
+    // "embeddings:map:umap" (or pca), from the request to the drawn map, for tools/bench-map-page.mjs.
+    const mark = `embeddings:map:${method}`;
+    performance.mark(`${mark}:request`);
     const map = await mapOf(model, method, ({ progress }) => {
       this.progress.textContent = `Computing the ${method.toUpperCase()} map in your browser… ${Math.round(100 * progress)}%`;
     });
@@ -147,6 +150,7 @@ export class VocabularyMap extends ModelWidget {
     this.#legend();
     this.resetView();
     this.pick(this.id_);
+    performance.measure(mark, `${mark}:request`);
   }
 
   /** Picks a token: highlights it and its closest tokens, and tells the linked <nearest-words>. */

@@ -118,7 +118,7 @@ struct UmapOptions {
   std::size_t n_neighbors = 15;  // including the point itself, as umap-learn counts
   double min_dist = 0.1;
   double spread = 1.0;
-  std::size_t n_epochs = 0;  // 0: by size, as umap-learn: 500 up to 10,000 rows, 200 past
+  std::size_t n_epochs = 0;  // 0: by size: 120 up to 10,000 rows, 50 past (umap-learn: 500 and 200)
   std::uint64_t seed = 1;
   double negative_sample_rate = 5;
   double repulsion_strength = 1;
@@ -137,15 +137,19 @@ void fit_ab(double min_dist, double spread, double& a, double& b);
 // the exact kNN graph (a block of rows per step), the fuzzy simplicial set
 // (one step), a PCA initialisation scaled to [0, 10] (one step), then the
 // stochastic gradient descent with negative sampling (up to `budget` edge
-// samples per step; an epoch may span steps).
+// samples per step; an epoch may span steps). The learning rate falls as
+// (1 - t)^2 over the epochs, t from 0 to 1 (umap.cpp says why).
 class UmapLayout {
  public:
   enum class Stage { Neighbours, Graph, Initialise, Optimise, Done };
 
   // False, with a message, for parameters or tables it cannot lay out.
-  // The table is copied; it need not outlive the layout.
+  // The table is copied; it need not outlive the layout. `initial_layout`
+  // (rows, 2), when given, is the start instead of the PCA (each coordinate
+  // scaled to [0, 10] the same way), for instance the map of a nearby
+  // table, so that points start where they were there; it is copied too.
   bool begin(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options,
-             std::string& error);
+             std::string& error, const float* initial_layout = nullptr);
   // Does the next piece of work; `budget` bounds the edges one Optimise
   // step visits (other stages ignore it). Returns false once done.
   bool step(std::size_t budget);
@@ -158,6 +162,9 @@ class UmapLayout {
   double b() const { return b_; }
   // (rows, 2): final once stage() is Done, the current layout before that.
   const std::vector<float>& embedding() const { return embedding_; }
+
+  // progress()'s share for the kNN graph.
+  static constexpr double kNeighboursShare = 0.35;
 
  private:
   void build_graph();
@@ -174,12 +181,12 @@ class UmapLayout {
   std::uint64_t random_state_ = 0;
   std::vector<std::int32_t> head_, tail_;
   std::vector<double> epochs_per_sample_, epoch_of_next_sample_, epoch_of_next_negative_sample_;
-  std::vector<float> embedding_;
+  std::vector<float> embedding_, initial_layout_;
 };
 
 // The whole layout at once into out (rows, 2).
 bool umap(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options, float* out,
-          std::string& error);
+          std::string& error, const float* initial_layout = nullptr);
 
 // The optimisation's negative samples, four at a time (umap.cpp): the
 // repulsion of four points at differences (nx[i], ny[i]) from the moving

@@ -112,11 +112,12 @@ export function makeDevModel({ width = 128, context = 128, extraRows = 37, seed 
   })));
   files.set('tokenizer.json', new TextEncoder().encode(tokenizerJson));
 
-  // Snapshots: from random numbers (step 0) towards the final tables.
+  // Snapshots: from random numbers (step 0) towards the final tables, at
+  // the default model's 13 steps, spaced on a log scale.
   const initial = random;
   const wte0 = Float32Array.from(wte, () => initial() * 0.04);
   const wpe0 = Float32Array.from(wpe, () => initial() * 0.02);
-  const steps = [0, 10, 100, 1000, 4000];
+  const steps = [0, 2, 4, 9, 18, 38, 77, 160, 330, 682, 1408, 2906, 6000];
   const index = [];
   steps.forEach((step, k) => {
     const t = k / (steps.length - 1);
@@ -130,6 +131,15 @@ export function makeDevModel({ width = 128, context = 128, extraRows = 37, seed 
   });
   files.set('snapshots/index.json', new TextEncoder().encode(JSON.stringify({
     tensors: ['transformer.wte.weight', 'transformer.wpe.weight'], dtype: 'F16', snapshots: index,
+  })));
+  // The loss curve the training slider draws (training-curve.json's layout): a made-up fall, every 50 steps.
+  const loss = (step) => 2.4 + 5.9 / (1 + step / 60);
+  const curveRows = (steps) => steps.map((step) => [step, step * 4096, Number(loss(step).toFixed(4))]);
+  files.set('training-curve.json', new TextEncoder().encode(JSON.stringify({
+    columns: { train: ['step', 'tokens_seen', 'loss'], val: ['step', 'tokens_seen', 'loss'] },
+    train: curveRows(Array.from({ length: 120 }, (_, k) => 50 * (k + 1))),
+    val: curveRows([...new Set([...steps, ...Array.from({ length: 24 }, (_, k) => 250 * (k + 1))])].sort((a, b) => a - b)),
+    summary: { steps: 6000, final_val_loss: Number(loss(6000).toFixed(4)) },
   })));
   return files;
 }
