@@ -31,6 +31,8 @@ const classes = [
     what: 'Rust regex \\w (Alphabetic, M, Nd, Pc, Join_Control)',
     regex: /^[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]$/u,
   },
+  // The Punctuation pre-tokenizer's test (with ASCII punctuation, in the code).
+  { name: 'kPunctuationRanges', what: '\\p{P} (General_Category Punctuation: Pc Pd Ps Pe Pi Pf Po)', regex: /^\p{P}$/u },
 ];
 
 function rangesOf(regex) {
@@ -155,22 +157,28 @@ for (let code = 0; code <= 0x10ffff; ++code) {
   compositions.push([first.codePointAt(0), decomposed[decomposed.length - 1].codePointAt(0), code]);
 }
 compositions.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-const decompositionCodes = [];
-text += `\n// Canonical decompositions: ${decompositions.length} code points. kDecompositionIndex[i] = {code point,\n`;
-text += '// offset of its decomposition in kDecompositionCodes, length}.\n';
-text += 'static constexpr DecompositionEntry kDecompositionIndex[] = {\n';
-for (let i = 0; i < decompositions.length; i += 4) {
-  const row = decompositions.slice(i, i + 4).map(([code, parts]) => {
-    const entry = `{${hex(code)}, ${decompositionCodes.length}, ${parts.length}}`;
-    decompositionCodes.push(...parts);
-    return entry;
-  });
-  text += `    ${row.join(', ')},\n`;
+// Mappings of one code point to a few, as {code point, offset in the codes
+// array, length}, sorted by code point.
+function writeMappings(indexName, codesName, what, mappings) {
+  const codes = [];
+  text += `\n// ${what}: ${mappings.length} code points. ${indexName}[i] = {code point, offset of its\n`;
+  text += `// mapping in ${codesName}, length}.\n`;
+  text += `static constexpr DecompositionEntry ${indexName}[] = {\n`;
+  for (let i = 0; i < mappings.length; i += 4) {
+    const row = mappings.slice(i, i + 4).map(([code, parts]) => {
+      const entry = `{${hex(code)}, ${codes.length}, ${parts.length}}`;
+      codes.push(...parts);
+      return entry;
+    });
+    text += `    ${row.join(', ')},\n`;
+  }
+  text += '};\n';
+  text += `static constexpr std::uint32_t ${codesName}[] = {\n`;
+  for (let i = 0; i < codes.length; i += 8) text += `    ${codes.slice(i, i + 8).map(hex).join(', ')},\n`;
+  text += '};\n';
 }
-text += '};\n';
-text += `static constexpr std::uint32_t kDecompositionCodes[] = {\n`;
-for (let i = 0; i < decompositionCodes.length; i += 8) text += `    ${decompositionCodes.slice(i, i + 8).map(hex).join(', ')},\n`;
-text += '};\n';
+
+writeMappings('kDecompositionIndex', 'kDecompositionCodes', 'Canonical decompositions', decompositions);
 text += `\n// Canonical combining classes as ranks (see the generator): ${classRanks.length} code points, ${rank} classes.\n`;
 text += 'static constexpr CombiningRank kCombiningRanks[] = {\n';
 for (let i = 0; i < classRanks.length; i += 6) {
@@ -183,6 +191,31 @@ for (let i = 0; i < compositions.length; i += 4) {
   text += `    ${compositions.slice(i, i + 4).map(([a, b, c]) => `{${hex(a)}, ${hex(b)}, ${hex(c)}}`).join(', ')},\n`;
 }
 text += '};\n';
+
+// Compatibility normalization (NFKC, NFKD): each code point's full
+// compatibility decomposition where it differs from the canonical one, from
+// String.prototype.normalize('NFKD') as the canonical ones are from 'NFD'.
+// NFKC composes with the same primary composites as NFC.
+const compatibility = [];
+for (let code = 0; code <= 0x10ffff; ++code) {
+  if (code >= 0xd800 && code <= 0xdfff || isHangulSyllable(code)) continue;
+  const text = character(code);
+  const decomposed = text.normalize('NFKD');
+  if (decomposed !== text.normalize('NFD')) compatibility.push([code, Array.from(decomposed, (c) => c.codePointAt(0))]);
+}
+writeMappings('kCompatibilityIndex', 'kCompatibilityCodes', 'Compatibility decompositions that differ from the canonical ones', compatibility);
+
+// The Lowercase normalizer: each code point's full lowercase mapping, as
+// Rust's char::to_lowercase gives it (one character at a time, so without
+// the final-sigma rule of String.prototype.toLowerCase on longer text).
+const lowercase = [];
+for (let code = 0; code <= 0x10ffff; ++code) {
+  if (code >= 0xd800 && code <= 0xdfff) continue;
+  const text = character(code);
+  const lower = text.toLowerCase();
+  if (lower !== text) lowercase.push([code, Array.from(lower, (c) => c.codePointAt(0))]);
+}
+writeMappings('kLowercaseIndex', 'kLowercaseCodes', 'Lowercase mappings', lowercase);
 
 if (process.argv.includes('--check')) {
   let current = '';

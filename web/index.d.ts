@@ -136,13 +136,15 @@ export interface ModelFiles {
    */
   config?: ModelFile | Record<string, unknown> | PromiseLike<Record<string, unknown>>;
   /**
-   * Hugging Face tokenizer.json (byte-level BPE: GPT-2's kind, or a
-   * Sequence of Split pre-tokenizers ending in ByteLevel with an optional
-   * NFC or NFD normalizer, as Llama 3, GPT-4o and Qwen 3 have), needed for
+   * Hugging Face tokenizer.json with a BPE model (GPT-2's byte-level kind;
+   * Llama 3's, GPT-4o's and Qwen 3's Split and NFC; Llama 2's and Gemma 3's
+   * byte_fallback, Prepend and Replace; the other normalizers,
+   * pre-tokenizers and decoders docs/tokenizer.md lists), needed for
    * text; or a loaded Model (or a Promise of one) whose tokenizer is shared
-   * (e.g. training snapshots of it). encode() adds no special tokens (the
-   * post-processor is not run). A file with a Split or NFC/NFD fetches a
-   * second WebAssembly module, web/dist/embeddings-full.wasm.
+   * (e.g. training snapshots of it). encode() adds no special tokens, no BOS
+   * (the post-processor, such as TemplateProcessing, is not run). A file
+   * with components other than GPT-2's fetches a second WebAssembly module,
+   * web/dist/embeddings-full.wasm.
    */
   tokenizer?: ModelFile | Model | PromiseLike<Model>;
   /** Called as the weights arrive. */

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "embeddings/byte_level.h"
+#include "embeddings/utf8.h"
+
 namespace embeddings::bpe {
 
 std::size_t MergeTable::capacity_for(std::size_t count) {
@@ -95,12 +98,19 @@ void merge(const MergeTable& merges, const std::int32_t* ids, std::size_t count,
 }
 
 void BpeModel::set_vocabulary(const Vocabulary& vocabulary) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
   for (int byte = 0; byte < 256; ++byte) {
     const char ch = static_cast<char>(byte);
     byte_ids_[byte] = vocabulary.find(std::string_view(&ch, 1));
+    const char name[] = {'<', '0', 'x', kHex[byte >> 4], kHex[byte & 15], '>'};
+    fallback_ids_[byte] = vocabulary.find(std::string_view(name, sizeof name));
   }
+  const auto all = [](const std::int32_t(&ids)[256]) {
+    return std::all_of(std::begin(ids), std::end(ids), [](std::int32_t id) { return id >= 0; });
+  };
+  // (Then no byte becomes unk_token, and no token covers more of the piece than its own length.)
   every_byte_has_a_token_ =
-      std::all_of(std::begin(byte_ids_), std::end(byte_ids_), [](std::int32_t id) { return id >= 0; });
+      starts_by_units() ? settings_.byte_fallback && all(fallback_ids_) : all(byte_ids_);
 }
 
 // Hugging Face's BPE::merge_word followed by Word::merge_all.
@@ -115,6 +125,17 @@ void BpeModel::encode_piece(std::string_view piece, const Vocabulary& vocabulary
   }
   auto& start = workspace.piece_ids;
   start.clear();
+#if !EMBEDDINGS_CRITICAL_MODULE  // (There the reader refuses the settings that need it.)
+  if (settings_.word_piece) {
+    encode_word_piece(piece, vocabulary, workspace, ids);
+    return;
+  }
+  if (starts_by_units()) {
+    start_by_units(piece, vocabulary, workspace);
+    merge(merges_, start.data(), start.size(), workspace, ids);
+    return;
+  }
+#endif
   bool fusing_unk = false;
   for (const char ch : piece) {
     const std::int32_t id = byte_ids_[static_cast<unsigned char>(ch)];
@@ -128,5 +149,95 @@ void BpeModel::encode_piece(std::string_view piece, const Vocabulary& vocabulary
   }
   merge(merges_, start.data(), start.size(), workspace, ids);
 }
+
+#if !EMBEDDINGS_CRITICAL_MODULE
+// Hugging Face's BPE::merge_word: each character (each byte, for a
+// byte-level vocabulary) with the prefix unless it is the first and the
+// suffix if it is the last is a token; failing that, with byte_fallback, the
+// "<0xNN>" tokens of those bytes as the file spells them; failing that,
+// unk_token, fused as fuse_unk says. (As there, a pending unk_token is added
+// after the byte tokens that follow it, not before.)
+void BpeModel::start_by_units(std::string_view piece, const Vocabulary& vocabulary,
+                              MergeWorkspace& workspace) const {
+  auto& start = workspace.piece_ids;
+  std::string& unit = workspace.unit;
+  bool unk_pending = false;
+  for (std::size_t pos = 0; pos < piece.size();) {
+    std::size_t length = 1;
+    if (settings_.by_characters) {
+      std::uint32_t code = 0;
+      length = utf8::decode(piece, pos, code);
+      if (length == 0) length = 1;  // A byte that is not UTF-8 is a character of its own.
+    }
+    unit.clear();
+    if (pos != 0) unit += settings_.continuing_subword_prefix;
+    unit.append(piece, pos, length);
+    pos += length;
+    if (pos == piece.size()) unit += settings_.end_of_word_suffix;
+    const std::int32_t id = vocabulary.find(unit);
+    if (id >= 0) {
+      if (unk_pending) start.push_back(settings_.unk_id);
+      unk_pending = false;
+      start.push_back(id);
+      continue;
+    }
+    if (settings_.byte_fallback) {
+      std::string spelled;  // The unit as the file spells it: its bytes are the fallback's.
+      if (settings_.by_characters) {
+        spelled = unit;
+      } else {
+        byte_level::append_encoded(spelled, unit);
+      }
+      const bool all = std::all_of(spelled.begin(), spelled.end(),
+                                   [&](char c) { return fallback_ids_[static_cast<unsigned char>(c)] >= 0; });
+      if (all) {
+        for (const char c : spelled) start.push_back(fallback_ids_[static_cast<unsigned char>(c)]);
+        continue;
+      }
+    }
+    if (settings_.unk_id < 0) continue;
+    if (unk_pending && !settings_.fuse_unk) start.push_back(settings_.unk_id);
+    unk_pending = true;
+  }
+  if (unk_pending) start.push_back(settings_.unk_id);
+}
+
+void BpeModel::encode_word_piece(std::string_view piece, const Vocabulary& vocabulary,
+                                 MergeWorkspace& workspace, std::vector<std::int32_t>& ids) const {
+  // Where each character starts (each byte, for a byte-level vocabulary), and the end.
+  std::vector<std::uint32_t>& starts = workspace.starts;
+  starts.clear();
+  for (std::size_t pos = 0; pos < piece.size();) {
+    starts.push_back(static_cast<std::uint32_t>(pos));
+    std::uint32_t code = 0;
+    const std::size_t used = settings_.by_characters ? utf8::decode(piece, pos, code) : 1;
+    pos += used == 0 ? 1 : used;
+  }
+  const std::size_t characters = starts.size();
+  starts.push_back(static_cast<std::uint32_t>(piece.size()));
+  const std::size_t first_id = ids.size();
+  bool bad = characters > settings_.max_input_chars_per_word;
+  std::string& unit = workspace.unit;
+  for (std::size_t start = 0; start < characters && !bad;) {
+    std::size_t end = characters;  // In characters.
+    std::int32_t id = -1;
+    for (; end > start; --end) {
+      unit.assign(start == 0 ? "" : settings_.continuing_subword_prefix);
+      unit.append(piece, starts[start], starts[end] - starts[start]);
+      id = vocabulary.find(unit);
+      if (id >= 0) break;
+    }
+    if (id < 0) {
+      bad = true;
+      break;
+    }
+    ids.push_back(id);
+    start = end;
+  }
+  if (!bad) return;
+  ids.resize(first_id);
+  ids.push_back(settings_.unk_id);
+}
+#endif
 
 }  // namespace embeddings::bpe

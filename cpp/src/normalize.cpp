@@ -21,7 +21,7 @@ struct Character {
   bool invalid;
 };
 
-void decompose(std::uint32_t code, std::vector<Character>& out) {
+void decompose(std::uint32_t code, bool compatibility, std::vector<Character>& out) {
   if (code >= kSBase && code < kSBase + kSCount) {
     const std::uint32_t index = code - kSBase;
     out.push_back({kLBase + index / kNCount, 0, false});
@@ -30,7 +30,8 @@ void decompose(std::uint32_t code, std::vector<Character>& out) {
     return;
   }
   const std::uint32_t* parts = nullptr;
-  const std::size_t count = unicode::canonical_decomposition(code, parts);
+  std::size_t count = compatibility ? unicode::compatibility_decomposition(code, parts) : 0;
+  if (count == 0) count = unicode::canonical_decomposition(code, parts);
   if (count == 0) {
     out.push_back({code, unicode::combining_rank(code), false});
     return;
@@ -50,9 +51,9 @@ std::uint32_t compose(std::uint32_t first, std::uint32_t second) {
 }  // namespace
 
 bool is_quick_unchanged(Form form, std::string_view text) {
-  // U+0300 is 0xCC 0x80 and U+00C0 is 0xC3 0x80: every character below is
-  // written with bytes below those.
-  const unsigned char first_changed = form == Form::NFC ? 0xCC : 0xC3;
+  // U+0300 is 0xCC 0x80, U+00C0 is 0xC3 0x80 and U+00A0 is 0xC2 0xA0: every
+  // character below is written with bytes below those.
+  const unsigned char first_changed = form == Form::NFC ? 0xCC : form == Form::NFD ? 0xC3 : 0xC2;
   for (const char c : text) {
     if (static_cast<unsigned char>(c) >= first_changed) return false;
   }
@@ -70,7 +71,7 @@ void apply(Form form, std::string_view text, std::string& out) {
       ++pos;
       continue;
     }
-    decompose(code, characters);
+    decompose(code, form == Form::NFKC || form == Form::NFKD, characters);
     pos += used;
   }
   // Canonical order: each run of marks sorted by rank, stably (insertion sort; runs are short).
@@ -84,7 +85,7 @@ void apply(Form form, std::string_view text, std::string& out) {
     }
     characters[j] = moving;
   }
-  if (form == Form::NFC) {
+  if (form == Form::NFC || form == Form::NFKC) {
     std::size_t kept = 0;
     std::size_t starter = 0;
     bool have_starter = false;

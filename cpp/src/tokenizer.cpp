@@ -10,6 +10,7 @@
 #include "embeddings/pretokenizer.h"
 #include "embeddings/token_display.h"
 #include "embeddings/utf8.h"
+#include "pipeline_stages.h"
 
 namespace embeddings {
 namespace {
@@ -26,6 +27,13 @@ struct Tokenizer::Scratch {
   bpe::MergeWorkspace merge;
   regex::Regex::Scratch regex;
   std::string normalized;  // the normalizer's output, when it changes the text
+  std::string spare;       // a normalizer's second buffer
+  // Where the raw text begins, and whether the gap being encoded starts it
+  // (Metaspace's prepend_scheme "first").
+  const char* text_begin = nullptr;
+  bool gap_at_start = false;
+  // The pieces a cutting stage made, one list per stage of a Sequence.
+  std::vector<std::vector<stages::Piece>> pieces;
   // ByteLevel's added space, one buffer per stage of a Sequence: a stage's
   // pieces are views into its own buffer while the later stages run.
   std::vector<std::string> prefixed;
@@ -45,12 +53,15 @@ class Tokenizer::Splitter : public AddedTokenSink {
       : tokenizer_(tokenizer), pass_(pass), scratch_(scratch), ids_(ids) {}
   void gap(std::string_view text) override {
     if (pass_ == AddedVocabulary::Pass::Normalized) {
+      scratch_.gap_at_start = at_start_ && text.data() == normalized_begin_;
       tokenizer_.encode_gap(text, scratch_, ids_);
       return;
     }
     Splitter normalized(tokenizer_, AddedVocabulary::Pass::Normalized, scratch_, ids_);
-    tokenizer_.added_.split(tokenizer_.normalize(text, scratch_), AddedVocabulary::Pass::Normalized,
-                            normalized);
+    normalized.at_start_ = text.data() == scratch_.text_begin;
+    const std::string_view normalized_text = tokenizer_.normalize(text, scratch_);
+    normalized.normalized_begin_ = normalized_text.data();
+    tokenizer_.added_.split(normalized_text, AddedVocabulary::Pass::Normalized, normalized);
   }
   void token(std::int32_t id) override {
     ids_.push_back(id);
@@ -63,6 +74,9 @@ class Tokenizer::Splitter : public AddedTokenSink {
   const AddedVocabulary::Pass pass_;
   Scratch& scratch_;
   std::vector<std::int32_t>& ids_;
+  // Normalized pass: whether its text is the first raw gap, and where it begins.
+  bool at_start_ = false;
+  const char* normalized_begin_ = nullptr;
 };
 
 bool Tokenizer::is_special(std::int32_t id) const {
@@ -93,175 +107,101 @@ bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_token
 void Tokenizer::encode_with(std::string_view utf8_text, Scratch& scratch,
                             std::vector<std::int32_t>& ids) const {
   Splitter raw(*this, AddedVocabulary::Pass::Raw, scratch, ids);
+  scratch.text_begin = utf8_text.data();
   added_.split(utf8_text, AddedVocabulary::Pass::Raw, raw);
 }
 
 // A normalizer that changes the text will write it into `scratch` and
 // return a view of that.
 std::string_view Tokenizer::normalize(std::string_view text, [[maybe_unused]] Scratch& scratch) const {
-  switch (normalizer_.kind) {
-    case Normalizer::Kind::None: return text;
-    case Normalizer::Kind::NFC:
-    case Normalizer::Kind::NFD:
-#if !EMBEDDINGS_CRITICAL_MODULE
-    {
-      const normalize::Form form =
-          normalizer_.kind == Normalizer::Kind::NFC ? normalize::Form::NFC : normalize::Form::NFD;
-      if (normalize::is_quick_unchanged(form, text)) return text;
-      normalize::apply(form, text, scratch.normalized);
-      return scratch.normalized;
-    }
+#if EMBEDDINGS_CRITICAL_MODULE
+  return text;  // (Without the normalizers in the build, the reader refuses them.)
+#else
+  if (!stages::may_change(normalizer_, text)) return text;
+  scratch.normalized.assign(text);
+  stages::normalize(normalizer_, scratch.normalized, scratch.spare, scratch.regex);
+  return scratch.normalized;
 #endif
-      return text;  // (Without the normalizers in the build, the reader refuses them.)
-  }
-  return text;
 }
-
-#if !EMBEDDINGS_CRITICAL_MODULE
-namespace {
-
-// The pieces a Split stage makes of `text`, in order, each given to `emit`:
-// the pattern's matches and the text between them, as tokenizers'
-// find_matches() lists them (every byte in one of them, in order), then
-// joined or dropped as the behavior says, and empty pieces left out.
-template <typename Emit>
-void split_pieces(const PreTokenizer& split, std::string_view text, regex::Regex::Scratch& scratch,
-                  Emit&& emit) {
-  using Behavior = PreTokenizer::Behavior;
-  // What the behavior has not passed on yet: a piece that a later segment
-  // may still join.
-  std::size_t pending_begin = 0;
-  std::size_t pending_end = 0;
-  bool pending = false;
-  bool pending_is_match = false;
-  bool previous_is_match = false;
-  const auto flush = [&] {
-    if (pending && pending_end > pending_begin) emit(text.substr(pending_begin, pending_end - pending_begin));
-    pending = false;
-  };
-  const auto hold = [&](std::size_t begin, std::size_t end, bool is_match) {
-    flush();
-    pending = true;
-    pending_begin = begin;
-    pending_end = end;
-    pending_is_match = is_match;
-  };
-  const auto segment = [&](std::size_t begin, std::size_t end, bool is_match) {
-    is_match = is_match != split.invert;
-    switch (split.behavior) {
-      case Behavior::Isolated:
-        if (end > begin) emit(text.substr(begin, end - begin));
-        break;
-      case Behavior::Removed:
-        if (!is_match && end > begin) emit(text.substr(begin, end - begin));
-        break;
-      case Behavior::MergedWithPrevious:
-        if (is_match && !previous_is_match && pending) {
-          pending_end = end;
-        } else {
-          hold(begin, end, is_match);
-        }
-        break;
-      case Behavior::MergedWithNext:
-        // A match joins the piece after it when that piece is not a match.
-        if (pending && pending_is_match && !is_match) {
-          pending_end = end;
-          pending_is_match = false;  // joined: nothing more joins it
-          flush();
-        } else {
-          hold(begin, end, is_match);
-        }
-        break;
-      case Behavior::Contiguous:
-        if (pending && is_match == previous_is_match) {
-          pending_end = end;
-        } else {
-          hold(begin, end, is_match);
-        }
-        break;
-    }
-    previous_is_match = is_match;
-  };
-
-  std::size_t previous_end = 0;
-  // Oniguruma's find_iter, as the onig crate runs it: the next search
-  // starts where the last match ended, and an empty match found by a
-  // search that starts right at the end of the previous match is skipped
-  // (the search then starts one character on).
-  std::size_t search_from = 0;
-  bool matched_before = false;
-  std::size_t begin = 0;
-  std::size_t end = 0;
-  while (search_from <= text.size() && split.pattern->search(text, search_from, begin, end, scratch)) {
-    if (begin == end && matched_before && search_from == previous_end) {
-      std::uint32_t code = 0;
-      const std::size_t used = search_from < text.size() ? utf8::decode(text, search_from, code) : 0;
-      search_from += used == 0 ? 1 : used;
-      continue;
-    }
-    if (begin != previous_end) segment(previous_end, begin, false);
-    segment(begin, end, true);
-    previous_end = end;
-    search_from = end;
-    matched_before = true;
-  }
-  if (previous_end != text.size()) segment(previous_end, text.size(), false);
-  flush();
-}
-
-}  // namespace
-#endif
 
 // One gap between added tokens, normalized: pre-tokenizer, then model.
 void Tokenizer::encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const {
-  if (pre_tokenizer_.kind == PreTokenizer::Kind::Sequence) {
-    pre_tokenize(pre_tokenizer_.steps.data(), pre_tokenizer_.steps.size(), gap, 0, scratch, ids);
-  } else {
-    pre_tokenize(&pre_tokenizer_, 1, gap, 0, scratch, ids);
-  }
+  const bool sequence = pre_tokenizer_.kind == PreTokenizer::Kind::Sequence;
+  const PreTokenizer* steps = sequence ? pre_tokenizer_.steps.data() : &pre_tokenizer_;
+  const std::size_t count = sequence ? pre_tokenizer_.steps.size() : 1;
+  // Each stage's buffers, made before any is used: the pieces are views into them.
+  if (scratch.prefixed.size() < count) scratch.prefixed.resize(count);
+  if (scratch.pieces.size() < count) scratch.pieces.resize(count);
+  pre_tokenize(steps, count, gap, 0, scratch.gap_at_start, scratch, ids);
 }
 
 // Runs the first of `count` stages on `piece` and the rest on each piece it
 // makes; after the last stage, the model.
 void Tokenizer::pre_tokenize(const PreTokenizer* steps, std::size_t count, std::string_view piece,
-                             std::size_t depth, Scratch& scratch, std::vector<std::int32_t>& ids) const {
+                             std::size_t depth, bool at_start, Scratch& scratch,
+                             std::vector<std::int32_t>& ids) const {
   if (piece.empty() || scratch.over) return;
   if (count == 0) {
     encode_piece(piece, scratch, ids);
     return;
   }
   const PreTokenizer& step = *steps;
-  const auto next = [&](std::string_view part) {
-    if (!scratch.over) pre_tokenize(steps + 1, count - 1, part, depth + 1, scratch, ids);
+  // `first`: the part starts where the piece does (so the text, if the piece does).
+  const auto next = [&](std::string_view part, bool first) {
+    if (!scratch.over) pre_tokenize(steps + 1, count - 1, part, depth + 1, at_start && first, scratch, ids);
+  };
+  // A stage that cuts: each of its pieces on to the next stage.
+  [[maybe_unused]] const auto cut = [&](std::string_view text) {
+#if !EMBEDDINGS_CRITICAL_MODULE
+    std::vector<stages::Piece>& pieces = scratch.pieces[depth];
+    stages::cut(step, text, scratch.regex, pieces);
+    for (const stages::Piece& part : pieces)
+      next(text.substr(part.begin, part.end - part.begin), part.begin == 0);
+#endif
   };
   switch (step.kind) {
     case PreTokenizer::Kind::ByteLevel: {
       std::string_view text = piece;
       if (step.add_prefix_space && piece[0] != ' ') {
-        if (scratch.prefixed.size() <= depth) scratch.prefixed.resize(depth + 1);
         std::string& prefixed = scratch.prefixed[depth];
         prefixed.assign(1, ' ');
         prefixed.append(piece);
         text = prefixed;
       }
       if (!step.use_regex) {
-        next(text);
+        next(text, true);
         return;
       }
       std::size_t pos = 0;
       while (pos < text.size() && !scratch.over) {
         const std::size_t length = bounded_pretoken_length(text, pos, scratch, ids.size());
         if (scratch.over) return;
-        next(text.substr(pos, length));
+        next(text.substr(pos, length), pos == 0);
         pos += length;
       }
       return;
     }
-    case PreTokenizer::Kind::Split:
+    case PreTokenizer::Kind::None: next(piece, true); return;
+    case PreTokenizer::Kind::Metaspace:
 #if !EMBEDDINGS_CRITICAL_MODULE
-      split_pieces(step, piece, scratch.regex, next);
+    {
+      std::string& rewritten = scratch.prefixed[depth];
+      stages::metaspace_rewrite(step, piece, at_start, rewritten);
+      if (step.split) {
+        cut(rewritten);
+      } else {
+        next(rewritten, true);
+      }
+    }
 #endif
-      return;  // (Without Split in the build, the reader refuses it.)
+      return;
+    case PreTokenizer::Kind::Split:
+    case PreTokenizer::Kind::Whitespace:
+    case PreTokenizer::Kind::WhitespaceSplit:
+    case PreTokenizer::Kind::Digits:
+    case PreTokenizer::Kind::Punctuation:
+      cut(piece);
+      return;  // (Without them in the build, the reader refuses them.)
     case PreTokenizer::Kind::Sequence:
       // Not a stage here: the reader splices a Sequence's stages into the
       // Sequence around it, and encode_gap() runs the outermost one's.
@@ -334,18 +274,65 @@ bool Tokenizer::decode_bytes(const std::int32_t* ids, std::size_t count, std::st
   return join_bytes(ids, count, bytes, error);
 }
 
+std::string Tokenizer::token_string(std::int32_t id) const {
+  const std::int32_t added = vocabulary_.added_index(id);
+  if (added >= 0) return added_.tokens()[added].content;
+  std::string_view bytes;
+  vocabulary_.bytes(id, bytes);
+  if (!byte_level_vocabulary_) return std::string(bytes);
+  std::string spelled;
+  byte_level::append_encoded(spelled, bytes);
+  return spelled;
+}
+
 bool Tokenizer::decode(const std::int32_t* ids, std::size_t count, std::string& text,
                        std::string& error) const {
   std::string bytes;
   text.clear();
-  switch (decoder_.kind) {
-    case Decoder::Kind::None:
-    case Decoder::Kind::ByteLevel:
-      if (!join_bytes(ids, count, bytes, error)) return false;
-      byte_level::append_utf8_lossy(text, bytes);
-      return true;
+  if (!join_bytes(ids, count, bytes, error)) return false;
+  // A byte-level vocabulary with a ByteLevel decoder (or none): the tokens'
+  // bytes are what the decoder would make of their spelling.
+  if (byte_level_vocabulary_ &&
+      (decoder_.kind == Decoder::Kind::ByteLevel || decoder_.kind == Decoder::Kind::None)) {
+    byte_level::append_utf8_lossy(text, bytes);
+    return true;
   }
-  return false;
+#if EMBEDDINGS_CRITICAL_MODULE
+  return false;  // (There the reader refuses other vocabularies and decoders.)
+#else
+  std::vector<std::string> tokens;
+  tokens.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) tokens.push_back(token_string(ids[i]));
+  if (decoder_.kind == Decoder::Kind::None) {
+    // As tokenizers does without a decoder: the tokens joined with spaces.
+    for (std::size_t i = 0; i < tokens.size(); ++i) text.append(i == 0 ? "" : " ").append(tokens[i]);
+    return true;
+  }
+  stages::decode_chain(decoder_, tokens);
+  for (const std::string& token : tokens) text += token;
+  return true;
+#endif
+}
+
+bool Tokenizer::round_trips() const {
+  if (!byte_level_vocabulary_ || !model_.encodes_every_byte_as_itself() || !added_.empty() ||
+      normalizer_.kind != Normalizer::Kind::None) {
+    return false;
+  }
+  const bool sequence = pre_tokenizer_.kind == PreTokenizer::Kind::Sequence;
+  const PreTokenizer* steps = sequence ? pre_tokenizer_.steps.data() : &pre_tokenizer_;
+  const std::size_t count = sequence ? pre_tokenizer_.steps.size() : 1;
+  return std::all_of(steps, steps + count, [](const PreTokenizer& step) {
+    using Kind = PreTokenizer::Kind;
+    switch (step.kind) {
+      case Kind::ByteLevel: return !step.add_prefix_space;
+      case Kind::Split:
+      case Kind::Punctuation: return step.behavior != PreTokenizer::Behavior::Removed;
+      case Kind::Digits:
+      case Kind::None: return true;
+      default: return false;  // Metaspace rewrites spaces; the Whitespace kinds drop them.
+    }
+  });
 }
 
 std::string Tokenizer::token_bytes(std::int32_t id) const {

@@ -42,17 +42,6 @@ using tokenizer_json::quote;
 // file are read as trees, so they are counted at this rate.
 constexpr std::uint64_t kTreeBytesPerTextByte = 96;
 
-// The "type" of a component object, for messages: "type \"Sequence\"" or what the value is.
-std::string describe_component(const json::Value& component) {
-  const json::Value* type = component.is_object() ? component.find("type") : nullptr;
-  return type != nullptr && type->is_string() ? "type " + quote(type->text) : describe(component);
-}
-
-bool has_type(const json::Value& component, std::string_view type) {
-  const json::Value* member = component.is_object() ? component.find("type") : nullptr;
-  return member != nullptr && member->is_string() && member->text == type;
-}
-
 }  // namespace
 
 // Reads an optional boolean member: absent or null keeps `value`.
@@ -148,171 +137,7 @@ bool Tokenizer::Reader::read_settings() {
     if (!is_null_or_absent(member))
       return fail(std::string(key) + " must be null, found " + describe(*member) + " (not supported)");
   }
-  const json::Value* normalizer = root_.find("normalizer");
-  if (is_null_or_absent(normalizer)) {
-    t_.normalizer_.kind = Normalizer::Kind::None;
-    return true;
-  }
-  for (const auto& [name, kind] :
-       {std::pair{"NFC", Normalizer::Kind::NFC}, std::pair{"NFD", Normalizer::Kind::NFD}}) {
-    if (!has_type(*normalizer, name)) continue;
-#if EMBEDDINGS_CRITICAL_MODULE
-    return fail(std::string("normalizer: ") + name +
-                " is left out of this build (it is in embeddings-full.wasm)");
-#else
-    t_.normalizer_.kind = kind;
-    return true;
-#endif
-  }
-  return fail("normalizer must be null, NFC or NFD, found " + describe_component(*normalizer) +
-              " (not supported)");
-}
-
-bool Tokenizer::Reader::read_pre_tokenizer() {
-  const json::Value* pre = root_.find("pre_tokenizer");
-  if (is_null_or_absent(pre))
-    return fail("pre_tokenizer is missing or null; only ByteLevel, or a Sequence ending in it, is supported");
-  PreTokenizer& p = t_.pre_tokenizer_;
-  if (!read_pre_tokenizer_stage(*pre, "pre_tokenizer", p)) return false;
-  if (p.kind == PreTokenizer::Kind::ByteLevel) return true;
-#if !EMBEDDINGS_CRITICAL_MODULE
-  // The vocabulary is spelled in GPT-2's byte alphabet, which only a
-  // ByteLevel stage maps text into; a stage after it would see that
-  // alphabet instead of the text.
-  if (p.kind != PreTokenizer::Kind::Sequence || p.steps.empty() ||
-      p.steps.back().kind != PreTokenizer::Kind::ByteLevel) {
-    return fail("pre_tokenizer must be ByteLevel or a Sequence whose last stage is ByteLevel, found " +
-                describe_component(*pre) + " without one last (not supported)");
-  }
-  for (std::size_t i = 0; i + 1 < p.steps.size(); ++i) {
-    if (p.steps[i].kind == PreTokenizer::Kind::ByteLevel)
-      return fail("pre_tokenizer: a ByteLevel stage before the last one (not supported)");
-  }
-#endif
   return true;
-}
-
-// One stage at `where`; a Sequence's stages are read into `out.steps`, with
-// the stages of a Sequence inside it spliced in.
-bool Tokenizer::Reader::read_pre_tokenizer_stage(const json::Value& pre, const std::string& where,
-                                                 PreTokenizer& out) {
-  if (has_type(pre, "ByteLevel")) {
-    out.kind = PreTokenizer::Kind::ByteLevel;
-    const json::Value* prefix_space = pre.find("add_prefix_space");
-    if (prefix_space == nullptr || !prefix_space->is_bool()) {
-      return fail(where + ".add_prefix_space must be true or false, found " + describe(prefix_space));
-    }
-    out.add_prefix_space = prefix_space->boolean;
-    bool trim_offsets = true;  // Only affects offsets, which this tokenizer does not report.
-    return read_optional_bool(pre, "use_regex", where, out.use_regex) &&
-           read_optional_bool(pre, "trim_offsets", where, trim_offsets);
-  }
-#if EMBEDDINGS_CRITICAL_MODULE
-  // The chapter's critical-path WebAssembly module (CMakeLists.txt); the
-  // package loads such a file with the full module instead.
-  for (const char* kind : {"Split", "Sequence"}) {
-    if (has_type(pre, kind))
-      return fail(where + ": " + kind + " is left out of this build (it is in embeddings-full.wasm)");
-  }
-#else
-  if (has_type(pre, "Split")) return read_split(pre, where, out);
-  if (has_type(pre, "Sequence")) {
-    out.kind = PreTokenizer::Kind::Sequence;
-    const json::Value* stages = pre.find("pretokenizers");
-    if (stages == nullptr || !stages->is_array())
-      return fail(where + ".pretokenizers must be an array, found " + describe(stages));
-    for (std::size_t i = 0; i < stages->items.size(); ++i) {
-      PreTokenizer stage;
-      if (!read_pre_tokenizer_stage(stages->items[i], where + ".pretokenizers[" + std::to_string(i) + "]",
-                                    stage))
-        return false;
-      if (stage.kind == PreTokenizer::Kind::Sequence) {
-        for (PreTokenizer& inner : stage.steps) out.steps.push_back(std::move(inner));
-      } else {
-        out.steps.push_back(std::move(stage));
-      }
-    }
-    return true;
-  }
-#endif
-  return fail(where + " must be {\"type\": \"ByteLevel\", ...}, Split or Sequence, found " +
-              describe_component(pre) + " (not supported)");
-}
-
-#if !EMBEDDINGS_CRITICAL_MODULE
-bool Tokenizer::Reader::read_split(const json::Value& split, const std::string& where, PreTokenizer& out) {
-  out.kind = PreTokenizer::Kind::Split;
-  const json::Value* pattern = split.find("pattern");
-  const json::Value* regex_text =
-      pattern != nullptr && pattern->is_object() ? pattern->find("Regex") : nullptr;
-  const json::Value* string_text =
-      pattern != nullptr && pattern->is_object() ? pattern->find("String") : nullptr;
-  std::string source;
-  if (regex_text != nullptr && regex_text->is_string() && string_text == nullptr) {
-    source = regex_text->text;
-  } else if (string_text != nullptr && string_text->is_string() && regex_text == nullptr) {
-    // As tokenizers does: the string becomes a regex matching it literally
-    // (so "" matches the empty string at every character).
-    for (const char c : string_text->text) {
-      const bool plain = static_cast<unsigned char>(c) >= 0x80 || (c >= '0' && c <= '9') ||
-                         ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == ' ' || c == '\n' || c == '\r' ||
-                         c == '\t';
-      if (!plain) source += '\\';
-      source += c;
-    }
-  } else {
-    return fail(where + ".pattern must be {\"Regex\": \"...\"} or {\"String\": \"...\"}, found " +
-                describe(pattern));
-  }
-  auto compiled = std::make_shared<regex::Regex>();
-  std::string problem;
-  if (!regex::Regex::compile(source, *compiled, problem)) {
-    return fail(where + ".pattern." + (regex_text != nullptr ? "Regex " : "String ") +
-                quote(regex_text != nullptr ? regex_text->text : string_text->text) + ": " + problem);
-  }
-  out.pattern = std::move(compiled);
-  const json::Value* behavior = split.find("behavior");
-  static constexpr std::pair<const char*, PreTokenizer::Behavior> kBehaviors[] = {
-      {"Removed", PreTokenizer::Behavior::Removed},
-      {"Isolated", PreTokenizer::Behavior::Isolated},
-      {"MergedWithPrevious", PreTokenizer::Behavior::MergedWithPrevious},
-      {"MergedWithNext", PreTokenizer::Behavior::MergedWithNext},
-      {"Contiguous", PreTokenizer::Behavior::Contiguous},
-  };
-  bool known = false;
-  for (const auto& [name, value] : kBehaviors) {
-    if (behavior != nullptr && behavior->is_string() && behavior->text == name) {
-      out.behavior = value;
-      known = true;
-    }
-  }
-  if (!known) {
-    return fail(where + ".behavior must be Removed, Isolated, MergedWithPrevious, MergedWithNext or " +
-                "Contiguous, found " + describe(behavior));
-  }
-  return read_optional_bool(split, "invert", where, out.invert);
-}
-#endif
-
-bool Tokenizer::Reader::read_decoder() {
-  const json::Value* decoder = root_.find("decoder");
-  if (is_null_or_absent(decoder)) {
-    t_.decoder_.kind = Decoder::Kind::None;
-    return true;
-  }
-  if (has_type(*decoder, "ByteLevel")) {
-    t_.decoder_.kind = Decoder::Kind::ByteLevel;
-    return true;
-  }
-  return fail("decoder must be null or {\"type\": \"ByteLevel\"}, found " + describe_component(*decoder) +
-              " (not supported)");
-}
-
-bool Tokenizer::Reader::read_post_processor() {
-  const json::Value* post = root_.find("post_processor");
-  if (is_null_or_absent(post) || has_type(*post, "ByteLevel")) return true;
-  return fail("post_processor must be null or {\"type\": \"ByteLevel\"}, found " + describe_component(*post) +
-              " (not supported)");
 }
 
 bool Tokenizer::Reader::read_model_settings() {
@@ -320,23 +145,40 @@ bool Tokenizer::Reader::read_model_settings() {
   if (model == nullptr || !model->is_object())
     return fail("model must be an object, found " + describe(model));
   const json::Value* type = model->find("type");
+  if (type != nullptr && type->is_string() && type->text == "WordPiece") {
+#if EMBEDDINGS_CRITICAL_MODULE
+    return fail("model: WordPiece is left out of this build (it is in embeddings-full.wasm)");
+#else
+    return read_word_piece_settings(*model);
+#endif
+  }
   if (type == nullptr || !type->is_string() || type->text != "BPE")
-    return fail("model.type must be \"BPE\", found " + describe(type) + " (not supported)");
+    return fail("model.type must be \"BPE\" or \"WordPiece\", found " + describe(type) + " (not supported)");
   const json::Value* dropout = model->find("dropout");
   if (!is_null_or_absent(dropout)) {
     return fail("model.dropout must be null, found " + describe(*dropout) +
                 " (BPE dropout makes encoding random; not supported)");
   }
-  bool byte_fallback = false;
-  if (!read_optional_bool(*model, "byte_fallback", "model", byte_fallback)) return false;
-  if (byte_fallback) return fail("model.byte_fallback must be false (not supported)");
+  if (!read_optional_bool(*model, "byte_fallback", "model", settings_.byte_fallback)) return false;
   for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"}) {
     const json::Value* member = model->find(key);
-    if (!is_null_or_absent(member) && !(member->is_string() && member->text.empty())) {
-      return fail(std::string("model.") + key + " must be null or \"\", found " + describe(*member) +
-                  " (not supported)");
+    if (is_null_or_absent(member)) continue;
+    if (!member->is_string()) {
+      return fail(std::string("model.") + key + " must be null or a string, found " + describe(*member));
     }
+    if (!read_affix(*member, key,
+                    key[0] == 'c' ? settings_.continuing_subword_prefix : settings_.end_of_word_suffix))
+      return false;
   }
+#if EMBEDDINGS_CRITICAL_MODULE
+  if (settings_.byte_fallback || !settings_.continuing_subword_prefix.empty() ||
+      !settings_.end_of_word_suffix.empty()) {
+    return fail(
+        "model: byte_fallback, continuing_subword_prefix and end_of_word_suffix are left out of this "
+        "build (they are in embeddings-full.wasm)");
+  }
+#endif
+  settings_.by_characters = !t_.byte_level_vocabulary_;
   if (!read_optional_bool(*model, "fuse_unk", "model", settings_.fuse_unk) ||
       !read_optional_bool(*model, "ignore_merges", "model", settings_.ignore_merges)) {
     return false;
@@ -348,6 +190,37 @@ bool Tokenizer::Reader::read_model_settings() {
   if (!merges_.found) return fail("model.merges must be an array, found " + describe(model->find("merges")));
   return true;
 }
+
+// Kept as the bytes a vocabulary entry holds (GPT-2's alphabet decoded).
+bool Tokenizer::Reader::read_affix(const json::Value& value, const char* key, std::string& bytes) {
+  if (t_.byte_level_vocabulary_ ? !byte_level::decode(value.text, bytes) : (bytes = value.text, false)) {
+    return fail(std::string("model.") + key + " " + quote(value.text) +
+                " is not a byte-level string (the vocabulary is in GPT-2's byte alphabet)");
+  }
+  if (key[0] == 'c') prefix_ = value.text;
+  return true;
+}
+
+#if !EMBEDDINGS_CRITICAL_MODULE
+// tokenizers' WordPiece: unk_token, continuing_subword_prefix and
+// max_input_chars_per_word are required, as there; no merges.
+bool Tokenizer::Reader::read_word_piece_settings(const json::Value& model) {
+  settings_.word_piece = true;
+  settings_.by_characters = !t_.byte_level_vocabulary_;
+  unk_ = model.find("unk_token");
+  if (unk_ == nullptr || !unk_->is_string())
+    return fail("model.unk_token must be a string, found " + describe(unk_));
+  const json::Value* prefix = model.find("continuing_subword_prefix");
+  if (prefix == nullptr || !prefix->is_string())
+    return fail("model.continuing_subword_prefix must be a string, found " + describe(prefix));
+  if (!read_affix(*prefix, "continuing_subword_prefix", settings_.continuing_subword_prefix) ||
+      !read_count_member(model, "max_input_chars_per_word", "model", settings_.max_input_chars_per_word)) {
+    return false;
+  }
+  if (!vocab_.found) return fail("model.vocab must be an object, found " + describe(model.find("vocab")));
+  return true;
+}
+#endif
 
 bool Tokenizer::Reader::read_added_tokens() {
   if (!added_.found) {

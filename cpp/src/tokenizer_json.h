@@ -39,8 +39,8 @@ class Tokenizer::Reader {
   Reader(std::string_view text, Tokenizer& t, std::string& error) : text_(text), t_(t), error_(error) {}
 
   bool read(std::uint64_t memory_limit) {
-    return locate() && read_small_parts() && read_settings() && read_pre_tokenizer() && read_decoder() &&
-           read_post_processor() && read_model_settings() && read_added_tokens() &&
+    return locate() && read_small_parts() && read_settings() && read_normalizer() && read_pre_tokenizer() &&
+           read_decoder() && read_post_processor() && read_model_settings() && read_added_tokens() &&
            check_memory(memory_limit) && read_vocabulary() && check_added_ids() && read_merges() &&
            read_unk() && finish();
   }
@@ -98,16 +98,52 @@ class Tokenizer::Reader {
   // Settings that would change the ids but are not implemented.
   bool read_settings();
 
+  // ---- The pipeline's components (tokenizer_json_components.cpp) ------------
+  bool read_string_member(const json::Value& object, const char* key, const std::string& where,
+                          std::string& value, bool one_character);
+  bool read_count_member(const json::Value& object, const char* key, const std::string& where,
+                         std::size_t& value);
+  // A Split's, a Replace's "pattern": {"Regex": ...} or {"String": ...}, compiled.
+  bool read_pattern(const json::Value& component, const std::string& where,
+                    std::shared_ptr<const regex::Regex>& out);
+  bool read_behavior(const json::Value& component, const std::string& where, PreTokenizer::Behavior& out);
+
+  // A Sequence's stages: `value[key]`, an array, each item read by `read(item, where, stage)`.
+  template <class Stage, class Read>
+  bool read_stages(const json::Value& value, const char* key, const std::string& where,
+                   std::vector<Stage>& out, Read&& read) {
+    const json::Value* steps = value.find(key);
+    if (steps == nullptr || !steps->is_array())
+      return fail(where + "." + key + " must be an array, found " + tokenizer_json::describe(steps));
+    for (std::size_t i = 0; i < steps->items.size(); ++i) {
+      Stage step;
+      if (!read(steps->items[i], where + "." + key + "[" + std::to_string(i) + "]", step)) return false;
+      out.push_back(std::move(step));
+    }
+    return true;
+  }
+
+  bool read_normalizer();
+  bool read_normalizer_stage(const json::Value& value, const std::string& where, Normalizer& out);
+
   bool read_pre_tokenizer();
   bool read_pre_tokenizer_stage(const json::Value& pre, const std::string& where, PreTokenizer& out);
-  bool read_split(const json::Value& split, const std::string& where, PreTokenizer& out);
+  bool read_metaspace(const json::Value& pre, const std::string& where, PreTokenizer& out);
+  bool read_prepend_scheme(const json::Value& component, const std::string& where,
+                           PreTokenizer::PrependScheme& out);
 
   bool read_decoder();
+  bool read_decoder_stage(const json::Value& value, const std::string& where, Decoder& out);
 
-  // encode() adds no special tokens, so a post-processor that only trims offsets changes nothing.
+  // encode() adds no special tokens, so a post-processor that only adds them
+  // or trims offsets changes nothing.
   bool read_post_processor();
+  bool read_post_processor_stage(const json::Value& post, const std::string& where);
 
   bool read_model_settings();
+  bool read_word_piece_settings(const json::Value& model);
+  // continuing_subword_prefix or end_of_word_suffix (`key`) into `bytes`.
+  bool read_affix(const json::Value& value, const char* key, std::string& bytes);
 
   // ---- Added tokens: read first, since their contents may appear in the
   // vocabulary without being byte-level strings -----------------------------
@@ -119,13 +155,14 @@ class Tokenizer::Reader {
   // ---- The vocabulary, streamed ------------------------------------------------
   // The id of the vocabulary entry whose key (as the file spells it) is `key`, or -1.
   std::int32_t id_of_key(std::string_view key) {
+    if (!t_.byte_level_vocabulary_) return t_.vocabulary_.find(key);
     if (byte_level::decode(key, bytes_)) return t_.vocabulary_.find(bytes_);
     const auto raw = raw_ids_.find(std::string(key));
     return raw == raw_ids_.end() ? -1 : raw->second;
   }
 
   // How the file spells a token: its key.
-  static std::string key_of(std::string_view bytes, bool findable);
+  std::string key_of(std::string_view bytes, bool findable) const;
 
   bool index_vocabulary();
 
@@ -162,6 +199,7 @@ class Tokenizer::Reader {
   json::Value root_;  // The small parts (model: without vocab and merges).
   const json::Value* unk_ = nullptr;
   bpe::BpeSettings settings_;
+  std::string prefix_;  // model.continuing_subword_prefix as the file spells it
   std::vector<AddedToken> added_tokens_;
   std::unordered_map<std::string, std::size_t> added_by_content_;  // Content -> index in added_tokens.
   std::size_t added_bytes_ = 0;

@@ -2,6 +2,7 @@
 // tables: the vocabulary, the ids of the added tokens, the merges.
 #include <algorithm>
 
+#include "embeddings/utf8.h"
 #include "tokenizer_json.h"
 
 namespace embeddings {
@@ -11,8 +12,8 @@ using tokenizer_json::is_null_or_absent;
 using tokenizer_json::kMaxId;
 using tokenizer_json::quote;
 
-std::string Tokenizer::Reader::key_of(std::string_view bytes, bool findable) {
-  if (!findable) return std::string(bytes);
+std::string Tokenizer::Reader::key_of(std::string_view bytes, bool findable) const {
+  if (!findable || !t_.byte_level_vocabulary_) return std::string(bytes);
   std::string key;
   byte_level::append_encoded(key, bytes);
   return key;
@@ -51,7 +52,9 @@ bool Tokenizer::Reader::read_vocabulary() {
                   std::to_string(kMaxId) + ", found " + describe(value));
     }
     const auto id32 = static_cast<std::int32_t>(id);
-    if (byte_level::decode(key, bytes_)) {
+    if (!t_.byte_level_vocabulary_) {
+      vocabulary.add(id32, key, true);  // Spelled as text: the key is the token's bytes.
+    } else if (byte_level::decode(key, bytes_)) {
       vocabulary.add(id32, bytes_, true);
     } else if (added_by_content_.count(key) != 0) {
       // Decoded as its raw text, like Hugging Face's ByteLevel decoder does.
@@ -97,8 +100,9 @@ bool Tokenizer::Reader::check_added_ids() {
       // Hugging Face's ByteLevel decoder turns a token into bytes through the
       // byte alphabet when every character is in it, else uses its raw text.
       t_.vocabulary_.add(token.id,
-                         byte_level::decode(token.content, bytes_) ? std::string_view(bytes_)
-                                                                   : std::string_view(token.content),
+                         t_.byte_level_vocabulary_ && byte_level::decode(token.content, bytes_)
+                             ? std::string_view(bytes_)
+                             : std::string_view(token.content),
                          false);
       added_any = true;
     }
@@ -132,6 +136,7 @@ bool Tokenizer::Reader::read_merge(json::Reader& reader, std::size_t i, std::str
 }
 
 bool Tokenizer::Reader::read_merges() {
+  if (!merges_.found) return true;  // WordPiece (read_model_settings requires them for BPE).
   bpe::MergeTable& merges = t_.model_.merges();
   merges.reserve(merges_.entries);
   json::Reader reader(text_, merges_.at);
@@ -143,7 +148,14 @@ bool Tokenizer::Reader::read_merges() {
     if (left_id < 0) return fail(merge_name(i) + ": " + quote(left) + " is not in model.vocab");
     const std::int32_t right_id = id_of_key(right);
     if (right_id < 0) return fail(merge_name(i) + ": " + quote(right) + " is not in model.vocab");
-    merged.assign(left).append(right);
+    // As tokenizers builds it: the right token less the length of
+    // continuing_subword_prefix (whether or not it starts with it).
+    if (!prefix_.empty() &&
+        (right.size() < prefix_.size() || !utf8::is_valid(std::string_view(right).substr(prefix_.size())))) {
+      return fail(merge_name(i) + ": " + quote(right) +
+                  " does not start with a whole continuing_subword_prefix's length of characters");
+    }
+    merged.assign(left).append(right, prefix_.size(), std::string::npos);
     const std::int32_t merged_id = id_of_key(merged);
     if (merged_id < 0)
       return fail(merge_name(i) + ": the merged token " + quote(merged) + " is not in model.vocab");
@@ -167,8 +179,8 @@ bool Tokenizer::Reader::finish() {
   for (std::size_t i = 0; i < added_tokens_.size(); ++i)
     t_.vocabulary_.set_added_index(added_tokens_[i].id, static_cast<std::int32_t>(i));
   t_.added_.build(std::move(added_tokens_));
-  t_.model_.set_vocabulary(t_.vocabulary_);
   t_.model_.set_settings(settings_);
+  t_.model_.set_vocabulary(t_.vocabulary_);
   return true;
 }
 

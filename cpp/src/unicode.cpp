@@ -116,14 +116,37 @@ bool is_word_character(std::uint32_t code) {
   return in_ranges(kWordRanges, code);
 }
 
-std::size_t canonical_decomposition(std::uint32_t code, const std::uint32_t*& parts) {
-  const auto* end = std::end(kDecompositionIndex);
+// The mapping of `code` in a generated {code, offset, length} index over `codes`.
+template <std::size_t N>
+std::size_t find_mapping(const DecompositionEntry (&index)[N], const std::uint32_t* codes, std::uint32_t code,
+                         const std::uint32_t*& parts) {
+  const auto* end = std::end(index);
   const auto* found =
-      std::lower_bound(std::begin(kDecompositionIndex), end, code,
+      std::lower_bound(std::begin(index), end, code,
                        [](const DecompositionEntry& entry, std::uint32_t c) { return entry.code < c; });
   if (found == end || found->code != code) return 0;
-  parts = kDecompositionCodes + found->offset;
+  parts = codes + found->offset;
   return found->length;
+}
+
+std::size_t canonical_decomposition(std::uint32_t code, const std::uint32_t*& parts) {
+  return find_mapping(kDecompositionIndex, kDecompositionCodes, code, parts);
+}
+
+std::size_t compatibility_decomposition(std::uint32_t code, const std::uint32_t*& parts) {
+  if (code < 0xA0) return 0;  // U+00A0 NO-BREAK SPACE is the first.
+  return find_mapping(kCompatibilityIndex, kCompatibilityCodes, code, parts);
+}
+
+std::size_t lowercase_mapping(std::uint32_t code, const std::uint32_t*& parts) {
+  return find_mapping(kLowercaseIndex, kLowercaseCodes, code, parts);
+}
+
+bool is_punctuation(std::uint32_t code) {
+  if (code < 0x80)
+    return (code >= 0x21 && code <= 0x2F) || (code >= 0x3A && code <= 0x40) ||
+           (code >= 0x5B && code <= 0x60) || (code >= 0x7B && code <= 0x7E);
+  return in_ranges(kPunctuationRanges, code);
 }
 
 unsigned combining_rank(std::uint32_t code) {

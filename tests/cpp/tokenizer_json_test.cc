@@ -33,6 +33,42 @@ TEST(Tokenizer, NullDecoderAndPostProcessorAreAccepted) {
   EXPECT_EQ(decode(t, t.encode("the girl")), "the girl");
 }
 
+// round_trips(): the promise decode_bytes(encode(s)) == s, which the fuzz
+// target holds the tokenizer to, is made only where nothing adds or drops text.
+TEST(Tokenizer, RoundTripsOnlyWhereNothingAddsOrDropsText) {
+  Fixture plain;
+  plain.added_tokens = "[]";
+  EXPECT_TRUE(plain.load().round_trips());
+  const std::string byte_level = R"({"type": "ByteLevel", "add_prefix_space": false, "use_regex": false})";
+  const auto with = [&](const char* normalizer, const std::string& stage) {
+    Fixture fixture;
+    fixture.added_tokens = "[]";
+    fixture.normalizer = normalizer;
+    fixture.pre_tokenizer = R"({"type": "Sequence", "pretokenizers": [)" + stage + ", " + byte_level + "]}";
+    return fixture.load().round_trips();
+  };
+  EXPECT_TRUE(with("null", R"({"type": "Digits", "individual_digits": true})"));
+  EXPECT_TRUE(with("null", R"({"type": "Split", "pattern": {"String": " "}, "behavior": "Isolated"})"));
+  EXPECT_FALSE(with("null", R"({"type": "Split", "pattern": {"String": " "}, "behavior": "Removed"})"));
+  EXPECT_FALSE(with("null", R"({"type": "WhitespaceSplit"})"));
+  EXPECT_FALSE(with("null", R"({"type": "Metaspace", "replacement": "_"})"));
+  EXPECT_FALSE(with(R"({"type": "Lowercase"})", R"({"type": "Digits"})"));
+  Fixture added;
+  EXPECT_FALSE(added.load().round_trips());
+  Fixture fallback;
+  fallback.added_tokens = "[]";
+  fallback.byte_fallback = "true";
+  EXPECT_FALSE(fallback.load().round_trips());
+  // And where it is made, it holds.
+  const Tokenizer t = plain.load();
+  for (const std::string text : {"the girl", "\xFF\xFEx \xC3", " \n\t caf\xC3\xA9"}) {
+    std::string bytes, error;
+    const Ids ids = t.encode(text);
+    ASSERT_TRUE(t.decode_bytes(ids.data(), ids.size(), bytes, error)) << error;
+    EXPECT_EQ(bytes, text);
+  }
+}
+
 struct BadCase {
   const char* name;
   std::string json;
@@ -49,17 +85,54 @@ std::vector<BadCase> bad_cases() {
   cases.push_back({"not json", "{", "expected a string key at byte 1"});
   cases.push_back({"array", "[]", "the top level must be an object, found an array"});
   with(
-      "normalizer", [](Fixture& f) { f.normalizer = R"({"type": "NFKC"})"; },
-      "normalizer must be null, NFC or NFD, found type \"NFKC\"");
+      "normalizer", [](Fixture& f) { f.normalizer = R"({"type": "BertNormalizer"})"; },
+      "normalizer must be null or one of NFC, NFD, NFKC, NFKD, Lowercase, Strip, Prepend, Replace or "
+      "Sequence, "
+      "found type \"BertNormalizer\" (not supported)");
+  with(
+      "normalizer in a Sequence",
+      [](Fixture& f) {
+        f.normalizer = R"({"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Nmt"}]})";
+      },
+      "normalizer.normalizers[1] must be null or one of");
+  with(
+      "Replace without content",
+      [](Fixture& f) { f.normalizer = R"({"type": "Replace", "pattern": {"String": " "}})"; },
+      "normalizer.content must be a string, found nothing");
   with(
       "truncation", [](Fixture& f) { f.truncation = R"({"max_length": 8})"; }, "truncation must be null");
   with(
       "padding", [](Fixture& f) { f.padding = "{}"; }, "padding must be null");
   with(
-      "no pre_tokenizer", [](Fixture& f) { f.pre_tokenizer = "null"; }, "pre_tokenizer is missing or null");
+      "stage after ByteLevel",
+      [](Fixture& f) {
+        f.pre_tokenizer =
+            R"({"type": "Sequence", "pretokenizers": [{"type": "ByteLevel", "add_prefix_space": false}, )"
+            R"({"type": "Digits"}]})";
+      },
+      "pre_tokenizer: a stage after ByteLevel (not supported)");
   with(
-      "whitespace pre_tokenizer", [](Fixture& f) { f.pre_tokenizer = R"({"type": "Whitespace"})"; },
-      "pre_tokenizer must be {\"type\": \"ByteLevel\", ...}, Split or Sequence, found type \"Whitespace\"");
+      "scripts pre_tokenizer", [](Fixture& f) { f.pre_tokenizer = R"({"type": "UnicodeScripts"})"; },
+      "pre_tokenizer must be {\"type\": \"ByteLevel\", ...} or one of Split, Sequence, Metaspace, "
+      "Whitespace, "
+      "WhitespaceSplit, Digits, Punctuation or BertPreTokenizer, found type \"UnicodeScripts\" (not "
+      "supported)");
+  with(
+      "metaspace scheme",
+      [](Fixture& f) {
+        f.pre_tokenizer = R"({"type": "Metaspace", "replacement": "_", "prepend_scheme": "often"})";
+      },
+      "pre_tokenizer.prepend_scheme must be \"always\", \"first\" or \"never\", found the string \"often\"");
+  with(
+      "metaspace replacement",
+      [](Fixture& f) { f.pre_tokenizer = R"({"type": "Metaspace", "replacement": "ab"})"; },
+      "pre_tokenizer.replacement must be one character, found the string \"ab\"");
+  with(
+      "metaspace add_prefix_space",
+      [](Fixture& f) {
+        f.pre_tokenizer = R"({"type": "Metaspace", "replacement": "_", "add_prefix_space": false})";
+      },
+      "pre_tokenizer.add_prefix_space false does not match prepend_scheme");
   with(
       "no add_prefix_space", [](Fixture& f) { f.pre_tokenizer = R"({"type": "ByteLevel"})"; },
       "pre_tokenizer.add_prefix_space must be true or false, found nothing");
@@ -70,25 +143,38 @@ std::vector<BadCase> bad_cases() {
       },
       "pre_tokenizer.use_regex must be true or false, found the string \"y\"");
   with(
-      "decoder", [](Fixture& f) { f.decoder = R"({"type": "WordPiece"})"; },
-      "decoder must be null or {\"type\": \"ByteLevel\"}, found type \"WordPiece\"");
+      "decoder", [](Fixture& f) { f.decoder = R"({"type": "CTC"})"; },
+      "decoder must be null, {\"type\": \"ByteLevel\"} or one of Metaspace, ByteFallback, Fuse, Strip, "
+      "Replace, "
+      "WordPiece or Sequence, found type \"CTC\" (not supported)");
   with(
-      "post_processor", [](Fixture& f) { f.post_processor = R"({"type": "TemplateProcessing"})"; },
-      "post_processor must be null or {\"type\": \"ByteLevel\"}");
+      "strip decoder count",
+      [](Fixture& f) {
+        f.decoder =
+            R"({"type": "Sequence", "decoders": [{"type": "Strip", "content": " ", "start": -1, "stop": 0}]})";
+      },
+      "decoder.decoders[0].start must be a count from 0 to 2^30, found the number -1");
   with(
-      "model type", [](Fixture& f) { f.model_type = R"("WordPiece")"; },
-      "model.type must be \"BPE\", found the string \"WordPiece\"");
+      "post_processor",
+      [](Fixture& f) { f.post_processor = R"({"type": "Sequence", "processors": [{"type": "Echo"}]})"; },
+      "post_processor.processors[0] must be null or one of ByteLevel, TemplateProcessing, BertProcessing, "
+      "RobertaProcessing or Sequence, found type \"Echo\" (not supported)");
+  with(
+      "model type", [](Fixture& f) { f.model_type = R"("Unigram")"; },
+      "model.type must be \"BPE\" or \"WordPiece\", found the string \"Unigram\" (not supported)");
   with(
       "dropout", [](Fixture& f) { f.dropout = "0.1"; }, "model.dropout must be null, found the number 0.1");
   with(
-      "byte_fallback", [](Fixture& f) { f.byte_fallback = "true"; }, "model.byte_fallback must be false");
+      "byte_fallback", [](Fixture& f) { f.byte_fallback = "1"; },
+      "model.byte_fallback must be true or false");
   with(
       "fuse_unk type", [](Fixture& f) { f.fuse_unk = "1"; }, "model.fuse_unk must be true or false");
   with(
-      "prefix", [](Fixture& f) { f.prefix = R"("##")"; },
-      "model.continuing_subword_prefix must be null or \"\"");
+      "prefix", [](Fixture& f) { f.prefix = R"("\u2581")"; },
+      "model.continuing_subword_prefix \"\u2581\" is not a byte-level string");
   with(
-      "suffix", [](Fixture& f) { f.suffix = R"("</w>")"; }, "model.end_of_word_suffix must be null or \"\"");
+      "suffix", [](Fixture& f) { f.suffix = "5"; },
+      "model.end_of_word_suffix must be null or a string, found the number 5");
   with(
       "unk type", [](Fixture& f) { f.unk_token = "5"; }, "model.unk_token must be null or a string");
   with(

@@ -102,6 +102,28 @@ write('tokenizer_json', 'every_byte_no_added', JSON.stringify({
   ...JSON.parse(small()), added_tokens: [],
   model: { type: 'BPE', vocab: Object.fromEntries(u.map((ch, i) => [ch, i])), merges: [] },
 }));
+// Llama 2's and BERT's kinds: a vocabulary spelled as text, byte_fallback,
+// the normalizers, pre-tokenizers and decoders they use.
+const textVocab = { '<unk>': 0, a: 1, b: 2, ab: 3, '▁': 4, '▁a': 5, '<0x41>': 6, '<0xC3>': 7, '<0xA9>': 8, '##b': 9 };
+write('tokenizer_json', 'llama2_kind', JSON.stringify({
+  version: '1.0', added_tokens: [{ id: 0, content: '<unk>', special: true, normalized: false }],
+  normalizer: { type: 'Sequence', normalizers: [{ type: 'Prepend', prepend: '▁' }, { type: 'Replace', pattern: { String: ' ' }, content: '▁' }] },
+  pre_tokenizer: null, post_processor: { type: 'TemplateProcessing', single: [], pair: [], special_tokens: {} },
+  decoder: { type: 'Sequence', decoders: [{ type: 'Replace', pattern: { String: '▁' }, content: ' ' }, { type: 'ByteFallback' }, { type: 'Fuse' }, { type: 'Strip', content: ' ', start: 1, stop: 0 }] },
+  model: { type: 'BPE', unk_token: '<unk>', fuse_unk: true, byte_fallback: true, vocab: textVocab, merges: ['a b', '▁ a'] },
+}));
+write('tokenizer_json', 'metaspace_kind', JSON.stringify({
+  version: '1.0', added_tokens: [],
+  normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Lowercase' }, { type: 'Strip', strip_left: true, strip_right: true }] },
+  pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'Digits', individual_digits: true }, { type: 'Punctuation', behavior: 'Contiguous' }, { type: 'Metaspace', replacement: '▁', prepend_scheme: 'first', split: true }] },
+  decoder: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'first' },
+  model: { type: 'BPE', unk_token: '<unk>', continuing_subword_prefix: '##', vocab: textVocab, merges: ['a ##b'] },
+}));
+write('tokenizer_json', 'word_piece_kind', JSON.stringify({
+  version: '1.0', added_tokens: [], normalizer: { type: 'NFD' }, pre_tokenizer: { type: 'BertPreTokenizer' },
+  decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
+  model: { type: 'WordPiece', unk_token: '<unk>', continuing_subword_prefix: '##', max_input_chars_per_word: 5, vocab: textVocab },
+}));
 
 // ---- tokenizer_encode: first byte = options (bit 7: exotic tokenizer; bits 0-5: limit) ----
 const texts = [

@@ -5,7 +5,11 @@
 //    has a merge. It knows nothing of text, files or vocabularies.
 //  - BpeModel: what tokenizer.json's "model" of type BPE adds: the
 //    vocabulary by bytes, the single-byte tokens a piece starts from,
-//    unk_token (fused or not) for bytes without a token, and ignore_merges.
+//    unk_token (fused or not) for bytes without a token, and ignore_merges;
+//    and, where a file asks for them, the settings of SentencePiece-style and
+//    subword models: a piece that starts as its characters, byte_fallback
+//    ("<0xNN>" tokens for a character without one), continuing_subword_prefix
+//    and end_of_word_suffix.
 #pragma once
 
 #include <cstddef>
@@ -85,6 +89,8 @@ struct MergeWorkspace {
   std::vector<Symbol> symbols;
   std::vector<Candidate> heap;
   std::vector<std::int32_t> piece_ids;  // BpeModel: a piece's byte tokens before merging.
+  std::string unit;                     // BpeModel: a character with its prefix or suffix.
+  std::vector<std::uint32_t> starts;    // WordPiece: where each character of a piece starts.
 };
 
 // Appends to `out` the ids that `count` ids become under `merges`: Hugging
@@ -97,6 +103,18 @@ struct BpeSettings {
   std::int32_t unk_id = -1;    // Token for bytes that have none, or -1 to drop them.
   bool fuse_unk = false;       // A run of such bytes becomes one unk_token.
   bool ignore_merges = false;  // A piece that is a token is that token, whatever the merges say.
+  // The vocabulary is spelled as text, not in GPT-2's byte alphabet: a
+  // piece starts as its characters (UTF-8 sequences), not its bytes.
+  bool by_characters = false;
+  bool byte_fallback = false;  // A character without a token becomes its bytes' "<0xNN>" tokens.
+  // Around every character but the first, and after the last (as bytes).
+  std::string continuing_subword_prefix, end_of_word_suffix;
+  // The WordPiece model instead of BPE (BERT's): a piece is cut greedily into
+  // the longest tokens from its start, every one but the first with
+  // continuing_subword_prefix; a piece of more than max_input_chars_per_word
+  // characters, or one that cannot be cut so, is unk_token.
+  bool word_piece = false;
+  std::size_t max_input_chars_per_word = 100;
 };
 
 // The model reads the tokenizer's Vocabulary (its tokens by bytes) and owns
@@ -112,13 +130,29 @@ class BpeModel {
   // Whether every byte value has a single-byte token (then a piece of n bytes
   // has at least n / longest-token tokens).
   bool every_byte_has_a_token() const { return every_byte_has_a_token_; }
+  // Whether a piece starts as its bytes' single-byte tokens (no byte_fallback,
+  // affixes or WordPiece), and every byte has one.
+  bool encodes_every_byte_as_itself() const { return !starts_by_units() && every_byte_has_a_token_; }
 
   // Appends the ids of one pre-tokenized piece.
   void encode_piece(std::string_view piece, const Vocabulary& vocabulary, MergeWorkspace& workspace,
                     std::vector<std::int32_t>& ids) const;
 
  private:
-  std::int32_t byte_ids_[256] = {};  // Single-byte tokens, or -1.
+  // Whether a piece starts from anything but its bytes' single-byte tokens.
+  bool starts_by_units() const {
+    return settings_.by_characters || settings_.byte_fallback ||
+           !settings_.continuing_subword_prefix.empty() || !settings_.end_of_word_suffix.empty() ||
+           settings_.word_piece;
+  }
+  // The tokens a piece starts as, in that case (Hugging Face's BPE::merge_word).
+  void start_by_units(std::string_view piece, const Vocabulary& vocabulary, MergeWorkspace& workspace) const;
+  // The WordPiece model's tokens of a piece (Hugging Face's WordPiece::tokenize).
+  void encode_word_piece(std::string_view piece, const Vocabulary& vocabulary, MergeWorkspace& workspace,
+                         std::vector<std::int32_t>& ids) const;
+
+  std::int32_t byte_ids_[256] = {};      // Single-byte tokens, or -1.
+  std::int32_t fallback_ids_[256] = {};  // byte_fallback: the "<0xNN>" tokens, or -1.
   MergeTable merges_;
   BpeSettings settings_;
   bool every_byte_has_a_token_ = false;

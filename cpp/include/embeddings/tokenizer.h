@@ -1,6 +1,7 @@
-// Byte-level BPE tokenizer compatible with Hugging Face `tokenizers` (the
-// GPT-2 family): loads a tokenizer.json and encodes text to exactly the ids
-// that library gives, decodes ids back to text, and names tokens for the book.
+// BPE (and WordPiece) tokenizer compatible with Hugging Face `tokenizers`
+// (GPT-2, Llama 2 and 3, Qwen, Gemma, GPT-4o, BERT's model): loads a
+// tokenizer.json and encodes text to exactly the ids that library gives,
+// decodes ids back to text, and names tokens for the book.
 //
 // The parts, as Hugging Face's tokenizers and tiktoken divide them: the
 // pipeline's stages (tokenizer_pipeline.h), the added tokens
@@ -45,11 +46,12 @@ class Tokenizer {
  public:
   // Loads a Hugging Face tokenizer.json. Supported: model BPE (vocab;
   // merges as "a b" strings or ["a", "b"] pairs; ignore_merges; unk_token and
-  // fuse_unk; dropout null; byte_fallback false; continuing_subword_prefix
-  // and end_of_word_suffix null or ""), pre_tokenizer ByteLevel
-  // (add_prefix_space, use_regex) or a Sequence of Split stages (regex.h)
-  // ending in ByteLevel, decoder ByteLevel or null, normalizer NFC, NFD or
-  // null, post_processor null or ByteLevel, truncation and padding null,
+  // fuse_unk; dropout null; byte_fallback; continuing_subword_prefix and
+  // end_of_word_suffix) or WordPiece; the normalizers, pre-tokenizers and
+  // decoders of tokenizer_pipeline.h (docs/tokenizer.md lists them), a
+  // vocabulary in GPT-2's byte alphabet when the pre-tokenizer ends in
+  // ByteLevel and spelled as text otherwise; a post_processor that only adds
+  // special tokens (not run: encode adds none); truncation and padding null;
   // added_tokens. Anything else is refused with a message that names the
   // field and the problem (not the file: the caller, which knows its name,
   // adds it); `out` is left untouched on failure.
@@ -117,6 +119,11 @@ class Tokenizer {
   // a literal "<0x41>" token is found by (3) only if no token "A" exists.
   std::int32_t token_id(std::string_view text) const;
 
+  // Whether decode_bytes(encode(s)) == s for every byte string s: a
+  // byte-level vocabulary with a token for every byte, no added tokens, no
+  // normalizer, and no pre-tokenizer stage that adds or drops text.
+  bool round_trips() const;
+
   const std::vector<AddedToken>& added_tokens() const { return added_.tokens(); }
   bool add_prefix_space() const { return pre_tokenizer_.add_prefix_space; }
 
@@ -129,16 +136,21 @@ class Tokenizer {
   std::string_view normalize(std::string_view text, Scratch& scratch) const;
   void encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   void pre_tokenize(const PreTokenizer* steps, std::size_t count, std::string_view piece, std::size_t depth,
-                    Scratch& scratch, std::vector<std::int32_t>& ids) const;
+                    bool at_start, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   std::size_t bounded_pretoken_length(std::string_view text, std::size_t pos, Scratch& scratch,
                                       std::size_t ids_so_far) const;
   void encode_piece(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;
   bool join_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes, std::string& error) const;
+  // The token as the file spells it (an added token: its content), which is what decoders read.
+  std::string token_string(std::int32_t id) const;
 
   Normalizer normalizer_;
   PreTokenizer pre_tokenizer_;
   bpe::BpeModel model_;
   Decoder decoder_;
+  // Whether the vocabulary is spelled in GPT-2's byte alphabet (a ByteLevel
+  // pre-tokenizer maps text into it); else it is spelled as text itself.
+  bool byte_level_vocabulary_ = true;
   Vocabulary vocabulary_;  // Every token, model and added.
   AddedVocabulary added_;
 };

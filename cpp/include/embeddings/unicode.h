@@ -46,5 +46,17 @@ std::size_t canonical_decomposition(std::uint32_t code, const std::uint32_t*& pa
 unsigned combining_rank(std::uint32_t code);
 // The primary composite of a pair, or 0 (Hangul by formula, again).
 std::uint32_t primary_composite(std::uint32_t first, std::uint32_t second);
+// The full compatibility decomposition of `code` where it differs from the
+// canonical one (its length, `parts` pointing at it), else 0.
+std::size_t compatibility_decomposition(std::uint32_t code, const std::uint32_t*& parts);
+
+// The full lowercase mapping of `code` (Rust's char::to_lowercase: "İ" is
+// "i" and U+0307), its length and `parts`; 0 when it maps to itself.
+std::size_t lowercase_mapping(std::uint32_t code, const std::uint32_t*& parts);
+
+// What tokenizers' Punctuation pre-tokenizer cuts at: ASCII punctuation
+// (so also $ + < = > ^ ` | ~, which Unicode calls symbols) or
+// General_Category P.
+bool is_punctuation(std::uint32_t code);
 
 }  // namespace embeddings::unicode
