@@ -72,24 +72,31 @@ inline bool scale_into_range(const float* q, std::size_t n, float* out) {
   return true;
 }
 
-// cosine_reference of a float32 vector and a row of any format (widen.h's
-// number()), with its arithmetic term for term: the same double for a
-// 16-bit row as for that row converted to float32.
+// cosine_reference of a float32 vector and a 16-bit row (either format:
+// one function for both, as it is rarely run), with its arithmetic term for
+// term: the same double as for that row converted to float32.
+[[gnu::noinline]] inline double cosine_in_double_16(const float* a, TableNumbers b, std::size_t n) {
+  const auto* bits = static_cast<const std::uint16_t*>(b.data);
+  const bool half = b.format == NumberFormat::F16;
+  DotAndNorms sums;
+  for (std::size_t k = 0; k < n; ++k) {
+    const double x = a[k], y = half ? f16_bits_to_f32(bits[k]) : bf16_bits_to_f32(bits[k]);
+    sums.ab += x * y;
+    sums.aa += x * x;
+    sums.bb += y * y;
+  }
+  if (std::isnan(sums.ab) || std::isnan(sums.aa) || std::isnan(sums.bb)) return NAN;
+  if (sums.aa == 0 || sums.bb == 0) return 0;
+  return std::clamp(sums.ab / std::sqrt(sums.aa * sums.bb), -1.0, 1.0);
+}
+
+// cosine_reference of a float32 vector and a row of any format.
 template <class R>
-[[gnu::noinline]] double cosine_in_double(const float* a, const R* b, std::size_t n) {
+double cosine_in_double(const float* a, const R* b, std::size_t n) {
   if constexpr (std::is_same_v<R, float>) {
     return cosine_reference(a, b, n);
   } else {
-    DotAndNorms sums;
-    for (std::size_t k = 0; k < n; ++k) {
-      const double x = a[k], y = number(b[k]);
-      sums.ab += x * y;
-      sums.aa += x * x;
-      sums.bb += y * y;
-    }
-    if (std::isnan(sums.ab) || std::isnan(sums.aa) || std::isnan(sums.bb)) return NAN;
-    if (sums.aa == 0 || sums.bb == 0) return 0;
-    return std::clamp(sums.ab / std::sqrt(sums.aa * sums.bb), -1.0, 1.0);
+    return cosine_in_double_16(a, TableNumbers(b, R::kFormat), n);
   }
 }
 
@@ -305,7 +312,9 @@ struct Kernels {
   }
 
   // A row's squared norm alone, with dot_and_norm_four_rows' arithmetic.
-  static float squared_norm_row(const float* r, std::size_t n) {
+  // Out of line: it runs once per row of a map or per query, and its five
+  // inlined copies cost the page's module more than the calls cost.
+  [[gnu::noinline]] static float squared_norm_row(const float* r, std::size_t n) {
     V m = B::zero();
     std::size_t k = 0;
     for (; k + L <= n; k += L) {
@@ -427,11 +436,9 @@ struct Kernels {
       case NumberFormat::BF16: widen_bf16(bits, n, out); return;
       case NumberFormat::F32: break;
     }
-    // A copy, by vectors (no memcpy: see embed_tokens).
+    // A copy (no memcpy: see embed_tokens; a row of a trace, rarely float32 here).
     const auto* numbers = static_cast<const float*>(in.data);
-    std::size_t k = 0;
-    for (; k + L <= n; k += L) B::store(out + k, B::load(numbers + k));
-    for (; k < n; ++k) out[k] = numbers[k];
+    for (std::size_t k = 0; k < n; ++k) out[k] = numbers[k];
   }
 
   static constexpr KernelBackend table() {

@@ -141,13 +141,11 @@ void Kernels<B>::cosine_map_16(TableNumbers table, std::size_t rows, std::size_t
     if (!(scratch[r] < 0)) continue;
     // Row r widened, against each row as stored: the same double sums as cosine_reference's.
     widen(table.from(r * cols), cols, row);
-    with_rows(table, [&](const auto* numbers) {
-      for (std::size_t j = 0; j < rows; ++j) {
-        const float c = static_cast<float>(cosine_in_double(row, numbers + j * cols, cols));
-        out[r * rows + j] = c;
-        out[j * rows + r] = c;
-      }
-    });
+    for (std::size_t j = 0; j < rows; ++j) {
+      const float c = static_cast<float>(cosine_in_double_16(row, table.from(j * cols), cols));
+      out[r * rows + j] = c;
+      out[j * rows + r] = c;
+    }
   }
 }
 
@@ -163,9 +161,7 @@ void Kernels<B>::embed_tokens_16(const std::int32_t* ids, std::size_t n, TableNu
     float* s_out = sum_out + i * d;
     widen(wte.from(static_cast<std::size_t>(ids[i]) * d), d, t_out);
     widen(wpe.from(i * d), d, p_out);
-    std::size_t k = 0;
-    for (; k + L <= d; k += L) B::store(s_out + k, B::add(B::load(t_out + k), B::load(p_out + k)));
-    for (; k < d; ++k) s_out[k] = t_out[k] + p_out[k];
+    for (std::size_t k = 0; k < d; ++k) s_out[k] = t_out[k] + p_out[k];
   }
 }
 

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "embeddings/kernels.h"
+
 namespace embeddings::kernels {
 
 // A half's exponent and mantissa, shifted into float32's places, read as a
@@ -16,7 +18,7 @@ namespace embeddings::kernels {
 // which the multiply would make finite, take their exponent from a mask.
 inline constexpr float kF16Rebias = 0x1p112f;
 
-inline float f16_bits_to_f32(std::uint16_t half) {
+[[gnu::noinline]] inline float f16_bits_to_f32(std::uint16_t half) {
   const std::uint32_t magnitude = static_cast<std::uint32_t>(half & 0x7FFFu) << 13;
   float scaled;
   std::memcpy(&scaled, &magnitude, sizeof scaled);
@@ -44,9 +46,11 @@ inline float bf16_bits_to_f32(std::uint16_t bf16) {
 // has them (little-endian, like both targets).
 struct Half {
   std::uint16_t bits;
+  static constexpr NumberFormat kFormat = NumberFormat::F16;
 };
 struct BFloat16 {
   std::uint16_t bits;
+  static constexpr NumberFormat kFormat = NumberFormat::BF16;
 };
 static_assert(sizeof(Half) == 2 && sizeof(BFloat16) == 2, "a table of them is its 16-bit numbers");
 
