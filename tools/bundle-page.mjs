@@ -8,7 +8,9 @@
 //
 //   node tools/bundle-page.mjs      (tools/build.sh wasm runs it after the link)
 //
-// Beside it, the vocabulary map's Worker (web/src/map-worker.js and what it
+// Beside it, the page's first script, web/dist/first-requests.js: a small
+// classic script that asks for the weights before the bundle has arrived.
+// And the vocabulary map's Worker (web/src/map-worker.js and what it
 // imports) as one module too, web/dist/map-worker.js, which model.map()
 // starts in a browser (the layout module's glue stays apart, as for the page).
 //
@@ -60,22 +62,26 @@ const keepLayoutApart = {
   },
 };
 
-/** import.meta.url in a source file, spelled as that file's URL relative to the bundle's. */
-const ownUrl = {
+/**
+ * import.meta.url in a source file, spelled as that file's URL relative to
+ * the output's: from `base`, the output's own URL (import.meta.url in a
+ * module, document.currentScript.src in a classic script).
+ */
+const ownUrl = (outFile, base) => ({
   name: 'own-import-meta-url',
   setup(context) {
     context.onLoad({ filter: /\.js$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8');
-      const fromBundle = relative(dirname(bundleFile), path).split('\\').join('/');
+      const fromOutput = relative(dirname(outFile), path).split('\\').join('/');
       return {
-        contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`),
+        contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromOutput)}, ${base}).href`),
         loader: 'js',
       };
     });
   },
-};
+});
 
-/** What the page's bundle and the Worker's are both built with. */
+/** What the page's bundle, its first script (a classic script instead) and the Worker's are built with. */
 const moduleBuild = {
   bundle: true,
   minify: true,
@@ -88,10 +94,32 @@ const moduleBuild = {
   logLevel: 'warning',
 };
 
+// The page's first script: a classic script (a module would wait behind the
+// document's first layout), run as soon as the parser reaches it, which asks
+// for the weights (web/page/first-requests.js and what it imports).
+export const firstScriptEntry = resolve(root, 'web/page/first-requests.js');
+export const firstScriptFile = resolve(root, 'web/dist/first-requests.js');
+
+async function bundleFirstScript(write) {
+  const result = await build({
+    ...moduleBuild,
+    format: 'iife',
+    entryPoints: [firstScriptEntry],
+    outfile: firstScriptFile,
+    metafile: true,
+    // Read while the script runs: document.currentScript is this script then.
+    plugins: [ownUrl(firstScriptFile, 'document.currentScript.src')],
+  });
+  const [code] = result.outputFiles;
+  if (write) await writeFile(code.path, code.contents);
+  return { code: code.text, bytes: code.contents.length, inputs: Object.keys(result.metafile.inputs).sort() };
+}
+
 /**
- * Builds the bundle and its source map; writes them into web/dist/ unless
- * `write` is false. Returns the bundle's text and the sources it holds
- * (paths relative to the repository).
+ * Builds the bundle and its source map, and the page's first script;
+ * writes them into web/dist/ unless `write` is false. Returns the bundle's
+ * text and the sources it holds (paths relative to the repository), and the
+ * same of the first script (firstScript).
  */
 export async function bundlePage({ write = true } = {}) {
   const result = await build({
@@ -104,11 +132,12 @@ export async function bundlePage({ write = true } = {}) {
     external: ['node:*'],
     sourcemap: 'linked',
     metafile: true,
-    plugins: [keepAsWritten, keepLayoutApart, ownUrl],
+    plugins: [keepAsWritten, keepLayoutApart, ownUrl(bundleFile, 'import.meta.url')],
   });
   const code = result.outputFiles.find((file) => file.path === bundleFile);
   if (write) await Promise.all(result.outputFiles.map((file) => writeFile(file.path, file.contents)));
-  return { code: code.text, bytes: code.contents.length, inputs: Object.keys(result.metafile.inputs).sort() };
+  const firstScript = await bundleFirstScript(write);
+  return { code: code.text, bytes: code.contents.length, inputs: Object.keys(result.metafile.inputs).sort(), firstScript };
 }
 
 /**
@@ -123,7 +152,8 @@ export async function bundleWorker({ write = true } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { bytes, inputs } = await bundlePage();
+  const { bytes, inputs, firstScript } = await bundlePage();
   console.log(`web/dist/page.js: ${bytes} bytes from ${inputs.length} modules`);
+  console.log(`web/dist/first-requests.js: ${firstScript.bytes} bytes from ${firstScript.inputs.length} modules`);
   console.log(`web/dist/map-worker.js: ${Buffer.byteLength(await bundleWorker())} bytes`);
 }

@@ -48,17 +48,45 @@ void append_encoded(std::string& out, std::string_view bytes) {
   for (const char ch : bytes) utf8::append(out, char_for_byte(static_cast<std::uint8_t>(ch)));
 }
 
-bool decode(std::string_view text, std::string& bytes) {
-  bytes.clear();
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::uint32_t code = 0;
-    const std::size_t used = utf8::decode(text, pos, code);
-    std::uint8_t byte = 0;
-    if (used == 0 || !byte_for_char(code, byte)) return false;
-    bytes += static_cast<char>(byte);
-    pos += used;
+// Every character of the alphabet is one byte (printable ASCII) or two
+// (U+0080..U+0143: lead bytes 0xC2..0xC5), and stands for one byte, so the
+// output is never longer than the text and is written through a pointer.
+// (A loop of push_back was most of the time of loading a tokenizer.json in
+// WebAssembly, where std::string's members are calls into libc++.)
+std::size_t decode_into(std::string_view text, char* out) {
+  const Tables& t = tables();
+  char* const first = out;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const unsigned char* const end = p + text.size();
+  while (p < end) {
+    std::uint32_t code = *p;
+    if (code < 0x80) {
+      ++p;
+    } else if (code >= 0xC2 && code <= 0xC5 && end - p >= 2 && (p[1] & 0xC0) == 0x80) {
+      code = ((code & 0x1F) << 6) | (p[1] & 0x3F);
+      p += 2;
+    } else {
+      return kNotByteLevel;  // Invalid UTF-8, or a character from U+0180 on: not in the alphabet.
+    }
+    if (code >= t.byte_for_char.size() || t.byte_for_char[code] < 0) return kNotByteLevel;
+    *out++ = static_cast<char>(t.byte_for_char[code]);
   }
+  return static_cast<std::size_t>(out - first);
+}
+
+bool decode(std::string_view text, std::string& bytes) {
+  bytes.resize(text.size());
+  const std::size_t length = decode_into(text, bytes.data());
+  if (length == kNotByteLevel) return false;
+  bytes.resize(length);
+  return true;
+}
+
+bool Decoder::decode(std::string_view text, std::string_view& bytes) {
+  if (buffer_.size() < text.size()) buffer_.resize(text.size());
+  const std::size_t length = decode_into(text, buffer_.data());
+  if (length == kNotByteLevel) return false;
+  bytes = std::string_view(buffer_.data(), length);
   return true;
 }
 

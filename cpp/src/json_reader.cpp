@@ -75,6 +75,13 @@ bool Reader::read_string(std::string& out) {
   return string(out);
 }
 
+bool Reader::read_string(std::string_view& out, std::string& storage) {
+  Type type;
+  if (!peek(type)) return false;
+  if (type != Type::String) return fail("expected a string");
+  return string(out, &storage);
+}
+
 bool Reader::read_number(std::string_view& lexeme) {
   Type type;
   if (!peek(type)) return false;
@@ -136,6 +143,16 @@ bool Reader::next_member(std::string& key) {
   return true;
 }
 
+bool Reader::next_member(std::string_view& key, std::string& storage) {
+  if (!next('}')) return false;
+  if (at_end() || peek_char() != '"') return fail("expected a string key");
+  if (!string(key, &storage)) return false;
+  skip_whitespace();
+  if (at_end() || peek_char() != ':') return fail("expected ':'");
+  ++pos_;
+  return true;
+}
+
 bool Reader::begin_array() { return open('['); }
 
 bool Reader::next_item() { return next(']'); }
@@ -155,7 +172,10 @@ bool Reader::value(Value* out, std::size_t depth) {
     case '{': return object(out, depth + 1);
     case '[': return array(out, depth + 1);
     case '"':
-      if (out == nullptr) return string(scratch_);
+      if (out == nullptr) {
+        std::string_view skipped;
+        return string(skipped, nullptr);
+      }
       out->type = Type::String;
       return string(out->text);
     case 't':
@@ -301,6 +321,32 @@ bool Reader::hex4(std::uint32_t& out) {
     else
       return fail("invalid \\u escape");
   }
+  return true;
+}
+
+bool Reader::string(std::string_view& out, std::string* storage) {
+  // The common case, a string without escapes: one run of plain bytes up to
+  // the closing quote, checked (the same checks, in the same order, as the
+  // loop below) and viewed where it is.
+  const std::size_t start = pos_ + 1;
+  const auto* const base = reinterpret_cast<const unsigned char*>(input_.data());
+  const unsigned char* p = base + start;
+  const unsigned char* const end = base + input_.size();
+  unsigned char high = 0;
+  for (; p < end && *p != '"' && *p != '\\' && *p >= 0x20; ++p) high |= *p;
+  if (p < end && *p == '"') {
+    const std::string_view run = input_.substr(start, static_cast<std::size_t>(p - base) - start);
+    if (high >= 0x80 && !utf8::is_valid(run)) {
+      pos_ = start;
+      return fail("invalid UTF-8 in a string");
+    }
+    pos_ = static_cast<std::size_t>(p - base) + 1;
+    out = run;
+    return true;
+  }
+  std::string& decoded = storage != nullptr ? *storage : scratch_;
+  if (!string(decoded)) return false;
+  out = decoded;
   return true;
 }
 

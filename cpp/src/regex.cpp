@@ -26,10 +26,33 @@ bool Regex::run(std::string_view text, std::int32_t pc, std::size_t pos, std::si
         }
         break;
       }
-      case Op::Split:
-        stack.push_back({instruction.y, pos});
-        pc = instruction.x;
+      case Op::Split: {
+        // An alternative that cannot begin with the next character is not tried.
+        const bool first = may_start(instruction.x, text, pos);
+        const bool second = may_start(instruction.y, text, pos);
+        if (first) {
+          if (second) stack.push_back({instruction.y, pos, Scratch::kNoFloor});
+          pc = instruction.x;
+        } else if (second) {
+          pc = instruction.y;
+        } else {
+          failed = true;
+        }
         break;
+      }
+      case Op::Star: {
+        const CharSet& set = sets_[static_cast<std::size_t>(instruction.x)];
+        const std::size_t floor = pos;
+        for (;;) {
+          std::uint32_t code = 0;
+          const std::size_t used = next_character(text, pos, code);
+          if (used == 0 || !set.contains(code)) break;
+          pos += used;
+        }
+        if (pos > floor) stack.push_back({pc + 1, pos, floor});
+        ++pc;
+        break;
+      }
       case Op::Jump: pc = instruction.x; break;
       case Op::Match:
         end = pos;
@@ -51,9 +74,20 @@ bool Regex::run(std::string_view text, std::int32_t pc, std::size_t pos, std::si
     }
     if (failed) {
       if (stack.size() == base) return false;
-      pc = stack.back().pc;
-      pos = stack.back().pos;
-      stack.pop_back();
+      Scratch::Backtrack& top = stack.back();
+      pc = top.pc;
+      if (top.floor == Scratch::kNoFloor) {
+        pos = top.pos;
+        stack.pop_back();
+      } else {
+        // A Star's run, one character shorter.
+        pos = detail::previous_character(text, top.pos, top.floor);
+        if (pos > top.floor) {
+          top.pos = pos;
+        } else {
+          stack.pop_back();
+        }
+      }
     }
   }
 }
@@ -62,7 +96,7 @@ bool Regex::search(std::string_view text, std::size_t from, std::size_t& begin, 
                    Scratch& scratch) const {
   if (program_.empty()) return false;
   for (std::size_t pos = from; pos <= text.size();) {
-    if (run(text, 0, pos, end, scratch.stack)) {
+    if (may_start(0, text, pos) && run(text, 0, pos, end, scratch.stack)) {
       begin = pos;
       return true;
     }

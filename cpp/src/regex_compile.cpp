@@ -73,12 +73,15 @@ void Regex::CharSet::finish() {
   for (std::uint32_t code = 0; code < 128; ++code) {
     if (contains_slowly(code)) ascii[code >> 6] |= std::uint64_t{1} << (code & 63);
   }
+  beyond_ascii =
+      negated || categories != 0 || white_space ||
+      std::any_of(ranges.begin(), ranges.end(), [](const auto& range) { return range.second >= 128; });
 }
 
 class Compiler {
  public:
-  Compiler(std::string_view pattern, Regex& out, std::string& error)
-      : pattern_(pattern), out_(out), error_(error) {}
+  Compiler(std::string_view pattern, Regex& out, std::string& error, bool optimize)
+      : pattern_(pattern), out_(out), error_(error), optimize_(optimize) {}
 
   bool compile() {
     Node root;
@@ -87,7 +90,7 @@ class Compiler {
     if (ProgramWriter::size(root) > kMaxProgram)
       return fail("a pattern whose counted repeats make over " + std::to_string(kMaxProgram) +
                   " instructions");
-    ProgramWriter(out_).write(root);
+    ProgramWriter(out_, optimize_).write(root);
     return true;
   }
 
@@ -407,14 +410,15 @@ class Compiler {
   std::string_view pattern_;
   Regex& out_;
   std::string& error_;
+  const bool optimize_;
   std::size_t pos_ = 0;
   int depth_ = 0;
   bool ignore_case_ = false;
 };
 
-bool Regex::compile(std::string_view pattern, Regex& out, std::string& error) {
+bool Regex::compile(std::string_view pattern, Regex& out, std::string& error, bool optimize) {
   Regex compiled;
-  Compiler compiler(pattern, compiled, error);
+  Compiler compiler(pattern, compiled, error, optimize);
   if (!compiler.compile()) return false;
   out = std::move(compiled);
   return true;

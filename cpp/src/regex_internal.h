@@ -17,6 +17,21 @@ namespace embeddings::regex::detail {
 constexpr std::uint32_t kInvalidByte = 0xFFFFFFFFu;
 // The character at `pos` (kInvalidByte for a byte that begins no valid
 // sequence) and its length in bytes; 0 at the end.
+inline std::size_t next_character(std::string_view text, std::size_t pos, std::uint32_t& code);
+
+// The start of the character that ends at `pos`, as next_character() reads
+// the text from `floor` (a character boundary before `pos`): the nearest
+// byte that is not a continuation byte, when the character it begins ends
+// exactly at `pos`; else the byte before `pos` alone (an invalid byte).
+inline std::size_t previous_character(std::string_view text, std::size_t pos, std::size_t floor) {
+  std::size_t start = pos - 1;
+  while (start > floor && pos - start < 4 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80)
+    --start;
+  std::uint32_t code = 0;
+  if (start + 1 < pos && next_character(text, start, code) != pos - start) start = pos - 1;
+  return start;
+}
+
 inline std::size_t next_character(std::string_view text, std::size_t pos, std::uint32_t& code) {
   if (pos >= text.size()) return 0;
   const unsigned char byte = static_cast<unsigned char>(text[pos]);
@@ -53,7 +68,7 @@ namespace embeddings::regex {
 // match the empty string.
 class ProgramWriter {
  public:
-  explicit ProgramWriter(Regex& out) : out_(out) {}
+  ProgramWriter(Regex& out, bool optimize) : out_(out), optimize_(optimize) {}
   void write(const detail::Node& root);
   // The instructions write() would make, saturating past kMaxProgram.
   static std::uint64_t size(const detail::Node& node);
@@ -61,12 +76,15 @@ class ProgramWriter {
 
  private:
   void emit(const detail::Node& node);
+  // Regex::starts_ for the written program (optimize only).
+  void find_starts();
   std::int32_t here() const { return static_cast<std::int32_t>(out_.program_.size()); }
   std::int32_t push(Regex::Op op, std::int32_t x = 0, std::int32_t y = 0) {
     out_.program_.push_back({op, x, y});
     return here() - 1;
   }
   Regex& out_;
+  const bool optimize_;
 };
 
 }  // namespace embeddings::regex

@@ -15,6 +15,59 @@ void ProgramWriter::write(const Node& root) {
   out_.matches_empty_ = nullable(root);
   emit(root);
   out_.program_.push_back({Regex::Op::Match, 0, 0});
+  if (optimize_) find_starts();
+}
+
+// Each instruction's Start, as a fixpoint: the program's loops jump back,
+// so passes from the last instruction to the first are repeated until
+// nothing grows (two or three for the field's patterns).
+void ProgramWriter::find_starts() {
+  const auto& program = out_.program_;
+  auto& starts = out_.starts_;
+  starts.assign(program.size(), Regex::Start{});
+  const auto join = [](Regex::Start& into, const Regex::Start& from) {
+    const Regex::Start before = into;
+    into.ascii[0] |= from.ascii[0];
+    into.ascii[1] |= from.ascii[1];
+    into.other = into.other || from.other;
+    into.empty = into.empty || from.empty;
+    return before.ascii[0] != into.ascii[0] || before.ascii[1] != into.ascii[1] ||
+           before.other != into.other || before.empty != into.empty;
+  };
+  const auto of_set = [&](std::int32_t set) {
+    const Regex::CharSet& chars = out_.sets_[static_cast<std::size_t>(set)];
+    Regex::Start start;
+    start.ascii[0] = chars.ascii[0];
+    start.ascii[1] = chars.ascii[1];
+    start.other = chars.beyond_ascii;
+    return start;
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (std::size_t pc = program.size(); pc-- > 0;) {
+      const Regex::Instruction& instruction = program[pc];
+      const auto at = [&](std::int32_t target) { return starts[static_cast<std::size_t>(target)]; };
+      Regex::Start start;
+      switch (instruction.op) {
+        case Regex::Op::Char: start = of_set(instruction.x); break;
+        case Regex::Op::Split:
+          start = at(instruction.x);
+          join(start, at(instruction.y));
+          break;
+        case Regex::Op::Jump: start = at(instruction.x); break;
+        case Regex::Op::Match: start.empty = true; break;
+        // A lookahead consumes nothing: what follows it begins the match
+        // (a superset of what can, which is all pruning needs).
+        case Regex::Op::NotAhead:
+        case Regex::Op::Ahead: start = at(instruction.x); break;
+        case Regex::Op::Star:
+          start = of_set(instruction.x);
+          join(start, at(static_cast<std::int32_t>(pc) + 1));
+          break;
+      }
+      if (join(starts[pc], start)) grew = true;
+    }
+  }
 }
 
 std::uint64_t ProgramWriter::size(const Node& node) {
@@ -74,6 +127,12 @@ void ProgramWriter::emit(const Node& node) {
     case Node::Kind::Repeat: {
       const Node& body = node.children[0];
       for (int i = 0; i < node.min; ++i) emit(body);
+      if (node.max == kUnbounded && optimize_ && body.kind == Node::Kind::Set) {
+        // One character set repeated, as most of a tokenizer's pattern is:
+        // one instruction for the whole run rather than three per character.
+        push(Regex::Op::Star, body.set);
+        return;
+      }
       if (node.max == kUnbounded) {
         // loop: Split(body, out); body; Jump loop; out:
         const std::int32_t loop = push(Regex::Op::Split);

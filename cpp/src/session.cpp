@@ -348,11 +348,10 @@ bool TextSession::load() {
   return true;
 }
 
-bool TextSession::encode_checked(const std::size_t* max_tokens) {
+bool TextSession::encode_checked(std::string_view text, const std::size_t* max_tokens) {
   arm_reserve();
   over_limit_ = false;
   if (!loaded_) return fail("no tokenizer is loaded");
-  const std::string_view text = input();
   // Encoding needs the ids (at most one per byte) and scratch for the
   // longest piece; this bounds both generously, so a text that could not
   // fit is refused instead of aborting halfway.
@@ -362,19 +361,47 @@ bool TextSession::encode_checked(const std::size_t* max_tokens) {
     return fail("out of memory: encoding " + mebibytes(text.size()) + " of text could need " +
                 mebibytes(worst));
   }
+  // The piece cache is made by the first encode, not by load(): loading's
+  // memory is the tables'. Without room for it, encoding goes on without a
+  // cache (the same ids). The chapter's module has none (tokenizer.cpp says why).
+#if !EMBEDDINGS_CRITICAL_MODULE
+  if (piece_cache_.slot_count() == 0 && budget_.has_room(PieceCache::memory_bytes(kPieceCacheSlots)))
+    piece_cache_ = PieceCache(kPieceCacheSlots);
+#endif
   if (max_tokens != nullptr) {
-    over_limit_ = !tokenizer_.encode_at_most(text, *max_tokens, ids_);
+    over_limit_ = !tokenizer_.encode_at_most(text, *max_tokens, ids_, &piece_cache_);
   } else {
-    ids_ = tokenizer_.encode(text);
+    ids_.clear();
+    tokenizer_.encode(text, ids_, &piece_cache_);
   }
   input_.reset();
   set_output(ids_.data(), ids_.size());
   return true;
 }
 
-bool TextSession::encode() { return encode_checked(nullptr); }
+bool TextSession::encode() { return encode_checked(input(), nullptr); }
 
-bool TextSession::encode_at_most(std::size_t max_tokens) { return encode_checked(&max_tokens); }
+bool TextSession::encode_at_most(std::size_t max_tokens) { return encode_checked(input(), &max_tokens); }
+
+char* TextSession::text_buffer(std::size_t bytes) {
+  arm_reserve();
+  if (text_.size() >= bytes && !text_.empty()) return text_.data();
+  if (budget_.has_room(bytes) && text_.allocate(bytes)) return text_.data();
+  fail("out of memory for " + mebibytes(bytes) + " of text");
+  return nullptr;
+}
+
+bool TextSession::encode_text(std::size_t length) {
+  if (length > text_.size())
+    return fail("encode_text: " + std::to_string(length) + " bytes, more than the buffer holds");
+  return encode_checked({text_.data(), length}, nullptr);
+}
+
+bool TextSession::encode_text_at_most(std::size_t length, std::size_t max_tokens) {
+  if (length > text_.size())
+    return fail("encode_text: " + std::to_string(length) + " bytes, more than the buffer holds");
+  return encode_checked({text_.data(), length}, &max_tokens);
+}
 
 void TextSession::release() {
   std::vector<std::int32_t>().swap(ids_);

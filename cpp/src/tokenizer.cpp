@@ -40,6 +40,7 @@ struct Tokenizer::Scratch {
   // encode_at_most(): stop once ids.size() passes this; `over` says it did.
   std::size_t max_tokens = kNoLimit;
   bool over = false;
+  PieceCache* cache = nullptr;  // The caller's, bound to this tokenizer.
 };
 
 // Receives what one pass of the added tokens leaves (added_tokens.h): a gap
@@ -90,14 +91,16 @@ std::vector<std::int32_t> Tokenizer::encode(std::string_view utf8_text) const {
   return ids;
 }
 
-void Tokenizer::encode(std::string_view utf8_text, std::vector<std::int32_t>& ids) const {
+void Tokenizer::encode(std::string_view utf8_text, std::vector<std::int32_t>& ids, PieceCache* cache) const {
   Scratch scratch;
+  scratch.cache = cache;
   encode_with(utf8_text, scratch, ids);
 }
 
 bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_tokens,
-                               std::vector<std::int32_t>& ids) const {
+                               std::vector<std::int32_t>& ids, PieceCache* cache) const {
   Scratch scratch;
+  scratch.cache = cache;
   scratch.max_tokens = max_tokens;
   ids.clear();
   encode_with(utf8_text, scratch, ids);
@@ -106,6 +109,7 @@ bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_token
 
 void Tokenizer::encode_with(std::string_view utf8_text, Scratch& scratch,
                             std::vector<std::int32_t>& ids) const {
+  if (scratch.cache != nullptr) scratch.cache->bind(serial_);
   Splitter raw(*this, AddedVocabulary::Pass::Raw, scratch, ids);
   scratch.text_begin = utf8_text.data();
   added_.split(utf8_text, AddedVocabulary::Pass::Raw, raw);
@@ -244,6 +248,20 @@ void Tokenizer::encode_piece(std::string_view piece, Scratch& scratch, std::vect
       return;
     }
   }
+#if !EMBEDDINGS_CRITICAL_MODULE
+  // (The chapter's module leaves the cache out, for its size: its model's
+  // 4,096 tokens merge quickly.)
+  PieceCache* const cache = scratch.cache;
+  if (cache != nullptr && piece.size() <= PieceCache::kMaxPieceBytes) {
+    if (!cache->find(piece, ids)) {
+      const std::size_t before = ids.size();
+      model_.encode_piece(piece, vocabulary_, scratch.merge, ids);
+      cache->store(piece, ids.data() + before, ids.size() - before);
+    }
+    if (ids.size() > scratch.max_tokens) scratch.over = true;
+    return;
+  }
+#endif
   for (std::size_t pos = 0; pos < piece.size(); pos += kMaxPieceBytes)
     model_.encode_piece(piece.substr(pos, kMaxPieceBytes), vocabulary_, scratch.merge, ids);
   if (ids.size() > scratch.max_tokens) scratch.over = true;

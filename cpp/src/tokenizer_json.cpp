@@ -11,6 +11,7 @@
 #include "tokenizer_json.h"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 namespace embeddings {
@@ -58,10 +59,11 @@ bool Tokenizer::Reader::read_optional_bool(const json::Value& object, const char
 bool Tokenizer::Reader::count(json::Reader& reader, Part& part, bool object) {
   part.found = true;
   part.at = reader.position();
-  std::string key;
+  std::string_view key;
+  std::string key_storage;
   if (object) {
     if (!reader.begin_object()) return false;
-    while (reader.next_member(key)) {
+    while (reader.next_member(key, key_storage)) {
       ++part.entries;
       part.key_bytes += key.size();
       if (!reader.skip_value()) return false;
@@ -291,6 +293,8 @@ bool Tokenizer::from_json(std::string_view json_text, Tokenizer& out, std::strin
   Tokenizer loaded;
   Reader reader(json_text, loaded, error);
   if (!reader.read(memory_limit)) return false;
+  static std::atomic<std::uint64_t> loaded_so_far{0};
+  loaded.serial_ = ++loaded_so_far;
   out = std::move(loaded);
   return true;
 }

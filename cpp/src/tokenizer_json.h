@@ -177,7 +177,8 @@ class Tokenizer::Reader {
   // ---- The merges, streamed: rank = position in the list -----------------------
   static std::string merge_name(std::size_t i) { return "model.merges[" + std::to_string(i) + "]"; }
 
-  bool read_merge(json::Reader& reader, std::size_t i, std::string& left, std::string& right);
+  // A merge's two parts, as views into item_ or pair_left_ / pair_right_.
+  bool read_merge(json::Reader& reader, std::size_t i, std::string_view& left, std::string_view& right);
 
   bool read_merges();
 
@@ -206,6 +207,9 @@ class Tokenizer::Reader {
   std::unordered_map<std::string, std::int32_t> raw_ids_;  // Vocabulary keys that are not byte-level.
   std::string bytes_;                                      // Scratch: a key's bytes.
   json::Value item_;                                       // Scratch: a merge.
+  std::string pair_left_, pair_right_;                     // Scratch: a merge's pair.
+  std::vector<char> merged_bytes_;                         // Scratch: a merge's parts, decoded.
+  byte_level::Decoder key_decoder_;                        // Scratch: a vocabulary key's bytes.
 };
 
 }  // namespace embeddings

@@ -24,9 +24,25 @@ std::uint64_t Vocabulary::hash(std::string_view bytes) {
   return h ^ (h >> 29);
 }
 
+namespace {
+
+// Tokens are a few bytes long: a plain loop, rather than memcmp (a call,
+// and a byte loop of its own, in WebAssembly's libc).
+bool same_bytes(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool Vocabulary::index(Clash& clash) {
-  std::stable_sort(entries_.begin(), entries_.end(),
-                   [](const Entry& a, const Entry& b) { return a.id < b.id; });
+  const auto by_id = [](const Entry& a, const Entry& b) { return a.id < b.id; };
+  // Files list their vocabulary in id order, so there is usually nothing to sort.
+  if (!std::is_sorted(entries_.begin(), entries_.end(), by_id))
+    std::stable_sort(entries_.begin(), entries_.end(), by_id);
   for (std::size_t i = 1; i < entries_.size(); ++i) {
     if (entries_[i].id == entries_[i - 1].id) {
       clash = Clash{view(entries_[i - 1]), view(entries_[i]), entries_[i - 1].findable, entries_[i].findable,
@@ -48,7 +64,7 @@ bool Vocabulary::index(Clash& clash) {
         break;
       }
       const Entry& other = entries_[slots_[slot] - 1];
-      if (view(other) == bytes) {
+      if (same_bytes(view(other), bytes)) {
         clash = Clash{view(other), bytes, true, true, -1};
         return false;
       }
@@ -75,7 +91,7 @@ std::int32_t Vocabulary::find(std::string_view bytes) const {
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t slot = hash(bytes) & mask; slots_[slot] != 0; slot = (slot + 1) & mask) {
     const Entry& e = entries_[slots_[slot] - 1];
-    if (view(e) == bytes) return e.id;
+    if (same_bytes(view(e), bytes)) return e.id;
   }
   return -1;
 }

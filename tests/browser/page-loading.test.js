@@ -91,3 +91,30 @@ test('a Split tokenizer.json loads through embeddings-full.wasm and agrees with 
   assert.deepEqual(fetched.map((r) => `${r.status} ${r.path}`).sort(), ['200 /web/dist/embeddings-full.js', '200 /web/dist/embeddings-full.wasm']);
   assert.deepEqual(page.problems, []);
 });
+
+// ---- The first script (web/page/first-requests.js) ----------------------------
+
+test('the first script alone asks for the weights\' first bytes and both tables, before the bundle has arrived; the bundle takes them over', async () => {
+  const held = await openPage(browser);
+  const weightRequests = () => server.requests.filter((r) => r.path === '/model/model.safetensors').length;
+  const earlier = weightRequests();
+  let askedWithoutTheBundle;
+  await held.route('**/web/dist/page.js', async (route) => {
+    // The bundle is held back until the weights' three requests have been
+    // answered (or, if they never come, for ten seconds: the check below then fails).
+    for (let i = 0; i < 200 && weightRequests() - earlier < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    askedWithoutTheBundle = weightRequests() - earlier;
+    await route.continue();
+  });
+  try {
+    await held.goto(`${server.origin}/web/page/`);
+    await held.waitForFunction(() => document.documentElement.dataset.page === 'ready');
+    assert.equal(askedWithoutTheBundle, 3, 'the size and header, then the two tables, asked for before the bundle ran');
+    assert.equal(weightRequests() - earlier, 3, 'the bundle\'s load took those requests over and asked for nothing again');
+    assert.deepEqual(await waitForWidgets(held, '#table, #nearest, #trace'), []);
+    assert.deepEqual(held.problems, []);
+    assert.deepEqual(await held.violations(), []);
+  } finally {
+    await held.context().close();
+  }
+});

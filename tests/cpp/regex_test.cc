@@ -72,6 +72,61 @@ TEST(Regex, LeftmostFirstAndGreedyAsOniguruma) {
             (std::vector<std::string>{"'S", "'\xC5\xBF", "'s"}));
 }
 
+// The program regex.h runs (Star for a repeated set, alternatives pruned by
+// their first characters) against the plain program, the reference: the same
+// matches at the same places, for the patterns of real files and for ones
+// that make a Star give back over multi-byte and invalid characters, on
+// random bytes.
+TEST(Regex, FastProgramMatchesAsThePlainOne) {
+  const std::vector<std::string> patterns = {
+      kGpt2Pattern,
+      R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|)"
+      R"([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|)"
+      R"(\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
+      R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)",
+      R"(\p{L}*a)",
+      R"([^x]*\p{Lu})",
+      R"([^x]*[^y])",
+      R"([^x]*[^\p{L}])",
+      R"(\S*\S)",
+      R"(.*\xFF?é)",
+      R"([^a]+b|[^b]+)",
+      R"(\S*\s)",
+      R"(a*)",
+      R"((?:ab|a)*c)",
+      R"(\p{L}+(?=\p{N})|\p{N}*)",
+      R"([\x{80}-\x{10FFFF}]*\x{1F600})",
+      R"(x?y*z+(?!\S)|\s*)"};
+  std::mt19937 random(15);
+  // Whole characters of one to four bytes, and bytes that begin none.
+  const std::vector<std::string> alphabet = {
+      "a",      "A",      "b",          "x",    "y",    "z",    "Z",    " ",        "1",    "\n",      "\r",
+      "\t",     "'",      "s",          "S",    "l",    "d",    ".",    "/",        "!",    "é",       "É",
+      "\u2003", "\u65e5", "\U0001F600", "\x80", "\xBF", "\xC0", "\xC3", "\xE2\x80", "\xFF", "\xED\xA0"};
+  const auto all = [](const regex::Regex& regex, std::string_view text) {
+    regex::Regex::Scratch scratch;
+    std::vector<std::pair<std::size_t, std::size_t>> found;
+    std::size_t from = 0, begin = 0, end = 0;
+    while (from <= text.size() && regex.search(text, from, begin, end, scratch)) {
+      found.emplace_back(begin, end);
+      from = end > begin ? end : end + 1;
+    }
+    return found;
+  };
+  for (const std::string& pattern : patterns) {
+    regex::Regex fast, plain;
+    std::string error;
+    ASSERT_TRUE(regex::Regex::compile(pattern, fast, error)) << pattern << ": " << error;
+    ASSERT_TRUE(regex::Regex::compile(pattern, plain, error, false)) << pattern << ": " << error;
+    for (int round = 0; round < 4000; ++round) {
+      std::string text;
+      const int length = static_cast<int>(random() % 20);
+      for (int i = 0; i < length; ++i) text += alphabet[random() % alphabet.size()];
+      ASSERT_EQ(all(fast, text), all(plain, text)) << pattern << " on " << testing::PrintToString(text);
+    }
+  }
+}
+
 TEST(Unicode, GeneralCategories) {
   using unicode::Category;
   EXPECT_EQ(unicode::general_category('A'), Category::Lu);

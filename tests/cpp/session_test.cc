@@ -457,6 +457,37 @@ TEST_F(TextSessionTest, EncodeAtMostSaysWhenTheTextIsLonger) {
   EXPECT_EQ(output[2], 0u);
 }
 
+// The kept text buffer (what JavaScript writes short texts into): the ids
+// of encode(), the same buffer from call to call while it is large enough,
+// a larger one when a text needs it, and a length past it refused.
+TEST_F(TextSessionTest, EncodesTextAfterTextThroughItsKeptBuffer) {
+  char* const buffer = session.text_buffer(64);
+  ASSERT_NE(buffer, nullptr);
+  for (const std::string text : {"Lily saw a big dog.", "Max", "", "The park was green and sunny today!"}) {
+    const auto expected = encode(text);
+    ASSERT_EQ(session.text_buffer(text.size()), buffer);
+    std::memcpy(buffer, text.data(), text.size());
+    ASSERT_TRUE(session.encode_text(text.size())) << session.error();
+    EXPECT_EQ(std::vector<std::int32_t>(session.ids(), session.ids() + session.id_count()), expected) << text;
+    ASSERT_TRUE(session.encode_text_at_most(text.size(), expected.size()));
+    EXPECT_FALSE(session.over_limit());
+    if (!expected.empty()) {
+      ASSERT_TRUE(session.encode_text_at_most(text.size(), expected.size() - 1));
+      EXPECT_TRUE(session.over_limit());
+    }
+    session.release();
+  }
+  EXPECT_FALSE(session.encode_text(65));
+  EXPECT_EQ(session.error(), "encode_text: 65 bytes, more than the buffer holds");
+  char* const larger = session.text_buffer(1000);
+  ASSERT_NE(larger, nullptr);
+  const std::string text(999, 'a');
+  const auto expected = encode(text);
+  std::memcpy(larger, text.data(), text.size());
+  ASSERT_TRUE(session.encode_text(text.size()));
+  EXPECT_EQ(std::vector<std::int32_t>(session.ids(), session.ids() + session.id_count()), expected);
+}
+
 TEST(TextSession, RefusesWithoutATokenizerOrMemory) {
   TextSession session;
   std::memcpy(session.input_buffer(3), "abc", 3);

@@ -230,6 +230,42 @@ std::vector<BadCase> bad_cases() {
   with(
       "duplicate merge", [](Fixture& f) { f.extra_merges = R"(, "h e")"; },
       "model.merges[18] (\"h\" \"e\") repeats model.merges[1]");
+  // Merges are looked up in batches (tokenizer_json_tables.cpp): the first
+  // problem is still the one named, within a batch and past one, and a
+  // merge's text in the message is read again from the file.
+  const auto sixty_merges = [](Fixture& f) {
+    for (char a = 'b'; a <= 'g'; ++a) {
+      for (char b = 'b'; b <= 'k'; ++b) {
+        f.extra_vocab +=
+            std::string(", \"") + a + b + "\": " + std::to_string(300 + (a - 'b') * 10 + (b - 'b'));
+        f.extra_merges += std::string(", \"") + a + " " + b + "\"";
+      }
+    }
+  };
+  with(
+      "two problems in merges", [](Fixture& f) { f.extra_merges = R"(, "zz y", "abc")"; },
+      "model.merges[18]: \"zz\" is not in model.vocab");
+  with(
+      "a malformed merge after an unknown token",
+      [](Fixture& f) {
+        f.extra_vocab = R"(, "bc": 300)";
+        f.extra_merges = R"(, "b c", "q zz", 5)";
+      },
+      "model.merges[19]: \"zz\" is not in model.vocab");
+  with(
+      "unknown token past a batch",
+      [&](Fixture& f) {
+        sixty_merges(f);
+        f.extra_merges += R"(, "\u0071 \u007a\u007a")";
+      },
+      "model.merges[78]: \"zz\" is not in model.vocab");
+  with(
+      "duplicate past a batch",
+      [&](Fixture& f) {
+        sixty_merges(f);
+        f.extra_merges += R"(, ["\u0068", "e"])";
+      },
+      "model.merges[78] (\"h\" \"e\") repeats model.merges[1]");
   with(
       "added_tokens object", [](Fixture& f) { f.added_tokens = "{}"; }, "added_tokens must be an array");
   with(

@@ -11,9 +11,11 @@
 
 #include "embeddings/added_tokens.h"
 #include "embeddings/bpe.h"
+#include "embeddings/byte_level.h"
 #include "embeddings/json.h"
 #include "embeddings/json_reader.h"
 #include "embeddings/token_display.h"
+#include "embeddings/utf8.h"
 #include "embeddings/vocabulary.h"
 
 namespace embeddings {
@@ -360,6 +362,112 @@ TEST(JsonReader, RefusesWhatParseRefuses) {
   ASSERT_TRUE(reader.skip_value());
   EXPECT_TRUE(reader.next_item());    // After the comma an item must follow...
   EXPECT_FALSE(reader.skip_value());  // ...and "]" is not one.
+}
+
+// read_string(view, storage) and next_member(view, storage), the loader's
+// copy-free reads, against read_string(std::string&): the same strings, the
+// same errors at the same offsets; a string without escapes is viewed in
+// the input, one with escapes in the storage.
+TEST(JsonReader, ViewsOfStringsAgreeWithCopies) {
+  std::mt19937 random(11);
+  const std::vector<std::string> parts = {
+      "a",    "Ġthe", "\\n", "\\\"", "\\u00e9", "\\ud83d\\ude00", "é",      "\xF0\x9F\x98\x80",
+      "\xFF", "\xC3", " ",   "\\x",  "\\u12",   "\x01",           "\\ud800"};
+  for (int round = 0; round < 3000; ++round) {
+    std::string body;
+    const int count = static_cast<int>(random() % 5);
+    for (int i = 0; i < count; ++i) body += parts[random() % parts.size()];
+    const bool closed = random() % 8 != 0;
+    const std::string text = "[\"" + body + (closed ? "\"]" : "");
+    json::Reader copying(text);
+    json::Reader viewing(text);
+    ASSERT_TRUE(copying.begin_array() && copying.next_item());
+    ASSERT_TRUE(viewing.begin_array() && viewing.next_item());
+    std::string copy, storage;
+    std::string_view view;
+    const bool copied = copying.read_string(copy);
+    const bool viewed = viewing.read_string(view, storage);
+    ASSERT_EQ(copied, viewed) << text;
+    EXPECT_EQ(copying.error(), viewing.error()) << text;
+    EXPECT_EQ(copying.offset(), viewing.offset()) << text;
+    if (!copied) continue;
+    EXPECT_EQ(copy, view) << text;
+    const bool in_input =
+        view.data() >= text.data() && view.data() + view.size() <= text.data() + text.size();
+    EXPECT_EQ(in_input, body.find('\\') == std::string::npos) << text;
+  }
+  // Keys: the same, followed by the colon.
+  const std::string object = R"({"plain": 1, "esc\u0061ped": 2})";
+  json::Reader reader(object);
+  std::string storage;
+  std::string_view key;
+  std::vector<std::string> keys;
+  ASSERT_TRUE(reader.begin_object());
+  while (reader.next_member(key, storage)) {
+    keys.emplace_back(key);
+    ASSERT_TRUE(reader.skip_value());
+  }
+  EXPECT_FALSE(reader.failed()) << reader.error();
+  EXPECT_EQ(keys, std::vector<std::string>({"plain", "escaped"}));
+}
+
+// ---- GPT-2's byte alphabet ------------------------------------------------------------
+
+// decode_into() and byte_level::Decoder, the loader's fast decoders, against
+// the definition: each character, read as UTF-8, is a character of the
+// alphabet (byte_for_char), or the string is refused.
+TEST(ByteLevel, DecodersAgreeWithTheDefinition) {
+  const auto reference = [](std::string_view text, std::string& bytes) {
+    bytes.clear();
+    for (std::size_t pos = 0; pos < text.size();) {
+      std::uint32_t code = 0;
+      const std::size_t used = utf8::decode(text, pos, code);
+      std::uint8_t byte = 0;
+      if (used == 0 || !byte_level::byte_for_char(code, byte)) return false;
+      bytes += static_cast<char>(byte);
+      pos += used;
+    }
+    return true;
+  };
+  // Every character of the alphabet, its neighbours, and broken UTF-8.
+  std::vector<std::string> characters;
+  for (unsigned byte = 0; byte < 256; ++byte) {
+    std::string c;
+    utf8::append(c, byte_level::char_for_byte(static_cast<std::uint8_t>(byte)));
+    characters.push_back(c);
+  }
+  for (const std::uint32_t code :
+       {0x20u, 0x7Fu, 0xADu, 0x143u, 0x144u, 0x17Fu, 0x180u, 0x7FFu, 0x2581u, 0x1F600u}) {
+    std::string c;
+    utf8::append(c, code);
+    characters.push_back(c);
+  }
+  for (const char* broken : {"\xC3", "\xC0\xA0", "\xC1\xBF", "\x80", "\xFF", "\xC4\x41", "\xE0\x80\xA0"})
+    characters.emplace_back(broken);
+  std::mt19937 random(12);
+  byte_level::Decoder decoder;
+  for (int round = 0; round < 20000; ++round) {
+    std::string text;
+    const int count = static_cast<int>(random() % 12);
+    for (int i = 0; i < count; ++i) {
+      // Mostly characters of the alphabet, as a vocabulary's keys are.
+      const std::size_t pick = random() % 8 != 0 ? random() % 256 : random() % characters.size();
+      text += characters[pick];
+    }
+    std::string expected;
+    const bool valid = reference(text, expected);
+    std::string into(text.size(), '\0');
+    const std::size_t length = byte_level::decode_into(text, into.data());
+    ASSERT_EQ(length != byte_level::kNotByteLevel, valid) << text;
+    std::string_view viewed;
+    ASSERT_EQ(decoder.decode(text, viewed), valid) << text;
+    std::string decoded;
+    ASSERT_EQ(byte_level::decode(text, decoded), valid) << text;
+    if (!valid) continue;
+    EXPECT_EQ(into.substr(0, length), expected);
+    EXPECT_EQ(viewed, expected);
+    EXPECT_EQ(decoded, expected);
+  }
 }
 
 // ---- Display form ---------------------------------------------------------------------

@@ -2,12 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "embeddings/byte_level.h"
 #include "embeddings/json.h"
+#include "embeddings/piece_cache.h"
 #include "embeddings/utf8.h"
 #include "tokenizer_fixture.h"
 
@@ -293,6 +296,100 @@ TEST(Tokenizer, LongWordIsNotQuadratic) {
   EXPECT_EQ(decode(t, ids), word);
   // "aa" merges first everywhere (leftmost first), then "aa" + "a" never applies.
   EXPECT_EQ(ids.size(), std::size_t{1} << 19);
+}
+
+// ---- The piece cache ---------------------------------------------------------------
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Texts for the cache: the book's story text, random text with valid and
+// broken UTF-8, long pieces (past what a slot holds) and pieces whose ids do
+// not fit one, each several times.
+std::vector<std::string> cache_texts() {
+  std::vector<std::string> texts;
+  const std::string story = read_text_file(std::string(EMBEDDINGS_SOURCE_DIR) + "/cpp/bench/trace_text.txt");
+  EXPECT_FALSE(story.empty());
+  for (std::size_t at = 0; at < story.size(); at += 300) texts.push_back(story.substr(at, 300));
+  std::mt19937 random(21);
+  for (int i = 0; i < 600; ++i) texts.push_back(random_text(random, i % 2 == 0));
+  texts.push_back(std::string(40, 'a') + " " + std::string(27, 'x') + " " + std::string(26, 'y') +
+                  " \xF0\x9F\x98");
+  texts.push_back("\U0001F600\U0001F600\U0001F600 \u65e5\u672c\u8a9e\u65e5\u672c\u8a9e\u65e5\u672c\u8a9e");
+  const std::size_t distinct = texts.size();
+  for (std::size_t i = 0; i < distinct; ++i) texts.push_back(texts[(i * 7) % distinct]);
+  return texts;
+}
+
+TEST(PieceCache, SameIdsWithAndWithoutACacheOfAnySize) {
+  Tokenizer book;
+  std::string error;
+  ASSERT_TRUE(Tokenizer::from_json(
+      read_text_file(std::string(EMBEDDINGS_SOURCE_DIR) + "/model/tokenizer.json"), book, error))
+      << error;
+  const Tokenizer fixture = Fixture().load();
+  const std::vector<std::string> texts = cache_texts();
+  for (const Tokenizer* t : {static_cast<const Tokenizer*>(&book), &fixture}) {
+    std::vector<Ids> expected;
+    for (const std::string& text : texts) expected.push_back(t->encode(text));
+    // 1 and 2 slots: every piece evicts another; 4096: the session's cache.
+    for (const std::size_t slots : {1, 2, 64, 4096}) {
+      PieceCache cache(slots);
+      for (int pass = 0; pass < 2; ++pass) {
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+          Ids ids;
+          t->encode(texts[i], ids, &cache);
+          ASSERT_EQ(ids, expected[i]) << "slots " << slots << ", text " << i;
+          Ids limited;
+          const std::size_t limit = expected[i].size() / 2;
+          const bool fits = t->encode_at_most(texts[i], limit, limited, &cache);
+          EXPECT_EQ(fits, expected[i].size() <= limit);
+          if (fits) EXPECT_EQ(limited, expected[i]);
+        }
+      }
+      EXPECT_LE(cache.pieces(), cache.slot_count());
+      EXPECT_GT(cache.pieces(), 0u);
+    }
+  }
+}
+
+TEST(PieceCache, IsBoundedAndForgetsAnotherTokenizersPieces) {
+  EXPECT_EQ(PieceCache::memory_bytes(4096), 4096u * 64u);
+  EXPECT_EQ(PieceCache(3000).slot_count(), 4096u);
+  EXPECT_EQ(PieceCache::memory_bytes(0), 0u);
+  // A cache without slots keeps nothing and changes nothing.
+  const Tokenizer fixture = Fixture().load();
+  PieceCache none;
+  Ids ids;
+  fixture.encode("the girl the girl", ids, &none);
+  EXPECT_EQ(ids, fixture.encode("the girl the girl"));
+  EXPECT_EQ(none.pieces(), 0u);
+  // Filled by one tokenizer, used with another: that one's ids, not the cached ones.
+  Fixture without_merges;
+  without_merges.merges = "[]";
+  const Tokenizer plain = without_merges.load();
+  EXPECT_NE(plain.serial(), fixture.serial());
+  const Tokenizer copy = fixture;
+  EXPECT_EQ(copy.serial(), fixture.serial());
+  PieceCache cache(64);
+  ids.clear();
+  fixture.encode(" girl", ids, &cache);
+  EXPECT_EQ(ids, (Ids{268}));
+  EXPECT_EQ(cache.pieces(), 1u);
+  ids.clear();
+  plain.encode(" girl", ids, &cache);
+  EXPECT_EQ(ids, plain.encode(" girl"));
+  EXPECT_EQ(ids.size(), 5u);
+  // A piece of more than kMaxPieceBytes bytes, or of more than kMaxIds ids, is not kept.
+  PieceCache small(64);
+  ids.clear();
+  plain.encode(std::string(PieceCache::kMaxPieceBytes + 1, 'q'), ids, &small);
+  plain.encode("abcdefghi", ids, &small);
+  EXPECT_EQ(small.pieces(), 0u);
+  plain.encode("abcdefgh", ids, &small);
+  EXPECT_EQ(small.pieces(), 1u);
 }
 
 }  // namespace

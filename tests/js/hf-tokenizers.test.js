@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import rustTokenizers from 'tokenizers';
 
 import { loadModel } from '../../web/index.js';
+import { needsFullModule } from '../../web/src/model.js';
 import { instantiate } from '../../web/src/runtime.js';
 import { byteToUnicode } from './helpers/fixtures.js';
 import { modelForTokenizer } from './helpers/big-tokenizer.js';
@@ -104,6 +105,10 @@ for (const name of ['llama3', 'gpt4o', 'qwen3', 'llama2', 'gemma3']) {
     // The special tokens are cut out of text as Rust cuts them.
     const specials = json.added_tokens.slice(0, 12).map((t) => t.content);
     await compareWithRust(model, rust, specials.map((s, i) => `x${s} ${texts[i]}${s}${s}y`), `${name} specials`);
+    // Long texts, on both sides of where encode() stops writing the text
+    // into the session's kept buffer (16,384 UTF-16 units), and past it.
+    const characters = Array.from(texts.join('\n'));
+    await compareWithRust(model, rust, [16000, 16384, 16390, 40000].map((n) => characters.slice(0, n).join('')), `${name} long`);
   });
 }
 
@@ -201,14 +206,17 @@ test('pre_tokenizer: what is not supported is refused, naming the stage', async 
 
 // ---- The two builds ----------------------------------------------------------------
 
+// Digits split off by a Split stage, so "a12" is three pieces.
+const splitDigitsTokenizer = () => pairTokenizer({
+  type: 'Sequence',
+  pretokenizers: [
+    { type: 'Split', pattern: { Regex: '\\p{N}' }, behavior: 'Isolated', invert: false },
+    { type: 'ByteLevel', add_prefix_space: false, use_regex: false },
+  ],
+});
+
 test('the critical-path module leaves Sequence and Split out and says so; the package loads such files with the full one', async () => {
-  const json = pairTokenizer({
-    type: 'Sequence',
-    pretokenizers: [
-      { type: 'Split', pattern: { Regex: '\\p{N}' }, behavior: 'Isolated', invert: false },
-      { type: 'ByteLevel', add_prefix_space: false, use_regex: false },
-    ],
-  });
+  const json = splitDigitsTokenizer();
   const bytes = utf8.encode(JSON.stringify(json));
   const critical = await instantiate('tokenizer');
   const session = new critical.TextSession();
@@ -222,6 +230,50 @@ test('the critical-path module leaves Sequence and Split out and says so; the pa
   }
   const model = await loadWithTokenizer(bytes, idCount(json));
   assert.deepEqual(model.encode('a12'), [97, 49, 50]);
+});
+
+test('a tokenizer.json goes to the module as bytes: the full module is found in them, a BOM is dropped, broken UTF-8 named', async () => {
+  const json = splitDigitsTokenizer();
+  const text = JSON.stringify(json, null, 1);
+  // Whitespace of every kind around the colon, a byte order mark in front:
+  // still the full module, still the same ids ("a12" is one piece without Split).
+  const spaced = text.replace(/"type": "Sequence"/, '"type" \t\r\n :\n  "Sequence"');
+  assert.notEqual(spaced, text);
+  const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8.encode(spaced)]);
+  const model = await loadWithTokenizer(bom, idCount(json));
+  assert.deepEqual(model.encode('a12'), [97, 49, 50]);
+  model.dispose();
+  // The test that picks the module, on bytes: a "type" member that names a
+  // full-module component, however spaced; not a token spelled "type", nor
+  // one with the member's text escaped inside it.
+  const plain = pairTokenizer({ type: 'ByteLevel', add_prefix_space: false, use_regex: true });
+  assert.equal(needsFullModule(utf8.encode(JSON.stringify(plain))), false);
+  assert.equal(needsFullModule(utf8.encode(text)), true);
+  assert.equal(needsFullModule(bom), true);
+  for (const [key, value, expected] of [['type', 1, false], ['"type":"Split"', 2, false], ['type_', 'Split', false]]) {
+    const withToken = structuredClone(plain);
+    withToken.model.vocab[key] = value;
+    assert.equal(needsFullModule(utf8.encode(JSON.stringify(withToken))), expected, key);
+  }
+  for (const spacing of ['"type":"NFC"', '"type"  :  "NFD"', '"type"\n:\t"Split"', '{"type": "Sequence"}']) {
+    assert.equal(needsFullModule(utf8.encode(`{"x": 1, "normalizer": {${spacing.replace(/^\{|\}$/g, '')}}}`)), true, spacing);
+  }
+  assert.equal(needsFullModule(utf8.encode('{"normalizer": {"type": "NFKC"}, "y": "type"}')), true);
+  assert.equal(needsFullModule(utf8.encode('{"decoder": {"type": "ByteLevel"}, "y": "type"}')), false);
+  for (const member of ['"pre_tokenizer": null', '"byte_fallback" :true', '"continuing_subword_prefix": "##"', '"end_of_word_suffix":"</w>"']) {
+    assert.equal(needsFullModule(utf8.encode(`{"a": 1, ${member}}`)), true, member);
+  }
+  for (const member of ['"pre_tokenizer": {"type": "ByteLevel"}', '"byte_fallback": false', '"end_of_word_suffix": ""', '"x_y": null']) {
+    assert.equal(needsFullModule(utf8.encode(`{"a": 1, ${member}}`)), false, member);
+  }
+  assert.equal(needsFullModule(utf8.encode('"type":')), false);
+  const plainModel = await loadWithTokenizer(utf8.encode(JSON.stringify(plain)), idCount(plain));
+  assert.deepEqual(plainModel.encode('a1 2'), [97, 49, 32, 50]);
+  plainModel.dispose();
+  // Bytes that are not UTF-8, inside a token: said as for any other file.
+  const broken = utf8.encode(JSON.stringify(plain).replace('"type":', '"typ\u0000":'));
+  broken[broken.indexOf(0)] = 0xff;
+  await assert.rejects(loadWithTokenizer(broken, idCount(plain)), /tokenizer \(Uint8Array\): not valid UTF-8 text/);
 });
 
 // ---- Normalizers -----------------------------------------------------------------

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { bundlePage, bundleFile } from '../../tools/bundle-page.mjs';
+import { bundlePage, bundleFile, firstScriptFile } from '../../tools/bundle-page.mjs';
 
 const root = new URL('../../', import.meta.url);
 
@@ -23,18 +23,26 @@ test('web/dist/page.js is what the sources build now (else: tools/build.sh page)
 test('each bundled module resolves its own URLs as its source did (the .wasm, the model, the stylesheet, KaTeX)', async () => {
   const { code } = await bundlePage({ write: false });
   assert.doesNotMatch(code, /new URL\("\.\/widgets\.css",import\.meta\.url\)/, 'a source URL left relative to the bundle');
-  for (const own of ['../widgets/base.js', '../src/model.js', '../src/runtime.js', '../page/page.js']) {
+  for (const own of ['../widgets/base.js', '../src/default-model.js', '../src/runtime.js', '../page/page.js']) {
     assert.ok(code.includes(`new URL(${JSON.stringify(own)},import.meta.url)`), `${own} keeps its own import.meta.url`);
   }
 });
 
-test('the chapter page loads the bundle as its one script', () => {
+test('the chapter page loads its small first script, then the bundle', () => {
   const html = readFileSync(new URL('web/page/index.html', root), 'utf8');
   const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
-  assert.deepEqual(scripts, ['<script type="module" async src="../dist/page.js">']);
+  assert.deepEqual(scripts, ['<script src="../dist/first-requests.js">', '<script type="module" async src="../dist/page.js">']);
   // The one module the bundle imports is announced beside it, so it travels at once, not after the bundle's parse.
   const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
   assert.deepEqual(preloaded, ['code-parts.js']);
+});
+
+test('the first script is what its sources build now, holds no more than the weights\' requests and the model\'s address, and resolves the model beside the page', async () => {
+  const { firstScript } = await bundlePage({ write: false });
+  assert.ok(readFileSync(firstScriptFile, 'utf8') === firstScript.code, 'web/dist/first-requests.js is older than its sources: run tools/build.sh page');
+  assert.deepEqual(firstScript.inputs, ['web/page/first-requests.js', 'web/page/model-choice.js', 'web/src/default-model.js', 'web/src/early-requests.js']);
+  assert.doesNotMatch(firstScript.code, /import\.meta/, 'a classic script has no import.meta');
+  assert.ok(firstScript.code.includes('new URL("../src/default-model.js",document.currentScript.src)'));
 });
 
 test('the Code parts\' definitions stay outside the bundle, spelled as the chapter writes them', async () => {

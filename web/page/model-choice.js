@@ -6,7 +6,7 @@
 //
 // The reader may also open files from their own disk with the page's file
 // picker: those are read in the browser and sent nowhere.
-import { defaultModelFiles } from '../src/model.js';
+import { defaultModelFiles } from '../src/default-model.js';
 
 const FILE_NAMES = { weights: 'model.safetensors', config: 'config.json', tokenizer: 'tokenizer.json' };
 

@@ -1,9 +1,9 @@
-// The first thing the page runs: it asks for the model's files before the
+// The first thing the bundle runs: it starts the model's load before the
 // widgets are defined and before the package's own kernels instance is up
 // (web/index.js waits at its top level for the .wasm to arrive and
-// compile). The weights' first range request and then the tables' are the
-// critical path on a network; here they leave as soon as the page's script
-// has been parsed. The widgets name the same files, so they share this load
+// compile). The weights' range requests, the critical path, left earlier
+// still, from the page's first script (first-requests.js): this load takes
+// them over. The widgets name the same files, so they share this load
 // (widgets/model-source.js); page.js waits for it and reports a failure.
 import { sharedModel, setPageModelFiles } from '../widgets/model-source.js';
 import { modelFilesFromAddress } from './model-choice.js';

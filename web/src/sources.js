@@ -5,11 +5,16 @@
 // disk can be abandoned with an AbortSignal.
 import { describe } from './matrix.js';
 import { isNode } from './runtime.js';
+import { abortReason, checkSignal, takeEarlySource, urlSource } from './early-requests.js';
+
+export { checkSignal };
 
 /**
  * A random-access byte source.
  * @typedef {{ name: string, size(): Promise<number>,
- *   read(offset: number, length: number): Promise<Uint8Array>, close(): Promise<void> }} ByteSource
+ *   read(offset: number, length: number): Promise<Uint8Array>, close(): Promise<void>,
+ *   prefetch?(offset: number, length: number): void }} ByteSource
+ * (prefetch: only where a read waits on a network; the others need none)
  */
 
 function nameOf(input, fallback) {
@@ -17,14 +22,6 @@ function nameOf(input, fallback) {
   if (typeof input === 'string') return input;
   if (typeof Blob !== 'undefined' && input instanceof Blob && input.name) return input.name;
   return fallback;
-}
-
-// What a fired signal rejects with: its reason (an AbortError unless abort() was given another).
-const abortReason = (signal) => signal.reason ?? new DOMException('The load was aborted', 'AbortError');
-
-/** Throws the signal's reason once it has fired. */
-export function checkSignal(signal) {
-  if (signal?.aborted) throw abortReason(signal);
 }
 
 /**
@@ -138,97 +135,6 @@ async function fileSource(path, name, signal) {
   };
 }
 
-/**
- * fetch() with the errors this package gives: a failed request names the
- * file and why; an HTTP error status names the status. An abort passes
- * through as the signal's reason.
- */
-async function fetchFile(url, name, { headers, signal, accept = () => false } = {}) {
-  let response;
-  try {
-    response = await fetch(url, { headers, signal });
-  } catch (error) {
-    checkSignal(signal);
-    throw new Error(`${name}: could not fetch (${error.message})`);
-  }
-  if (!response.ok && !accept(response.status)) {
-    throw new Error(`${name}: HTTP ${response.status} ${response.statusText}`.trimEnd());
-  }
-  return response;
-}
-
-async function bodyBytes(response, name, signal) {
-  try {
-    return new Uint8Array(await response.arrayBuffer());
-  } catch (error) {
-    checkSignal(signal);
-    throw new Error(`${name}: the download broke off (${error.message})`);
-  }
-}
-
-// Range requests where the server supports them; otherwise the whole body
-// arrives with the first request and later reads are served from it.
-const PREFIX_BYTES = 16384;
-
-function urlSource(url, name, signal) {
-  let whole;
-  let total;
-  // The first bytes, fetched by size(): enough for the 8-byte length and,
-  // for a small model, the whole safetensors header, so the header needs no
-  // round trip of its own.
-  let prefix;
-  async function request(offset, length) {
-    const response = await fetchFile(url, name, {
-      headers: { Range: `bytes=${offset}-${offset + length - 1}` },
-      signal,
-      accept: (status) => status === 416,
-    });
-    if (response.status === 416) {
-      // Range past the end. "bytes */N" says how large the file is: an empty
-      // file is always answered so, as no range of it exists.
-      const size = /^\s*bytes\s+\*\/(\d+)\s*$/.exec(response.headers.get('content-range') ?? '');
-      if (size) total = Number(size[1]);
-      await response.body?.cancel();
-      return new Uint8Array(0);
-    }
-    if (response.status === 206) {
-      const range = /\/(\d+)\s*$/.exec(response.headers.get('content-range') ?? '');
-      if (range) total = Number(range[1]);
-      return bodyBytes(response, name, signal);
-    }
-    whole = await bodyBytes(response, name, signal);
-    total = whole.length;
-    return whole.subarray(offset, offset + length);
-  }
-  return {
-    name,
-    async size() {
-      if (total === undefined) prefix = await request(0, PREFIX_BYTES);
-      if (total === undefined) throw new Error(`${name}: the server did not say how large the file is`);
-      return total;
-    },
-    async read(offset, length) {
-      if (length === 0) return new Uint8Array(0);
-      if (whole) return whole.subarray(offset, offset + length);
-      if (prefix && offset + length <= prefix.length) return prefix.subarray(offset, offset + length);
-      const bytes = await request(offset, length);
-      if (bytes.length !== Math.min(length, Math.max(0, total - offset))) {
-        throw new Error(`${name}: asked for ${length} bytes at ${offset}, got ${bytes.length}`);
-      }
-      return bytes;
-    },
-    // A whole small file (config.json, tokenizer.json): one plain request,
-    // rather than a probe for the size and then the body.
-    async readAll() {
-      if (whole) return whole;
-      whole = await bodyBytes(await fetchFile(url, name, { signal }), name, signal);
-      total = whole.length;
-      return whole;
-    },
-    async close() {},
-  };
-}
-
 // A Response handed over (from the caller's own fetch): its body, read once.
 async function responseBytes(response, role, signal) {
   const name = response.url || `${role} (Response)`;
@@ -264,7 +170,8 @@ export async function openSource(input, role, { signal } = {}) {
       const { fileURLToPath } = await import('node:url');
       return fileSource(fileURLToPath(input), input.href, signal);
     }
-    return urlSource(input, input.href, signal);
+    // Opened already by the page's first script (early-requests.js), unless this load may be abandoned.
+    return (signal === undefined && takeEarlySource(input)) || urlSource(input, input.href, signal);
   }
   if (typeof input === 'string') {
     if (input === '') throw new TypeError(`${role}: the file name is an empty string`);
@@ -315,12 +222,27 @@ const isPlainData = (value) => Array.isArray(value) ||
  * @param {{ signal?: AbortSignal }} [options]
  */
 export async function readText(input, role, { signal } = {}) {
+  const { name, bytes, text } = await readJson(input, role, signal);
+  return { name, text: text ?? decodeUtf8(bytes, name) };
+}
+
+/**
+ * The same as UTF-8 bytes, never decoded to a string (a tokenizer.json of
+ * tens of megabytes goes to WebAssembly as it is; decoding it and encoding
+ * it back took longer than reading its tables). The bytes are not checked:
+ * `isUtf8(bytes)` does that, and a leading byte order mark is left in.
+ * @param {{ signal?: AbortSignal }} [options]
+ */
+export async function readBytes(input, role, { signal } = {}) {
+  const { name, bytes, text } = await readJson(input, role, signal);
+  return { name, bytes: bytes ?? new TextEncoder().encode(text) };
+}
+
+// { name, bytes } as read, or { name, text } for an already-parsed object.
+async function readJson(input, role, signal) {
   input = await settleInput(input, role, signal);
   const file = `${role}.json`;
-  if (isResponse(input)) {
-    const { name, bytes } = await responseBytes(input, role, signal);
-    return { name, text: decodeUtf8(bytes, name) };
-  }
+  if (isResponse(input)) return responseBytes(input, role, signal);
   if (typeof input === 'object' && input !== null && !(input instanceof URL) && !ArrayBuffer.isView(input) &&
       !(input instanceof ArrayBuffer) && !(typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer) &&
       !(typeof Blob !== 'undefined' && input instanceof Blob)) {
@@ -337,9 +259,19 @@ export async function readText(input, role, { signal } = {}) {
   const source = await openSource(input, role, { signal });
   try {
     const bytes = source.readAll ? await source.readAll() : await source.read(0, await source.size());
-    return { name: source.name, text: decodeUtf8(bytes, source.name) };
+    return { name: source.name, bytes };
   } finally {
     await source.close();
+  }
+}
+
+/** Whether `bytes` are valid UTF-8 (as decodeUtf8 would accept them). */
+export function isUtf8(bytes) {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -347,6 +279,8 @@ function decodeUtf8(bytes, name) {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new Error(`${name}: not valid UTF-8 text`);
+    throw notUtf8(name);
   }
 }
+
+export const notUtf8 = (name) => new Error(`${name}: not valid UTF-8 text`);

@@ -7,9 +7,11 @@
 // (U+010A).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace embeddings::byte_level {
 
@@ -26,6 +28,21 @@ void append_encoded(std::string& out, std::string_view bytes);
 // an unspecified state) when `text` is not valid UTF-8 or has a character
 // outside the alphabet.
 bool decode(std::string_view text, std::string& bytes);
+
+// The same into `out`, which has room for text.size() bytes (never more
+// are written): the bytes' count, or kNotByteLevel.
+inline constexpr std::size_t kNotByteLevel = static_cast<std::size_t>(-1);
+std::size_t decode_into(std::string_view text, char* out);
+
+// decode() into a buffer it keeps, for a loop over many strings: `bytes`
+// views the buffer until the next call.
+class Decoder {
+ public:
+  bool decode(std::string_view text, std::string_view& bytes);
+
+ private:
+  std::vector<char> buffer_;
+};
 
 // Appends `bytes` to `out` as valid UTF-8, replacing each maximal ill-formed
 // subsequence with U+FFFD, as Rust's String::from_utf8_lossy does (and the

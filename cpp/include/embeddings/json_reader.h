@@ -45,6 +45,10 @@ class Reader {
   // Checks and passes the next value without building anything.
   bool skip_value();
   bool read_string(std::string& out);
+  // The same without a copy where it can: a string without escapes is a
+  // view of the input; one with escapes is decoded into `storage` and
+  // viewed there. (Loading a tokenizer.json reads a million short strings.)
+  bool read_string(std::string_view& out, std::string& storage);
   // A number's source text (see Value::text).
   bool read_number(std::string_view& lexeme);
 
@@ -52,6 +56,8 @@ class Reader {
   // next_member() is false after the last member (and the closing brace).
   bool begin_object();
   bool next_member(std::string& key);
+  // The same, the key read as read_string(out, storage) reads a string.
+  bool next_member(std::string_view& key, std::string& storage);
   // Arrays: begin_array(), then next_item() before each item.
   bool begin_array();
   bool next_item();
@@ -76,6 +82,9 @@ class Reader {
   bool number(std::string_view& lexeme);
   bool hex4(std::uint32_t& out);
   bool string(std::string& out);
+  // The string at pos_ as a view: of the input when it has no escape, else
+  // of *storage (scratch_ when storage is null: skipping).
+  bool string(std::string_view& out, std::string* storage);
   bool open(char bracket);
   bool next(char close);
 

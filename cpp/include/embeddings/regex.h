@@ -44,13 +44,20 @@ class Regex {
     struct Backtrack {
       std::int32_t pc;
       std::size_t pos;
+      // A Star's entry (floor < pos): on failure it gives back one
+      // character of its run at a time, down to the floor; kNoFloor: a
+      // Split's, which goes on at (pc, pos) once.
+      std::size_t floor;
     };
+    static constexpr std::size_t kNoFloor = static_cast<std::size_t>(-1);
     std::vector<Backtrack> stack;
   };
 
   // Compiles `pattern`; false with `error` naming what is not supported (or
   // malformed) and where, `out` untouched.
-  static bool compile(std::string_view pattern, Regex& out, std::string& error);
+  // `optimize` false writes the plain program (no Star, no pruning by first
+  // characters): the reference the tests hold the fast one to.
+  static bool compile(std::string_view pattern, Regex& out, std::string& error, bool optimize = true);
 
   // The leftmost match starting at byte `from` or after, at a character
   // boundary; false when there is none. [begin, end) are byte offsets.
@@ -68,6 +75,7 @@ class Regex {
     // contains() for the ASCII characters, worked out once by finish(): most
     // text is ASCII, and this is most of the matching time.
     std::uint64_t ascii[2] = {0, 0};
+    bool beyond_ascii = false;  // Whether it may hold a character from U+0080 on, or an invalid byte.
     bool contains(std::uint32_t code) const {
       if (code < 128) return (ascii[code >> 6] >> (code & 63)) & 1;
       return contains_slowly(code);
@@ -82,6 +90,15 @@ class Regex {
     Match,     // the (sub)program matched
     NotAhead,  // the program from here + 1 to its Match must not match here; then x
     Ahead,     // ... must match here (consuming nothing); then x
+    Star,      // as many characters in sets_[x] as there are (greedy, giving back one at a time)
+  };
+  // The characters a match from an instruction can begin with, for pruning
+  // alternatives that cannot: an ASCII bitmap, whether any other character
+  // may, and whether it can reach Match consuming nothing (then any may).
+  struct Start {
+    std::uint64_t ascii[2] = {0, 0};
+    bool other = false;
+    bool empty = false;
   };
   struct Instruction {
     Op op;
@@ -92,8 +109,18 @@ class Regex {
  private:
   bool run(std::string_view text, std::int32_t pc, std::size_t pos, std::size_t& end,
            std::vector<Scratch::Backtrack>& stack) const;
+  // Whether a match from `pc` may begin at `pos` (always, without starts_).
+  bool may_start(std::int32_t pc, std::string_view text, std::size_t pos) const {
+    if (starts_.empty()) return true;
+    const Start& start = starts_[static_cast<std::size_t>(pc)];
+    if (start.empty) return true;
+    if (pos >= text.size()) return false;
+    const auto byte = static_cast<unsigned char>(text[pos]);
+    return byte < 0x80 ? (start.ascii[byte >> 6] >> (byte & 63)) & 1 : start.other;
+  }
 
   std::vector<Instruction> program_;
+  std::vector<Start> starts_;  // Per instruction; empty when not optimized.
   std::vector<CharSet> sets_;
   bool matches_empty_ = false;
 

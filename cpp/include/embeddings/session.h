@@ -69,6 +69,9 @@ inline constexpr std::uint64_t kJsonBytesPerInputByte = 96;
 // vector growth), a piece's symbols (16) and merge queue (up to 3 entries of
 // 12, doubled), the prefixed copy of a gap (1), with margin.
 inline constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
+// Slots of a TextSession's piece cache: 256 KiB, enough for the words of
+// a long story (the hit rate on TinyStories is in docs/benchmarks.md).
+inline constexpr std::size_t kPieceCacheSlots = 4096;
 // Tokens one trace holds for a model without a position table (rotary
 // positions): its context (Llama 3's is 131,072) would make the trace rows
 // gigabytes, and the chapter traces sentences.
@@ -228,6 +231,16 @@ class TextSession {
   // Frees what the last encode kept, so a long text does not stay resident.
   void release();
 
+  // Encoding text after text without an allocation each time: the caller
+  // writes the UTF-8 of a text into text_buffer(bytes), which is kept
+  // between calls (and grows when a text needs more), then calls
+  // encode_text() with the count of bytes it wrote. The ids are where
+  // encode() puts them (release() frees them; the buffer stays, as large as
+  // the longest text asked for).
+  char* text_buffer(std::size_t bytes);
+  bool encode_text(std::size_t length);
+  bool encode_text_at_most(std::size_t length, std::size_t max_tokens);
+
   // Decoding: the caller writes `count` ids at ids_input(count), then calls
   // decode(); the text is at decoded() until the next decode() or release().
   std::int32_t* ids_input(std::size_t count);
@@ -246,18 +259,22 @@ class TextSession {
   std::string vocabulary_json() const;
 
  private:
-  bool encode_checked(const std::size_t* max_tokens);
+  bool encode_checked(std::string_view text, const std::size_t* max_tokens);
   void set_output(const void* data, std::size_t count);
   bool fail(std::string message);
   std::string_view input() const { return {input_.data(), input_.size()}; }
 
   MemoryBudget budget_;
   Tokenizer tokenizer_;
+  // The pieces encoded so far (piece_cache.h): JavaScript encodes text after
+  // text through one session.
+  PieceCache piece_cache_;
   bool loaded_ = false;
   bool over_limit_ = false;
   std::uintptr_t output_[3] = {};
   std::string error_, decoded_;
   Buffer<char> input_;
+  Buffer<char> text_;  // text_buffer()'s
   std::vector<std::int32_t> ids_;
   Buffer<std::int32_t> ids_in_;
 };

@@ -25,7 +25,10 @@
 //     text has, is encoded in 2^30-byte parts.)
 //
 // A Tokenizer is immutable after loading: every method is const and safe to
-// call from several threads at once.
+// call from several threads at once. A caller that encodes many texts may
+// pass a PieceCache (piece_cache.h) of its own, which remembers the ids of
+// the pieces it has seen: the ids are the same with it or without, it only
+// saves their merges; the cache is the caller's, one per thread.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +40,7 @@
 
 #include "embeddings/added_tokens.h"
 #include "embeddings/bpe.h"
+#include "embeddings/piece_cache.h"
 #include "embeddings/tokenizer_pipeline.h"
 #include "embeddings/vocabulary.h"
 
@@ -69,8 +73,9 @@ class Tokenizer {
   // encoded like any others (see pretokenizer.h), so decode_bytes() gives
   // them back.
   std::vector<std::int32_t> encode(std::string_view utf8_text) const;
-  // Same, appending to `ids`.
-  void encode(std::string_view utf8_text, std::vector<std::int32_t>& ids) const;
+  // Same, appending to `ids`; with a `cache`, the pieces it holds are not
+  // merged again, and those it does not are put in it.
+  void encode(std::string_view utf8_text, std::vector<std::int32_t>& ids, PieceCache* cache = nullptr) const;
   // Encodes `utf8_text` into `ids` (replacing their contents) unless it has
   // more than `max_tokens` tokens. Returns true with every id when it has at
   // most that many; false as soon as it is known to have more, with `ids`
@@ -79,8 +84,12 @@ class Tokenizer {
   // no token is longer than max_token_bytes()). So refusing a megabyte of
   // text for a context of 1024 tokens costs about as much as encoding the
   // first 1024 tokens.
-  bool encode_at_most(std::string_view utf8_text, std::size_t max_tokens,
-                      std::vector<std::int32_t>& ids) const;
+  bool encode_at_most(std::string_view utf8_text, std::size_t max_tokens, std::vector<std::int32_t>& ids,
+                      PieceCache* cache = nullptr) const;
+
+  // Tells this tokenizer from every other one loaded in the process (a copy
+  // keeps it: it gives the same ids), so a PieceCache knows whose pieces it holds.
+  std::uint64_t serial() const { return serial_; }
 
   // The text of `count` ids: the tokens' bytes joined, then made valid UTF-8
   // with U+FFFD for ill-formed parts (Rust's from_utf8_lossy). Special tokens
@@ -153,6 +162,7 @@ class Tokenizer {
   bool byte_level_vocabulary_ = true;
   Vocabulary vocabulary_;  // Every token, model and added.
   AddedVocabulary added_;
+  std::uint64_t serial_ = 0;
 };
 
 }  // namespace embeddings
