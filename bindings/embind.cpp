@@ -107,8 +107,11 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("setOneShardOfMany", &M::set_one_shard_of_many)
       .function("finish", &M::finish)
       // The model
-      .function("wte", optional_override([](const M& s) { return address(s.tables().wte().data); }))
-      .function("wpe", optional_override([](const M& s) { return address(s.tables().wpe().data); }))
+      .function("wte", optional_override([](const M& s) { return address(s.tables().wte().numbers.data); }))
+      .function("wpe", optional_override([](const M& s) { return address(s.tables().wpe().numbers.data); }))
+      // The tables' number formats: 0 float32, 1 F16, 2 BF16 (kernels::NumberFormat).
+      .function("wteFormat", optional_override([](const M& s) { return int(s.tables().wte().format()); }))
+      .function("wpeFormat", optional_override([](const M& s) { return int(s.tables().wpe().format()); }))
       .function("vocabSize", optional_override([](const M& s) { return s.tables().vocab_size(); }))
       .function("width", optional_override([](const M& s) { return s.tables().width(); }))
       .function("context", optional_override([](const M& s) { return s.tables().context(); }))

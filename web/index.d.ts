@@ -11,26 +11,44 @@ export type Vector = Float32Array | Float64Array | Int8Array | Uint8Array | Int1
   Int32Array | Uint32Array | Uint8ClampedArray | readonly number[];
 
 /**
- * A row-major table of float32 numbers, rows × cols. For model.wte and
- * model.wpe, `data` is a view of the model's WebAssembly memory (no copy),
- * valid for the life of the model; a view kept after dispose() keeps all of
- * that memory alive (see Model.dispose). Printing one shows its shape, not its numbers.
+ * How a table's numbers are stored: float32, or IEEE half ('float16') or
+ * bfloat16 ('bfloat16') kept in their 16 bits, as a model's F16 or BF16
+ * safetensors file has them (half the memory of float32).
  */
-export class Matrix implements Iterable<Float32Array> {
-  constructor(data: Float32Array, rows: number, cols: number, options?: { name?: string });
+export type DType = 'float32' | 'float16' | 'bfloat16';
+
+/** A table's `data`: a Float32Array of float32 numbers, a Uint16Array of a 16-bit table's bits. */
+export type NumbersOf<D extends DType> = D extends 'float32' ? Float32Array : Uint16Array;
+
+/**
+ * A row-major table of numbers, rows × cols, float32 unless a model's file
+ * holds 16-bit tables. For model.wte and model.wpe, `data` is a view of the
+ * model's WebAssembly memory (no copy), valid for the life of the model; a
+ * view kept after dispose() keeps all of that memory alive (see
+ * Model.dispose). Printing one shows its shape, not its numbers. Rows read
+ * as float32 whatever the dtype: rowView, row, at, toArray and iteration
+ * widen a 16-bit table's numbers exactly (every 16-bit number is a float32).
+ */
+export class Matrix<D extends DType = DType> implements Iterable<Float32Array> {
+  constructor(data: NumbersOf<D>, rows: number, cols: number, options?: { name?: string; dtype?: D });
   readonly rows: number;
   readonly cols: number;
   /** What the table is, e.g. "wte"; may be empty. */
   readonly name: string;
+  /** How the numbers are stored: 'float32', or 'float16' or 'bfloat16' (`data` then holds their bits). */
+  readonly dtype: D;
   /**
    * "4096 × 128 wte: [0.238, 0.167, …]": the shape, name and first numbers as
    * made with the table (not enumerable), for DevTools' one-line preview;
    * `data` holds the numbers themselves.
    */
   readonly preview: string;
-  /** All numbers, row after row; no copy. */
-  readonly data: Float32Array;
-  /** Row i as a view (no copy). */
+  /**
+   * All numbers, row after row; no copy: a Float32Array, or for a 16-bit
+   * table a Uint16Array of the numbers' bits (writing bits writes the table).
+   */
+  readonly data: NumbersOf<D>;
+  /** Row i, as rowView(this, i): a view (no copy) of a float32 table, a float32 copy of a 16-bit one. */
   rowView(i: number): Float32Array;
   /** Row i as a copy. */
   row(i: number): Float32Array;
@@ -58,17 +76,17 @@ export class Trace {
   readonly text: string;
   readonly tokens: readonly Token[];
   /** One row per token: that token's row of wte (n × width). */
-  readonly tokenEmbeddings: Matrix;
+  readonly tokenEmbeddings: Matrix<'float32'>;
   /**
    * One row per place: place i uses row i − 1 of wpe (n × width); null for a
    * model without a position table (rotary positions, as Llama has).
    */
-  readonly positionEmbeddings: Matrix | null;
+  readonly positionEmbeddings: Matrix<'float32'> | null;
   /**
    * tokenEmbeddings + positionEmbeddings, computed by the C++ kernel; for a
    * model without a position table, the token rows themselves.
    */
-  readonly embeddings: Matrix;
+  readonly embeddings: Matrix<'float32'>;
   /** Tokens cut off the end; only non-zero with { truncate: true }. */
   readonly truncated: number;
 }
@@ -140,11 +158,19 @@ export interface ModelFiles {
 }
 
 export class Model implements Disposable {
-  /** The token embedding table, vocabSize × width. */
+  /**
+   * The token embedding table, vocabSize × width, in the weights file's
+   * format: `wte.dtype` is 'float32' (the default model), or 'float16' or
+   * 'bfloat16' for an F16 or BF16 file, whose table stays in its 16 bits
+   * (`wte.data` a Uint16Array of the bits, rowView a float32 copy of a row).
+   * nearest, trace and cosineMatrix read a 16-bit table as it is stored and
+   * give, bit for bit, what they give for the same numbers in float32.
+   */
   readonly wte: Matrix;
   /**
    * The position embedding table, context × width (OPT's two leading rows
-   * left out); null for a model without one (rotary positions).
+   * left out), in the file's format as wte; null for a model without one
+   * (rotary positions).
    */
   readonly wpe: Matrix | null;
   /** False for a model whose positions are not a learned table (rotary). */
@@ -224,14 +250,14 @@ export class Model implements Disposable {
    * PCA: the first two principal components of the centred rows (see
    * mapDetails for their share of the variance).
    */
-  map(options?: MapOptions): Promise<Matrix>;
+  map(options?: MapOptions): Promise<Matrix<'float32'>>;
   /**
    * The rows × rows cosine map of a table (model.wpe: the position map), from
    * the table as it is now. At most 2048 rows and 2^30 multiply-adds
    * (rows × rows × cols), so one call never holds the page for long; above
    * that, a RangeError (nearest() or cosine() give the rows you need).
    */
-  cosineMatrix(table: Matrix): Matrix;
+  cosineMatrix(table: Matrix): Matrix<'float32'>;
   /** Bytes of WebAssembly memory held by the model. */
   memoryUsage(): { tables: number; tokenizer: number };
   /**
@@ -309,7 +335,9 @@ export const defaultModelFiles: Readonly<{ weights: URL; config: URL; tokenizer:
 /**
  * Row i of a table as a Float32Array view (no copy). Throws for a bad index.
  * A view of a model's table keeps the model's memory alive even after
- * dispose(); `.slice()` it to keep only the numbers.
+ * dispose(); `.slice()` it to keep only the numbers. Of a 16-bit table
+ * (dtype 'float16' or 'bfloat16') it is instead a new Float32Array, the row
+ * widened exactly: a copy, so writing into it leaves the table unchanged.
  */
 export function rowView(table: Matrix, i: number): Float32Array;
 
@@ -327,7 +355,7 @@ export function cosine(a: Vector, b: Vector): number;
  * The rows × rows cosine map of any table, with Model.cosineMatrix's limits;
  * a table outside a model also holds at most 2^24 numbers (it is copied).
  */
-export function cosineMatrix(table: Matrix): Matrix;
+export function cosineMatrix(table: Matrix): Matrix<'float32'>;
 
 /** Which kernels this build runs, e.g. "wasm-simd128". */
 export const backend: string;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -100,7 +101,7 @@ void Nearest4096_Reference(benchmark::State& state) {
   std::vector<double> scores(wte.rows);
   std::vector<std::int32_t> order(wte.rows);
   for (auto _ : state) {
-    k::cosine_scores_reference(wte.row(query), wte.data, wte.rows, wte.cols, scores.data());
+    k::cosine_scores_reference(wte.row(query), wte.floats(), wte.rows, wte.cols, scores.data());
     std::iota(order.begin(), order.end(), 0);
     order.erase(order.begin() + query);
     std::partial_sort(order.begin(), order.begin() + kTopK, order.end(), [&](std::int32_t x, std::int32_t y) {
@@ -123,13 +124,41 @@ void Nearest4096(benchmark::State& state) {
   std::vector<float> scratch(wte.rows), top_scores(kTopK);
   std::vector<std::int32_t> top_ids(kTopK);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(k::nearest(wte.row(query), wte.data, wte.rows, wte.cols, kTopK, query,
+    benchmark::DoNotOptimize(k::nearest(wte.row(query), wte.numbers, wte.rows, wte.cols, kTopK, query,
                                         scratch.data(), top_ids.data(), top_scores.data()));
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
   state.SetItemsProcessed(state.iterations() * wte.rows);
 }
 BENCHMARK(Nearest4096)->Unit(benchmark::kMicrosecond);
+
+// The same scan over the table's numbers rounded to F16 or BF16 (by
+// truncation) and kept in 16 bits, as a 16-bit checkpoint is: the rows are
+// widened in registers as they are read. Beside Nearest4096 for the cost.
+void Nearest4096_16Bit(benchmark::State& state, k::NumberFormat format) {
+  const auto wte = data().tables.wte();
+  std::vector<std::uint16_t> bits(wte.rows * wte.cols);
+  for (std::size_t i = 0; i < bits.size(); ++i) {
+    std::uint32_t f32;
+    std::memcpy(&f32, wte.floats() + i, sizeof f32);
+    const int exponent = std::clamp(static_cast<int>((f32 >> 23) & 0xFF) - 127 + 15, 0, 30);
+    bits[i] = format == k::NumberFormat::BF16
+                  ? static_cast<std::uint16_t>(f32 >> 16)
+                  : static_cast<std::uint16_t>((f32 >> 16 & 0x8000) | exponent << 10 | (f32 >> 13 & 0x3FF));
+  }
+  const std::int64_t query = 477;
+  std::vector<float> query_row(wte.cols), scratch(wte.rows), top_scores(kTopK);
+  k::widen({bits.data() + query * wte.cols, format}, wte.cols, query_row.data());
+  std::vector<std::int32_t> top_ids(kTopK);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(k::nearest(query_row.data(), {bits.data(), format}, wte.rows, wte.cols, kTopK,
+                                        query, scratch.data(), top_ids.data(), top_scores.data()));
+  }
+  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(std::uint16_t));
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK_CAPTURE(Nearest4096_16Bit, F16, k::NumberFormat::F16)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(Nearest4096_16Bit, BF16, k::NumberFormat::BF16)->Unit(benchmark::kMicrosecond);
 
 // A query of size 1e-25 (its float32 squared norm underflows): every row is
 // scored from double sums, the slow path of float32's whole range.
@@ -139,7 +168,7 @@ void Nearest4096_TinyQuery(benchmark::State& state) {
   for (auto& x : query) x *= 1e-25f;
   std::vector<std::int32_t> top_ids(kTopK);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(k::nearest(query.data(), wte.data, wte.rows, wte.cols, kTopK, 477,
+    benchmark::DoNotOptimize(k::nearest(query.data(), wte.numbers, wte.rows, wte.cols, kTopK, 477,
                                         scratch.data(), top_ids.data(), top_scores.data()));
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
@@ -154,8 +183,8 @@ void Nearest4096_Portable(benchmark::State& state) {
   std::vector<float> scratch(wte.rows), top_scores(kTopK);
   std::vector<std::int32_t> top_ids(kTopK);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(k::kPortableBackend.nearest(wte.row(query), wte.data, wte.rows, wte.cols, kTopK,
-                                                         query, scratch.data(), top_ids.data(),
+    benchmark::DoNotOptimize(k::kPortableBackend.nearest(wte.row(query), wte.numbers, wte.rows, wte.cols,
+                                                         kTopK, query, scratch.data(), top_ids.data(),
                                                          top_scores.data()));
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
@@ -168,7 +197,7 @@ void Nearest4096_ScoresOnly(benchmark::State& state) {
   const auto wte = data().tables.wte();
   std::vector<float> scores(wte.rows);
   for (auto _ : state) {
-    k::cosine_scores(wte.row(477), wte.data, wte.rows, wte.cols, scores.data());
+    k::cosine_scores(wte.row(477), wte.numbers, wte.rows, wte.cols, scores.data());
     benchmark::DoNotOptimize(scores.data());
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
@@ -180,7 +209,7 @@ void Nearest4096_TopKOnly(benchmark::State& state) {
   const auto wte = data().tables.wte();
   std::vector<float> scores(wte.rows), top_scores(kTopK);
   std::vector<std::int32_t> top_ids(kTopK);
-  k::cosine_scores(wte.row(477), wte.data, wte.rows, wte.cols, scores.data());
+  k::cosine_scores(wte.row(477), wte.numbers, wte.rows, wte.cols, scores.data());
   for (auto _ : state) {
     benchmark::DoNotOptimize(
         k::top_k(scores.data(), wte.rows, kTopK, 477, top_ids.data(), top_scores.data()));
@@ -211,7 +240,7 @@ void PositionMap_Rows(benchmark::State& state) {
   const auto wpe = tables.wpe();
   std::vector<float> map(wpe.rows * wpe.rows), scratch(wpe.rows);
   for (auto _ : state) {
-    k::cosine_map_rows(wpe.data, wpe.rows, wpe.cols, 0, wpe.rows, scratch.data(), map.data());
+    k::cosine_map_rows(wpe.numbers, wpe.rows, wpe.cols, 0, wpe.rows, scratch.data(), map.data());
     benchmark::DoNotOptimize(map.data());
   }
   state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));
@@ -225,7 +254,7 @@ void PositionMap(benchmark::State& state) {
   const auto wpe = tables.wpe();
   std::vector<float> map(wpe.rows * wpe.rows), scratch(wpe.rows);
   for (auto _ : state) {
-    k::cosine_map(wpe.data, wpe.rows, wpe.cols, scratch.data(), map.data());
+    k::cosine_map(wpe.numbers, wpe.rows, wpe.cols, scratch.data(), map.data());
     benchmark::DoNotOptimize(map.data());
   }
   state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));

@@ -50,7 +50,7 @@ void Trace128(benchmark::State& state) {
   for (auto _ : state) {
     ids.clear();
     d.tokenizer.encode(d.trace_text, ids);
-    k::embed_tokens(ids.data(), ids.size(), wte.data, wpe.data, width, token.data(), position.data(),
+    k::embed_tokens(ids.data(), ids.size(), wte.numbers, wpe.numbers, width, token.data(), position.data(),
                     sum.data());
     benchmark::DoNotOptimize(sum.data());
   }
@@ -81,7 +81,7 @@ void Trace128_EmbedOnly(benchmark::State& state) {
   const std::size_t width = wte.cols, n = d.trace_ids.size();
   std::vector<float> token(n * width), position(n * width), sum(n * width);
   for (auto _ : state) {
-    k::embed_tokens(d.trace_ids.data(), n, wte.data, wpe.data, width, token.data(), position.data(),
+    k::embed_tokens(d.trace_ids.data(), n, wte.numbers, wpe.numbers, width, token.data(), position.data(),
                     sum.data());
     benchmark::DoNotOptimize(sum.data());
   }
@@ -104,7 +104,7 @@ void LoadTables(benchmark::State& state) {
       state.SkipWithError(error.c_str());
       break;
     }
-    benchmark::DoNotOptimize(tables.wte().data);
+    benchmark::DoNotOptimize(tables.wte().numbers.data);
   }
   state.SetBytesProcessed(state.iterations() * d.weights_bytes);
 }
@@ -140,7 +140,7 @@ void LoadModel(benchmark::State& state) {
       state.SkipWithError(error.c_str());
       break;
     }
-    benchmark::DoNotOptimize(tables.wte().data);
+    benchmark::DoNotOptimize(tables.wte().numbers.data);
   }
   state.SetBytesProcessed(state.iterations() * (d.weights_bytes + d.tokenizer_json.size()));
 }

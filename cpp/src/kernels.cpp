@@ -47,7 +47,7 @@ void inverse_row_norms(const float* table, std::size_t rows, std::size_t cols, f
   for (std::size_t r = 0; r < rows; ++r) out[r] = Selected::inverse_norm(table + r * cols, cols);
 }
 
-void cosine_scores(const float* query, const float* table, std::size_t rows, std::size_t cols, float* out) {
+void cosine_scores(const float* query, TableNumbers table, std::size_t rows, std::size_t cols, float* out) {
   Selected::cosine_scores(query, table, rows, cols, out);
 }
 
@@ -56,21 +56,21 @@ std::size_t top_k(const float* scores, std::size_t count, std::size_t k, std::in
   return Selected::top_k(scores, count, k, exclude, out_indices, out_scores);
 }
 
-std::size_t nearest(const float* query, const float* table, std::size_t rows, std::size_t cols, std::size_t k,
+std::size_t nearest(const float* query, TableNumbers table, std::size_t rows, std::size_t cols, std::size_t k,
                     std::int64_t exclude, float* scratch, std::int32_t* out_indices, float* out_scores) {
   return Selected::nearest(query, table, rows, cols, k, exclude, scratch, out_indices, out_scores);
 }
 
-void cosine_map_rows(const float* table, std::size_t rows, std::size_t cols, std::size_t row_begin,
+void cosine_map_rows(TableNumbers table, std::size_t rows, std::size_t cols, std::size_t row_begin,
                      std::size_t row_end, float* scratch, float* out) {
   Selected::cosine_map_rows(table, rows, cols, row_begin, row_end, scratch, out);
 }
 
-void cosine_map(const float* table, std::size_t rows, std::size_t cols, float* scratch, float* out) {
+void cosine_map(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch, float* out) {
   Selected::cosine_map(table, rows, cols, scratch, out);
 }
 
-void embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, const float* wpe, std::size_t d,
+void embed_tokens(const std::int32_t* ids, std::size_t n, TableNumbers wte, TableNumbers wpe, std::size_t d,
                   float* token_out, float* position_out, float* sum_out) {
   Selected::embed_tokens(ids, n, wte, wpe, d, token_out, position_out, sum_out);
 }
@@ -78,5 +78,7 @@ void embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, cons
 void widen_f16(const std::uint16_t* in, std::size_t n, float* out) { Selected::widen_f16(in, n, out); }
 
 void widen_bf16(const std::uint16_t* in, std::size_t n, float* out) { Selected::widen_bf16(in, n, out); }
+
+void widen(TableNumbers in, std::size_t n, float* out) { Selected::widen(in, n, out); }
 
 }  // namespace embeddings::kernels

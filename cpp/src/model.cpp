@@ -10,9 +10,10 @@
 #include "embeddings/kernels.h"
 #include "embeddings/message.h"
 
-// Tensor bytes are copied straight into float storage for F32: both targets
-// (x86-64 and WebAssembly) are little-endian, as is the safetensors format.
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "safetensors F32 data is little-endian");
+// Tensor bytes are kept as the file stores them and read by the kernels as
+// float32, half and bfloat16 numbers: both targets (x86-64 and WebAssembly)
+// are little-endian, as is the safetensors format.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "safetensors data is little-endian");
 
 namespace embeddings {
 
@@ -48,7 +49,8 @@ std::string checkpoint_table_names(bool with_positions) {
 
 namespace {
 
-// Each table may hold at most this many bytes as float32. WebAssembly
+// Each table may hold at most this many bytes, in its own format (a 16-bit
+// table stays 16-bit: twice the numbers of a float32 one). WebAssembly
 // memory tops out at a few GiB, and a size this module cannot hold must be
 // an error, not an allocation failure (which would abort the runtime).
 constexpr std::uint64_t kMaxTableBytes = std::uint64_t{1} << 30;
@@ -83,13 +85,21 @@ bool check_table(const safetensors::TensorInfo& found, const char* what, std::st
             "; only F32, F16 and BF16 tables can be loaded";
     return false;
   }
-  if (found.element_count > kMaxTableBytes / sizeof(float)) {
+  const std::uint64_t most = kMaxTableBytes / safetensors::dtype_size(found.dtype);
+  if (found.element_count > most) {
     error = found.name + " has " + std::to_string(found.element_count) +
-            " numbers, more than this module can hold (" + std::to_string(kMaxTableBytes / sizeof(float)) +
-            ")";
+            " numbers, more than this module can hold (" + std::to_string(most) + " of " +
+            safetensors::dtype_name(found.dtype) + ", 1 GiB)";
     return false;
   }
   return true;
+}
+
+// A table's dtype (F32, F16 or BF16: check_table() let no other through) as the kernels name it.
+kernels::NumberFormat number_format(safetensors::DType dtype) {
+  return dtype == safetensors::DType::F16    ? kernels::NumberFormat::F16
+         : dtype == safetensors::DType::BF16 ? kernels::NumberFormat::BF16
+                                             : kernels::NumberFormat::F32;
 }
 
 // The family whose token table the file holds; two families at once is ambiguous.
@@ -305,9 +315,7 @@ std::uint64_t TablesLoader::allocation_bytes() const {
   std::uint64_t total = 0;
   for (const Pending& p : tables_) {
     if (p.info == nullptr) continue;
-    // Each term is bounded by kMaxTableBytes, so the sum cannot overflow.
-    total += p.info->element_count * sizeof(float) + p.info->shape[0] * sizeof(float);
-    if (p.info->dtype != safetensors::DType::F32) total += p.info->byte_length;
+    total += p.info->byte_length;  // At most kMaxTableBytes each, so the sum cannot overflow.
   }
   return total;
 }
@@ -320,9 +328,7 @@ bool TablesLoader::allocate(std::string& error) {
   }
   for (Pending& p : tables_) {
     if (p.info == nullptr) continue;  // no position table
-    const bool staged = p.info->dtype != safetensors::DType::F32;
-    if (!p.values.allocate(p.info->element_count) || !p.inverse_norms.allocate(p.info->shape[0]) ||
-        (staged && !p.staged.allocate(p.info->byte_length))) {
+    if (!p.numbers.allocate(p.info->byte_length)) {
       error = "out of memory: the tables need " + mebibytes(allocation_bytes()) +
               " and no more memory could be had for " + p.info->name;
       for (Pending& q : tables_) q = Pending{};
@@ -347,8 +353,7 @@ std::uint64_t TablesLoader::table_bytes(Table table) const {
 unsigned char* TablesLoader::table_buffer(Table table) {
   Pending& p = pending(table);
   if (p.info == nullptr || stage_ != Stage::Allocated) return nullptr;
-  if (p.info->dtype == safetensors::DType::F32) return reinterpret_cast<unsigned char*>(p.values.data());
-  return p.staged.data();
+  return p.numbers.data();
 }
 
 bool TablesLoader::read_config(std::string_view json_text, std::string& error) {
@@ -397,13 +402,6 @@ bool TablesLoader::finish(EmbeddingTables& out, std::string& error) {
          contradicts(config_.layers, layers, config_.layers_field, "the weights hold layers:")))
       return false;
   }
-  for (Table table : {Table::Token, Table::Position}) {
-    Pending& p = pending(table);
-    if (p.info != nullptr && p.info->dtype != safetensors::DType::F32) {
-      safetensors::convert_to_f32(p.info->dtype, p.staged.data(), p.values.size(), p.values.data());
-      p.staged.reset();
-    }
-  }
   EmbeddingTables tables;
   tables.vocab_size_ = vocab;
   tables.width_ = width;
@@ -422,14 +420,12 @@ bool TablesLoader::finish(EmbeddingTables& out, std::string& error) {
   // The loader is spent: the metadata moves rather than being copied, as
   // nothing after the caller's memory budget may allocate.
   tables.metadata_ = std::move(header_.metadata);
-  tables.wte_ = std::move(pending(Table::Token).values);
-  tables.wpe_ = std::move(pending(Table::Position).values);
-  tables.wte_inverse_norms_ = std::move(pending(Table::Token).inverse_norms);
-  tables.wpe_inverse_norms_ = std::move(pending(Table::Position).inverse_norms);
-  kernels::inverse_row_norms(tables.wte_.data(), vocab, width, tables.wte_inverse_norms_.data());
-  if (position != nullptr)
-    kernels::inverse_row_norms(tables.wpe_.data(), position->shape[0], width,
-                               tables.wpe_inverse_norms_.data());
+  tables.wte_ = std::move(pending(Table::Token).numbers);
+  tables.wte_format_ = number_format(token.dtype);
+  if (position != nullptr) {
+    tables.wpe_ = std::move(pending(Table::Position).numbers);
+    tables.wpe_format_ = number_format(position->dtype);
+  }
   out = std::move(tables);
   stage_ = Stage::Done;
   return true;

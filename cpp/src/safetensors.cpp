@@ -270,27 +270,4 @@ float bf16_to_f32(std::uint16_t bits) {
   return value;
 }
 
-bool convert_to_f32(DType dtype, const unsigned char* bytes, std::size_t count, float* out) {
-  switch (dtype) {
-    case DType::F32:
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t bits = static_cast<std::uint32_t>(bytes[4 * i]) |
-                                   static_cast<std::uint32_t>(bytes[4 * i + 1]) << 8 |
-                                   static_cast<std::uint32_t>(bytes[4 * i + 2]) << 16 |
-                                   static_cast<std::uint32_t>(bytes[4 * i + 3]) << 24;
-        std::memcpy(&out[i], &bits, sizeof bits);
-      }
-      return true;
-    case DType::F16:
-      for (std::size_t i = 0; i < count; ++i)
-        out[i] = f16_to_f32(static_cast<std::uint16_t>(bytes[2 * i] | bytes[2 * i + 1] << 8));
-      return true;
-    case DType::BF16:
-      for (std::size_t i = 0; i < count; ++i)
-        out[i] = bf16_to_f32(static_cast<std::uint16_t>(bytes[2 * i] | bytes[2 * i + 1] << 8));
-      return true;
-    default: return false;
-  }
-}
-
 }  // namespace embeddings::safetensors

@@ -73,7 +73,8 @@ void ModelSession::Workspace::for_each(std::size_t vocab, std::size_t width, std
   visit(position_rows, context * width, true);
   visit(sum_rows, context * width, true);
   visit(query, width, true);
-  visit(scratch, vocab > context ? vocab : context, true);  // a score per row: nearest() and the maps
+  // A score per row (nearest() and the maps), and a 16-bit table's maps a widened row.
+  visit(scratch, (vocab > context ? vocab : context) + width, true);
   visit(result_ids, vocab, true);
   visit(result_scores, vocab, true);
   visit(vector_a, kVectorChunk, true);
@@ -239,7 +240,7 @@ bool ModelSession::embed(std::size_t n) {
     if (ids[i] < 0 || static_cast<std::size_t>(ids[i]) >= tables_.vocab_size())
       return fail("token id " + std::to_string(ids[i]) + " is outside the token table");
   if (tables_.has_position_table()) {
-    kernels::embed_tokens(ids, n, tables_.wte().data, tables_.wpe().data, tables_.width(),
+    kernels::embed_tokens(ids, n, tables_.wte().numbers, tables_.wpe().numbers, tables_.width(),
                           workspace_.token_rows.data(), workspace_.position_rows.data(),
                           workspace_.sum_rows.data());
     return true;
@@ -248,10 +249,9 @@ bool ModelSession::embed(std::size_t n) {
   // first layer reads is the token rows themselves.
   const std::size_t width = tables_.width();
   for (std::size_t i = 0; i < n; ++i) {
-    const float* row = tables_.wte().row(static_cast<std::size_t>(ids[i]));
-    float* token_out = workspace_.token_rows.data() + i * width;
-    float* sum_out = workspace_.sum_rows.data() + i * width;
-    for (std::size_t k = 0; k < width; ++k) token_out[k] = sum_out[k] = row[k];
+    const kernels::TableNumbers row = tables_.wte().row_numbers(static_cast<std::size_t>(ids[i]));
+    kernels::widen(row, width, workspace_.token_rows.data() + i * width);
+    kernels::widen(row, width, workspace_.sum_rows.data() + i * width);
   }
   return true;
 }
@@ -264,7 +264,7 @@ bool ModelSession::nearest(const float* query, std::size_t k, std::int64_t exclu
   }
   // The first `rows` rows of wte are a table of their own.
   result_count_ = static_cast<std::uint32_t>(kernels::nearest(
-      query, tables_.wte().data, rows, tables_.width(), k < rows ? k : rows, exclude,
+      query, tables_.wte().numbers, rows, tables_.width(), k < rows ? k : rows, exclude,
       workspace_.scratch.data(), workspace_.result_ids.data(), workspace_.result_scores.data()));
   return true;
 }
@@ -274,7 +274,12 @@ bool ModelSession::nearest_to_token(std::size_t id, std::size_t k) {
   if (id >= tables_.vocab_size()) {
     return fail("token id " + std::to_string(id) + " is outside the token table");
   }
-  return nearest(tables_.wte().row(id), k, static_cast<std::int64_t>(id));
+  const TableView wte = tables_.wte();
+  if (wte.floats() != nullptr) return nearest(wte.row(id), k, static_cast<std::int64_t>(id));
+  // A 16-bit row is widened into the query buffer (exactly), the query that
+  // row converted to float32 would be.
+  kernels::widen(wte.row_numbers(id), wte.cols, workspace_.query.data());
+  return nearest(workspace_.query.data(), k, static_cast<std::int64_t>(id));
 }
 
 bool ModelSession::nearest_to_query(std::size_t k) {
@@ -295,7 +300,7 @@ bool ModelSession::cosine_map_rows(int table, std::size_t begin, std::size_t end
   TableView view;
   if (!table_view(table, view)) return false;
   if (begin > end || end > view.rows || (end - begin) * view.rows > kMapBlock) return fail("bad row range");
-  kernels::cosine_map_rows(view.data, view.rows, view.cols, begin, end, workspace_.scratch.data(),
+  kernels::cosine_map_rows(view.numbers, view.rows, view.cols, begin, end, workspace_.scratch.data(),
                            workspace_.map_block.data());
   return true;
 }
@@ -304,7 +309,7 @@ bool ModelSession::cosine_map(int table) {
   TableView view;
   if (!table_view(table, view)) return false;
   if (view.rows * view.rows > kMapBlock) return fail("the map does not fit in one block");
-  kernels::cosine_map(view.data, view.rows, view.cols, workspace_.scratch.data(),
+  kernels::cosine_map(view.numbers, view.rows, view.cols, workspace_.scratch.data(),
                       workspace_.map_block.data());
   return true;
 }

@@ -10,6 +10,7 @@ import { makeDevModel } from './helpers/dev-model.js';
 
 const rotary = makeDevModel({ rotary: true });
 const learned = makeDevModel({ seed: 11, context: 64 });
+const bfloat = makeDevModel({ seed: 12, context: 32, dtype: 'BF16' });
 let server, origin, browser, page;
 const requests = [];
 const WIDGETS = '#table, #nearest, #pairs, #dot-widget, #positions, #trace';
@@ -78,5 +79,30 @@ test('files picked from disk open in the browser, with no request carrying them'
   assert.doesNotMatch(await page.locator('#positions').innerText(), /no position table/i);
   assert.equal(await page.evaluate(() => document.querySelector('#positions').map.rows), 64);
   assert.deepEqual(requests.slice(before).filter((r) => r.method !== 'GET' || /safetensors|config|tokenizer/.test(r.path)), []);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a BF16 model\'s tables stay in 16 bits, and the token table shows their numbers, not their bits', async () => {
+  await page.setInputFiles('#model-files', ['model.safetensors', 'config.json', 'tokenizer.json'].map((name) => ({
+    name, mimeType: name.endsWith('.json') ? 'application/json' : 'application/octet-stream', buffer: Buffer.from(bfloat.get(name)),
+  })));
+  await page.waitForFunction(() => window.model?.context === 32 && document.documentElement.dataset.page === 'ready');
+  assert.deepEqual(await waitForWidgets(page, WIDGETS), []);
+  assert.equal(await page.evaluate(() => window.model.wte.dtype), 'bfloat16');
+  assert.equal(await page.evaluate(() => window.model.wte.data instanceof Uint16Array), true);
+  // The colour scale and a row's numbers are the table's numbers (about ±0.3), not bit patterns (up to 65,535).
+  const legend = await page.locator('#table .ew-legend').getAttribute('aria-label');
+  const limit = Number(/red is ([\d.]+) or more/.exec(legend)[1]);
+  assert.ok(limit > 0.01 && limit < 1, legend);
+  await page.evaluate(() => document.querySelector('#table').grid.select(window.model.tokenId('·girl'), 0));
+  // The cell's own number, as the grid reads it for the reader.
+  const cell = await page.evaluate(() => document.querySelector('#table').grid.options.value(window.model.tokenId('·girl'), 3));
+  assert.equal(cell, await page.evaluate(() => window.model.wte.row(window.model.tokenId('·girl'))[3]));
+  const rowText = await page.locator('#table .ew-row-numbers').innerText();
+  const numbers = rowText.replace(/^.*starts /, '').split(', ').filter((x) => x !== '…').map((x) => Number(x.replace('−', '-')));
+  const expected = await page.evaluate(() => Array.from(window.rowView(window.model.wte, window.model.tokenId('·girl')).subarray(0, 5)));
+  assert.equal(numbers.length, 5, rowText);
+  numbers.forEach((x, i) => assert.ok(Math.abs(x - expected[i]) < 0.01, `${rowText} against ${expected}`));
+  assert.equal((await page.evaluate(() => window.model.nearest('·girl', 3))).length, 3);
   assert.deepEqual(page.problems, []);
 });

@@ -15,45 +15,19 @@
 #include "backend_param_name.h"
 #include "embeddings/kernels.h"
 #include "embeddings/kernels_backends.h"
+#include "widen_oracle.h"
 
 namespace {
 
 using embeddings::kernels::KernelBackend;
 namespace k = embeddings::kernels;
+using embeddings::test::bits_of;
+using embeddings::test::f16_oracle_bits;
 
 class Widen : public ::testing::TestWithParam<const KernelBackend*> {
  protected:
   const KernelBackend& be = *GetParam();
 };
-
-// The value of a half from its fields by arithmetic, not by bit moves (the
-// oracle for widen_f16): (-1)^s * 2^(e-15) * (1 + m/1024), subnormals
-// 2^-14 * m/1024; exponent 31 is an infinity (m = 0) or a NaN whose float32
-// keeps the payload in its top mantissa bits.
-std::uint32_t f16_oracle_bits(std::uint16_t half) {
-  const bool negative = (half & 0x8000) != 0;
-  const int exponent = (half >> 10) & 0x1F;
-  const int mantissa = half & 0x3FF;
-  float value;
-  if (exponent == 0x1F) {
-    const std::uint32_t bits =
-        (negative ? 0x80000000u : 0u) | 0x7F800000u | static_cast<std::uint32_t>(mantissa) << 13;
-    std::memcpy(&value, &bits, sizeof value);
-  } else {
-    const double magnitude =
-        exponent == 0 ? std::ldexp(mantissa, -24) : std::ldexp(1024 + mantissa, exponent - 25);
-    value = static_cast<float>(negative ? -magnitude : magnitude);  // exact: 11 significant bits
-  }
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-std::uint32_t bits_of(float x) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
 
 // Every one of the 65,536 bit patterns, in one call (vectors and then the
 // scalar tail) and again from an odd start with an odd length, so each

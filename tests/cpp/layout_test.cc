@@ -138,9 +138,9 @@ TEST(Pca, MatchesTheDoubleReferenceOnTheDefaultModel) {
   ASSERT_EQ(wte.cols, 128u);
   layout::Pca result;
   std::vector<float> coords(wte.rows * 2);
-  layout::pca(wte.data, wte.rows, wte.cols, 2, result, coords.data());
+  layout::pca(wte.floats(), wte.rows, wte.cols, 2, result, coords.data());
   std::vector<double> axes, shares, ref_coords;
-  layout::pca_reference(wte.data, wte.rows, wte.cols, 2, axes, shares, ref_coords);
+  layout::pca_reference(wte.floats(), wte.rows, wte.cols, 2, axes, shares, ref_coords);
   for (std::size_t i = 0; i < 2; ++i) {
     EXPECT_NEAR(result.variance_share[i], shares[i], 1e-5);
     for (std::size_t c = 0; c < wte.cols; ++c)

@@ -58,8 +58,8 @@ bool parse_only(TablesLoader& loader, const std::string& header, std::uint64_t d
 }
 
 TEST(LoaderMemory, ParseHeaderAllocatesNothingAndSaysWhatAllocateWillTake) {
-  // GPT-2's tables, wte in F16: 50257 × 768 floats + norms, the F16 bytes
-  // staged until finish(), and wpe 1024 × 768 floats + norms.
+  // GPT-2's tables, wte in F16 and wpe in F32: each table's bytes as the
+  // file stores them, nothing converted.
   const std::string header =
       R"({"wte.weight":{"dtype":"F16","shape":[50257,768],"data_offsets":[0,77194752]},)"
       R"("wpe.weight":{"dtype":"F32","shape":[1024,768],"data_offsets":[77194752,80340480]}})";
@@ -67,8 +67,7 @@ TEST(LoaderMemory, ParseHeaderAllocatesNothingAndSaysWhatAllocateWillTake) {
   std::string error;
   ASSERT_TRUE(parse_only(loader, header, 80340480, error)) << error;
   EXPECT_EQ(loader.table_buffer(Table::Token), nullptr) << "parse_header must not allocate";
-  EXPECT_EQ(loader.allocation_bytes(),
-            50257ull * 768 * 4 + 50257 * 4 + 77194752 + 1024ull * 768 * 4 + 1024 * 4);
+  EXPECT_EQ(loader.allocation_bytes(), 50257ull * 768 * 2 + 1024ull * 768 * 4);
   EXPECT_EQ(loader.table_info(Table::Position)->shape[0], 1024u);
   ASSERT_TRUE(loader.allocate(error)) << error;
   EXPECT_NE(loader.table_buffer(Table::Token), nullptr);
@@ -86,6 +85,25 @@ TEST(LoaderMemory, ATableLargerThanTheModuleCanHoldIsRefusedBeforeAllocating) {
   EXPECT_NE(error.find("wte.weight has 300000000 numbers, more than this module can hold"), std::string::npos)
       << error;
   EXPECT_EQ(loader.allocation_bytes(), 0u);
+}
+
+TEST(LoaderMemory, TheBoundPerTableCountsTheTablesOwnBytes) {
+  // 300 million BF16 numbers (600 MB, 1.2 GB as float32): a 16-bit table
+  // stays 16-bit, so it fits where the same numbers as F32 do not.
+  const std::string fits =
+      R"({"model.embed_tokens.weight":{"dtype":"BF16","shape":[300000,1000],"data_offsets":[0,600000000]}})";
+  TablesLoader loader;
+  std::string error;
+  ASSERT_TRUE(parse_only(loader, fits, 600000000, error)) << error;
+  EXPECT_EQ(loader.allocation_bytes(), 600000000u);
+  // 600 million F16 numbers are 1.2 GB even in 16 bits.
+  const std::string too_large =
+      R"({"model.embed_tokens.weight":{"dtype":"F16","shape":[600000,1000],"data_offsets":[0,1200000000]}})";
+  TablesLoader large;
+  EXPECT_FALSE(parse_only(large, too_large, 1200000000, error));
+  EXPECT_NE(error.find("has 600000000 numbers, more than this module can hold (536870912 of F16, 1 GiB)"),
+            std::string::npos)
+      << error;
 }
 
 TEST(LoaderMemory, StepsOutOfOrder) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "embeddings/message.h"
+#include "embeddings/safetensors.h"
 #include "safetensors_writer.h"
 
 namespace {
@@ -66,7 +68,7 @@ std::string random_model(std::size_t vocab, std::size_t context, std::size_t wid
 std::vector<std::int32_t> nearest_by_full_scan(const embeddings::EmbeddingTables& tables, const float* query,
                                                std::size_t rows, std::size_t k, std::int64_t exclude) {
   std::vector<float> scores(rows);
-  kernels::cosine_scores(query, tables.wte().data, rows, tables.width(), scores.data());
+  kernels::cosine_scores(query, tables.wte().numbers, rows, tables.width(), scores.data());
   std::vector<std::int32_t> ids(k);
   std::vector<float> top(k);
   ids.resize(kernels::top_k(scores.data(), rows, k, exclude, ids.data(), top.data()));
@@ -122,9 +124,10 @@ TEST(ModelSession, LoadsAndComputesOverItsWorkspace) {
 
   // Every table and workspace buffer starts on a cache line.
   for (const void* p :
-       {static_cast<const void*>(session.tables().wte().data),
-        static_cast<const void*>(session.tables().wpe().data), static_cast<const void*>(session.query()),
-        static_cast<const void*>(session.map_block()), static_cast<const void*>(session.result_ids())})
+       {static_cast<const void*>(session.tables().wte().numbers.data),
+        static_cast<const void*>(session.tables().wpe().numbers.data),
+        static_cast<const void*>(session.query()), static_cast<const void*>(session.map_block()),
+        static_cast<const void*>(session.result_ids())})
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % embeddings::kBufferAlignment, 0u);
 
   // The position map, whole and by row blocks, agree.
@@ -203,7 +206,7 @@ TEST(ModelSession, TracesAModelWithoutAPositionTableAsItsTokenRows) {
   ModelSession session;
   ASSERT_TRUE(load(session, file, &config)) << session.error();
   EXPECT_FALSE(session.tables().has_position_table());
-  EXPECT_EQ(session.tables().wpe().data, nullptr);
+  EXPECT_EQ(session.tables().wpe().numbers.data, nullptr);
   EXPECT_EQ(session.tables().context(), 131072u);  // what config.json says
   // The trace's rows are bounded apart from that context.
   EXPECT_EQ(session.trace_capacity(), embeddings::kTraceTokensWithoutPositionTable);
@@ -222,6 +225,95 @@ TEST(ModelSession, TracesAModelWithoutAPositionTableAsItsTokenRows) {
   ASSERT_TRUE(session.nearest_to_token(5, 3)) << session.error();
   EXPECT_EQ(results(session),
             nearest_by_full_scan(session.tables(), session.tables().wte().row(5), vocab, 3, 5));
+}
+
+// Random numbers as 16-bit bits of `format` (F16: a float32's exponent and
+// top mantissa bits, near 1 in size; BF16: its top half), and their values
+// by safetensors.h's scalar conversion (not the kernels').
+std::string random_16bit(kernels::NumberFormat format, std::size_t count, std::mt19937& random,
+                         std::vector<float>& values) {
+  std::normal_distribution<float> normal;
+  std::string bytes(2 * count, '\0');
+  values.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint32_t bits;
+    const float x = normal(random);
+    std::memcpy(&bits, &x, sizeof bits);
+    std::uint16_t stored = static_cast<std::uint16_t>(bits >> 16);
+    if (format == kernels::NumberFormat::F16) {
+      const int exponent = std::clamp(static_cast<int>((bits >> 23) & 0xFF) - 127 + 15, 0, 30);
+      stored = static_cast<std::uint16_t>((bits >> 16 & 0x8000) | exponent << 10 | (bits >> 13 & 0x3FF));
+    }
+    bytes[2 * i] = static_cast<char>(stored & 0xFF);
+    bytes[2 * i + 1] = static_cast<char>(stored >> 8);
+    values[i] = format == kernels::NumberFormat::F16 ? embeddings::safetensors::f16_to_f32(stored)
+                                                     : embeddings::safetensors::bf16_to_f32(stored);
+  }
+  return bytes;
+}
+
+// A 16-bit checkpoint stays 16-bit in memory, and everything the session
+// computes over it is bit for bit what it computes over the same numbers
+// stored as float32: the trace, nearest by id and by vector, the cosine maps.
+TEST(ModelSession, A16BitCheckpointComputesBitForBitAsItsFloat32Conversion) {
+  std::mt19937 random(5);
+  const std::size_t vocab = 203, context = 12, width = 37;
+  for (const auto format : {kernels::NumberFormat::F16, kernels::NumberFormat::BF16}) {
+    const char* dtype = format == kernels::NumberFormat::F16 ? "F16" : "BF16";
+    for (const bool with_positions : {true, false}) {
+      SCOPED_TRACE(std::string(dtype) + (with_positions ? " with wpe" : " without wpe"));
+      std::vector<float> wte, wpe;
+      const std::string wte_bits = random_16bit(format, vocab * width, random, wte);
+      const std::string wpe_bits = random_16bit(format, context * width, random, wpe);
+      const std::string names[2] = {with_positions ? "wte.weight" : "model.embed_tokens.weight",
+                                    "wpe.weight"};
+      std::vector<TestTensor> narrow = {{names[0], dtype, {vocab, width}, wte_bits}};
+      std::vector<TestTensor> wide = {{names[0], "F32", {vocab, width}, f32_bytes(wte)}};
+      if (with_positions) {
+        narrow.push_back({names[1], dtype, {context, width}, wpe_bits});
+        wide.push_back({names[1], "F32", {context, width}, f32_bytes(wpe)});
+      }
+      ModelSession sixteen, thirty_two;
+      ASSERT_TRUE(load(sixteen, safetensors_file(narrow))) << sixteen.error();
+      ASSERT_TRUE(load(thirty_two, safetensors_file(wide))) << thirty_two.error();
+      EXPECT_EQ(sixteen.tables().wte().format(), format);
+      EXPECT_EQ(sixteen.table_bytes(kWte), vocab * width * 2);
+      EXPECT_EQ(std::memcmp(sixteen.tables().wte().numbers.data, wte_bits.data(), wte_bits.size()), 0);
+
+      const std::size_t n = with_positions ? context : 9;
+      for (std::size_t i = 0; i < n; ++i) sixteen.ids()[i] = thirty_two.ids()[i] = (i * 37 + 11) % vocab;
+      ASSERT_TRUE(sixteen.embed(n)) << sixteen.error();
+      ASSERT_TRUE(thirty_two.embed(n)) << thirty_two.error();
+      const auto same_floats = [](const float* a, const float* b, std::size_t count) {
+        return std::memcmp(a, b, count * sizeof(float)) == 0;
+      };
+      EXPECT_TRUE(same_floats(sixteen.token_rows(), thirty_two.token_rows(), n * width));
+      EXPECT_TRUE(same_floats(sixteen.position_rows(), thirty_two.position_rows(), n * width));
+      EXPECT_TRUE(same_floats(sixteen.sum_rows(), thirty_two.sum_rows(), n * width));
+      EXPECT_EQ(sixteen.token_rows()[width + 3], wte[((37 + 11) % vocab) * width + 3]);
+
+      for (std::size_t id : {0u, 17u, 202u}) {
+        ASSERT_TRUE(sixteen.nearest_to_token(id, 10)) << sixteen.error();
+        ASSERT_TRUE(thirty_two.nearest_to_token(id, 10)) << thirty_two.error();
+        EXPECT_EQ(results(sixteen), results(thirty_two)) << id;
+        EXPECT_TRUE(same_floats(sixteen.result_scores(), thirty_two.result_scores(), 10)) << id;
+      }
+      for (std::size_t c = 0; c < width; ++c) sixteen.query()[c] = thirty_two.query()[c] = std::cos(float(c));
+      ASSERT_TRUE(sixteen.nearest_to_query(7)) << sixteen.error();
+      ASSERT_TRUE(thirty_two.nearest_to_query(7)) << thirty_two.error();
+      EXPECT_EQ(results(sixteen), results(thirty_two));
+      EXPECT_TRUE(same_floats(sixteen.result_scores(), thirty_two.result_scores(), 7));
+
+      ASSERT_TRUE(sixteen.cosine_map_rows(kWte, 40, 50)) << sixteen.error();
+      ASSERT_TRUE(thirty_two.cosine_map_rows(kWte, 40, 50)) << thirty_two.error();
+      EXPECT_TRUE(same_floats(sixteen.map_block(), thirty_two.map_block(), 10 * vocab));
+      if (with_positions) {
+        ASSERT_TRUE(sixteen.cosine_map(kWpe)) << sixteen.error();
+        ASSERT_TRUE(thirty_two.cosine_map(kWpe)) << thirty_two.error();
+        EXPECT_TRUE(same_floats(sixteen.map_block(), thirty_two.map_block(), context * context));
+      }
+    }
+  }
 }
 
 TEST(ModelSession, ConfigErrorsSayTheyAreAboutTheConfigWithoutNamingIt) {

@@ -2,7 +2,7 @@
 // API as a TypeScript user writes them, so index.d.ts stays complete.
 import {
   loadModel, rowView, dot, cosine, cosineMatrix, Matrix, Model, Trace, backend, defaultModelFiles,
-  type Neighbour, type Token, type ModelConfig, type Vector,
+  type Neighbour, type Token, type ModelConfig, type Vector, type DType,
   mapDetails, alignMap, type MapDetails, type MapOptions, type NearestOptions,
 } from 'embeddings-and-position';
 
@@ -37,7 +37,14 @@ async function chapter(): Promise<void> {
   for (const row of mine) row.fill(1);
   const usage: { tables: number; tokenizer: number } = model.memoryUsage();
   const cut: number = model.trace('x', { truncate: true }).truncated;
-  void [similarity, one, sum, neighbours, byVector, tokens, map, map2, config, text, back, copy, arrays, v, usage, cut, rows, backend, rotary, family, maxTokens];
+  // A model's tables keep the file's format; their rows always read as float32.
+  const dtype: DType = model.wte.dtype;
+  const bits: Float32Array | Uint16Array = model.wte.data;
+  const half = new Matrix(new Uint16Array(6), 2, 3, { dtype: 'float16' });
+  const halfBits: Uint16Array = half.data;
+  const halfRow: Float32Array = rowView(half, 1);
+  const traced: Float32Array = trace.embeddings.data;
+  void [similarity, one, sum, neighbours, byVector, tokens, map, map2, config, text, back, copy, arrays, v, usage, cut, rows, backend, rotary, family, maxTokens, dtype, bits, halfBits, halfRow, traced];
   model.dispose();
 }
 

@@ -51,9 +51,11 @@ function consoleBanner(model) {
 function helpText(model) {
   const id = (text, fallback) => idOf(model, text) ?? fallback;
   const girl = id('·girl', 1), boy = id('·boy', 2);
+  // A 16-bit table (a float16 or bfloat16 checkpoint) is read as float32 copies of its rows.
+  const sixteen = model.wte.dtype !== 'float32';
   const lines = [
     ['model', 'the loaded model', `model.vocabSize, model.width, model.context  // ${model.vocabSize}, ${model.width}, ${model.context}`],
-    ['model.wte', `the token table, a Matrix ${model.vocabSize} × ${model.width}`, `model.wte.at(${girl}, 0)  // one number: row ${girl}, column 0`],
+    ['model.wte', `the token table, a Matrix ${model.vocabSize} × ${model.width}${sixteen ? `, kept in 16 bits (${model.wte.dtype})` : ''}`, `model.wte.at(${girl}, 0)  // one number: row ${girl}, column 0`],
     model.wpe
       ? ['model.wpe', `the position table, a Matrix ${model.context} × ${model.width}`, 'model.wpe.row(1)  // place 2’s numbers (a copy)']
       : ['model.wpe', 'null: this model has no position table: it uses rotary positions', 'model.hasPositionTable  // false'],
@@ -61,14 +63,14 @@ function helpText(model) {
     ['model.tokenText(id)', 'a token’s text', `model.tokenText(${girl})  // '·girl'`],
     ['model.tokenize(text)', 'a text’s tokens', "model.tokenize('Lily saw Max')  // [{ id, text }, …]"],
     ['model.vocabulary()', 'every token’s text, by id', 'model.vocabulary().slice(0, 10)'],
-    ['rowView(table, i)', 'row i of a table, a view (no copy)', `rowView(model.wte, ${girl})  // ${model.width} numbers`],
+    ['rowView(table, i)', sixteen ? 'row i of a table: a view (no copy), or of this 16-bit wte a float32 copy' : 'row i of a table, a view (no copy)', `rowView(model.wte, ${girl})  // ${model.width} numbers`],
     ['dot(a, b)', 'the dot product', 'dot([1, 2, 3], [4, 0, -1])  // 1'],
     ['cosine(a, b)', 'the cosine similarity', `cosine(rowView(model.wte, ${girl}), rowView(model.wte, ${boy}))  // ·girl and ·boy`],
     ['model.nearest(word, k)', 'the k closest tokens by cosine', "model.nearest('·girl', 5)  // [{ id, text, score }, …]"],
     ['model.trace(text)', 'what the first layer reads', "model.trace('Lily saw Max').embeddings  // token + position, one row per token"],
     ['trace', 'the trace of the first text box, kept current', 'trace.tokens, trace.tokenEmbeddings, trace.positionEmbeddings, trace.embeddings'],
     ['model.cosineMatrix(table)', 'every row against every row', 'model.cosineMatrix(model.wpe).at(1, 2)  // places 2 and 3'],
-    ['Matrix', 'rows, cols, name, data (the numbers), .at(r, c), .row(i), .rowView(i), .toArray()', 'model.wte.data.length  // every number of the table'],
+    ['Matrix', `rows, cols, name, dtype, data (the numbers${sixteen ? '; of a 16-bit table, their bits' : ''}), .at(r, c), .row(i), .rowView(i), .toArray()`, 'model.wte.data.length  // every number of the table'],
   ];
   return ['The chapter’s API (each line: what, then an example to paste):',
     ...lines.map(([name, what, example]) => `  ${name}: ${what}\n      ${example}`),

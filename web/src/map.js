@@ -12,7 +12,7 @@
 // between slices, so a page that computes a map never freezes (no task
 // much over 50 ms) and an AbortSignal can stop it between two slices. Both
 // run the same WebAssembly, so they give the same bits.
-import { Matrix, describe } from './matrix.js';
+import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
 import { checkSignal } from './sources.js';
 import { compileWasm } from './runtime.js';
 import { beginUmap, finishUmap, instantiateLayout, lastError } from './layout-run.js';
@@ -89,7 +89,9 @@ async function post(job) {
   if (job.settled) return;
   state.jobs.set(job.id, job);
   job.state = state;
-  const data = job.table.data.slice(), init = job.settings.init?.data.slice();
+  // The Worker takes float32 numbers (a 16-bit table's widened: already a copy of its own).
+  const numbers = float32Numbers(job.table);
+  const data = numbers === job.table.data ? numbers.slice() : numbers, init = job.settings.init?.data.slice();
   state.worker.postMessage({ id: job.id, data, rows: job.table.rows, cols: job.table.cols, init,
     settings: { neighbours: job.settings.neighbours, minDist: job.settings.minDist, epochs: job.settings.epochs, seed: job.settings.seed } },
   [data.buffer, ...(init ? [init.buffer] : [])]);
@@ -211,7 +213,7 @@ async function pcaMap(table, name, settings, caller) {
   if (!pointer) throw new RangeError(`${caller}: out of memory for a copy of the ${rows} × ${cols} table`);
   const coords = module._malloc(rows * 2 * 4), shares = module._malloc(2 * 8);
   try {
-    module.HEAPF32.set(table.data, pointer >> 2);
+    copyAsFloat32(table, module.HEAPF32, pointer >> 2);
     if (!module._layout_pca(pointer, rows, cols, 2, coords, shares)) throw new Error(`${caller}: ${lastError(module)}`);
     const out = new Float32Array(rows * 2);
     out.set(module.HEAPF32.subarray(coords >> 2, (coords >> 2) + rows * 2));
@@ -231,7 +233,7 @@ async function pcaMap(table, name, settings, caller) {
 async function umapInSlices(table, settings, caller) {
   const module = await layoutModule();
   checkSignal(settings.signal);
-  const handle = beginUmap(module, table.data, table.rows, table.cols, settings, settings.init?.data, caller);
+  const handle = beginUmap(module, float32Numbers(table), table.rows, table.cols, settings, settings.init?.data, caller);
   const optimise = STAGES.indexOf('optimise');
   try {
     // Edges per call in the optimisation, tuned as it goes to about SLICE_MS / 2 a call.
@@ -266,7 +268,7 @@ export async function neighboursKept(table, map, k = 10) {
   const module = await layoutModule();
   const a = module._layout_floats(table.rows * table.cols), b = module._layout_floats(map.rows * 2);
   try {
-    module.HEAPF32.set(table.data, a >> 2);
+    copyAsFloat32(table, module.HEAPF32, a >> 2);
     module.HEAPF32.set(map.data, b >> 2);
     return module._layout_neighbours_kept(a, table.rows, table.cols, b, k);
   } finally {

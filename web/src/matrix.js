@@ -8,32 +8,49 @@ const inspect = Symbol.for('nodejs.util.inspect.custom');
 const numbersOf = new WeakMap();
 
 /** The first numbers of a table as a console line writes them: "0.012, -0.034, …". */
-function firstNumbers(data, count) {
-  const shown = Array.from(data.subarray(0, Math.min(count, data.length)), (x) => String(Number(x.toPrecision(3))));
+function firstNumbers(data, count, dtype) {
+  const first = data.subarray(0, Math.min(count, data.length));
+  const shown = Array.from(dtype === 'float32' ? first : widen(first, dtype), (x) => String(Number(x.toPrecision(3))));
   return `${shown.join(', ')}${data.length > count ? ', …' : ''}`;
 }
 
+/** The number formats a Matrix holds: float32, or 16 bits (IEEE half, bfloat16) kept as their bits. */
+export const DTYPES = Object.freeze(['float32', 'float16', 'bfloat16']);
+
 /**
- * A row-major table of float32 numbers, rows × cols.
+ * A row-major table of numbers, rows × cols: float32 (`dtype` 'float32'),
+ * or IEEE half ('float16') or bfloat16 ('bfloat16') numbers kept in their
+ * 16 bits, as today's models ship their tables.
  *
- * `data` is the numbers themselves, with no copy: for model.wte and model.wpe
- * it is a view of the model's WebAssembly memory, valid for the life of the
- * model; for traces and cosine maps it is an ordinary Float32Array that the
- * Matrix owns. `row(i)` and `toArray()` make copies.
+ * `data` is the numbers themselves, with no copy: a Float32Array for a
+ * float32 table, a Uint16Array of the numbers' bits for a 16-bit one. For
+ * model.wte and model.wpe it is a view of the model's WebAssembly memory,
+ * valid for the life of the model; for traces and cosine maps it is an
+ * ordinary Float32Array that the Matrix owns. `row(i)` and `toArray()` make
+ * copies; rowView(table, i) is a view of a float32 table's row and a float32
+ * copy of a 16-bit table's (widened exactly: every 16-bit number is a float32).
  */
 export class Matrix {
   /**
-   * @param {Float32Array | (() => Float32Array)} data the numbers, or (for
-   *   views of WebAssembly memory) a function that returns a current view.
+   * @param {Float32Array | Uint16Array | (() => Float32Array | Uint16Array)} data
+   *   the numbers (a 16-bit table's as their bits), or (for views of
+   *   WebAssembly memory) a function that returns a current view.
    */
-  constructor(data, rows, cols, { name = '' } = {}) {
+  constructor(data, rows, cols, { name = '', dtype = 'float32' } = {}) {
     if (!Number.isInteger(rows) || rows < 0 || !Number.isInteger(cols) || cols < 0) {
       throw new RangeError(`Matrix: rows and cols must be non-negative integers, got ${rows} and ${cols}`);
+    }
+    if (!DTYPES.includes(dtype)) {
+      throw new TypeError(`Matrix: dtype must be one of ${DTYPES.map((d) => `'${d}'`).join(', ')}, got ${describe(dtype)}`);
     }
     if (typeof data === 'function') {
       numbersOf.set(this, { source: data });
     } else {
-      if (!(data instanceof Float32Array)) throw new TypeError('Matrix: data must be a Float32Array');
+      const Bits = dtype === 'float32' ? Float32Array : Uint16Array;
+      if (!(data instanceof Bits)) {
+        throw new TypeError(dtype === 'float32' ? 'Matrix: data must be a Float32Array'
+          : `Matrix: the data of a ${dtype} table must be a Uint16Array of the numbers' bits`);
+      }
       if (data.length !== rows * cols) {
         throw new RangeError(`Matrix: ${rows} × ${cols} needs ${rows * cols} numbers, data has ${data.length}`);
       }
@@ -45,27 +62,31 @@ export class Matrix {
     this.cols = cols;
     /** What the table is, e.g. "wte" (may be empty). */
     this.name = name;
+    /** How the numbers are stored: 'float32', or 'float16' or 'bfloat16' (data holds their bits). */
+    this.dtype = dtype;
     // Not enumerable, so it stays out of Object.keys and JSON; DevTools' preview shows it.
     Object.defineProperty(this, 'preview', {
-      value: `${rows} × ${cols}${name ? ` ${name}` : ''}: ${rows && cols ? `[${firstNumbers(this.data, 4)}]` : 'no numbers'}`,
+      value: `${rows} × ${cols}${name ? ` ${name}` : ''}${dtype === 'float32' ? '' : ` (${dtype})`}: ` +
+        (rows && cols ? `[${firstNumbers(this.data, 4, dtype)}]` : 'no numbers'),
     });
     Object.freeze(this);
   }
 
-  /** All rows × cols numbers, row after row; no copy. */
+  /** All rows × cols numbers, row after row; no copy (a 16-bit table's bits, as a Uint16Array). */
   get data() {
     const numbers = numbersOf.get(this);
     return numbers.source ? numbers.source() : numbers.data;
   }
 
-  /** Row i as a view (no copy), like rowView(this, i). */
+  /** Row i, like rowView(this, i): a view of a float32 table, a float32 copy of a 16-bit one. */
   rowView(i) {
     return rowView(this, i);
   }
 
   /** Row i as a new Float32Array (a copy). */
   row(i) {
-    return rowView(this, i).slice();
+    const view = rowView(this, i);
+    return this.dtype === 'float32' ? view.slice() : view;
   }
 
   /** The number at row r, column c. */
@@ -88,7 +109,7 @@ export class Matrix {
   }
 
   toString() {
-    return `Matrix ${this.rows} × ${this.cols}${this.name ? ` (${this.name})` : ''}`;
+    return `Matrix ${this.rows} × ${this.cols}${this.dtype === 'float32' ? '' : ` ${this.dtype}`}${this.name ? ` (${this.name})` : ''}`;
   }
 
   get [Symbol.toStringTag]() {
@@ -131,10 +152,13 @@ export function describe(value) {
 }
 
 /**
- * Row i of a table as a Float32Array view of the table's numbers: no copy,
- * so writing into it writes into the table. A view of a model's table keeps
- * that model's WebAssembly memory alive, even after dispose(); `.slice()` it
- * (or use Matrix.row) to keep only the numbers.
+ * Row i of a table as a Float32Array. For a float32 table it is a view of
+ * the table's numbers: no copy, so writing into it writes into the table.
+ * A view of a model's table keeps that model's WebAssembly memory alive,
+ * even after dispose(); `.slice()` it (or use Matrix.row) to keep only the
+ * numbers. For a 16-bit table ('float16', 'bfloat16') it is a new
+ * Float32Array, the row widened exactly: a copy, so writing into it leaves
+ * the table as it was (write the bits through `table.data` instead).
  */
 export function rowView(table, i) {
   if (!(table instanceof Matrix)) {
@@ -142,5 +166,62 @@ export function rowView(table, i) {
   }
   checkIndex(i, table.rows, 'row', 'rowView');
   const cols = table.cols;
+  if (table.dtype !== 'float32') return widen(table.data.subarray(i * cols, (i + 1) * cols), table.dtype);
   return table.data.subarray(i * cols, (i + 1) * cols);
+}
+
+/** All of a table's numbers as a Float32Array: a float32 table's own data (no copy), a 16-bit one's widened (a copy). */
+export function float32Numbers(table) {
+  return table.dtype === 'float32' ? table.data : widen(table.data, table.dtype);
+}
+
+// Numbers widened at a time by copyAsFloat32: a 16-bit table is never copied whole into a JS array.
+const WIDEN_BLOCK = 1 << 16;
+
+/**
+ * Copies all of a table's numbers, as float32, into `heap` (a Float32Array,
+ * such as an instance's HEAPF32) from `index` on: a 16-bit table's widened
+ * exactly, a block at a time.
+ */
+export function copyAsFloat32(table, heap, index) {
+  const { data } = table;
+  if (table.dtype === 'float32') {
+    heap.set(data, index);
+    return;
+  }
+  for (let start = 0; start < data.length; start += WIDEN_BLOCK) {
+    heap.set(widen(data.subarray(start, start + WIDEN_BLOCK), table.dtype), index + start);
+  }
+}
+
+// Scratch for the bits of one half's magnitude read as a float32.
+const halfScratch = new Float32Array(1);
+const halfScratchBits = new Uint32Array(halfScratch.buffer);
+
+/**
+ * 16-bit numbers, given by their bits, as a new Float32Array, exactly, as
+ * the kernels widen them (cpp/src/kernels/widen.h): a bfloat16 is a
+ * float32's top half; a half's exponent and mantissa shifted into float32's
+ * places and multiplied by 2^112 (exact), its sign put back; infinities and
+ * NaNs (exponent 31) keep their sign and payload.
+ */
+export function widen(bits, dtype) {
+  const out = new Float32Array(bits.length);
+  const outBits = new Uint32Array(out.buffer);
+  if (dtype === 'bfloat16') {
+    for (let k = 0; k < bits.length; k++) outBits[k] = bits[k] << 16;
+    return out;
+  }
+  for (let k = 0; k < bits.length; k++) {
+    const half = bits[k];
+    const magnitude = (half & 0x7fff) << 13;
+    if ((half & 0x7c00) === 0x7c00) {
+      outBits[k] = (magnitude | 0x7f800000 | (half & 0x8000) << 16) >>> 0;
+    } else {
+      halfScratchBits[0] = magnitude;
+      const value = halfScratch[0] * 2 ** 112;
+      out[k] = half & 0x8000 ? -value : value;
+    }
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 // loadModel() and the Model it gives: the token and position tables, the
 // tokenizer, traces, nearest tokens and cosine maps.
 import { instantiate } from './runtime.js';
-import { Matrix, checkIndex, describe, rowView } from './matrix.js';
+import { DTYPES, Matrix, checkIndex, describe, rowView } from './matrix.js';
 import { checkSignal, isUtf8, notUtf8, openSource, readBytes, readText, settleInput } from './sources.js';
 import { askForTablesEarly } from './early-requests.js';
 import { defaultModelFiles } from './default-model.js';
@@ -323,6 +323,9 @@ class TablesHost {
     this.width = session.width();
     this.context = session.context();
     this.hasPositionTable = session.hasPositionTable();
+    // The tables stay in the file's number format (a 16-bit table is not widened).
+    this.wteDtype = DTYPES[session.wteFormat()];
+    this.wpeDtype = DTYPES[session.wpeFormat()];
     this.traceCapacity = session.traceCapacity();
     this.family = session.family();
     this.tokenTableName = session.tokenTableName();
@@ -360,6 +363,11 @@ class TablesHost {
   /** A Float32Array view of `count` floats at `pointer`, built on the current buffer. */
   floats(pointer, count) {
     return new Float32Array(this.module.HEAPF32.buffer, pointer, count);
+  }
+
+  /** A view of `count` numbers of a table of `dtype` at `pointer`: floats, or a 16-bit table's bits. */
+  numbers(pointer, count, dtype) {
+    return dtype === 'float32' ? this.floats(pointer, count) : new Uint16Array(this.module.HEAPU8.buffer, pointer, count);
   }
 
   dispose() {
@@ -643,17 +651,18 @@ export class Model {
     // One view per table, made again only if memory was ever replaced: rowView
     // (and the chapter's cosine(rowView(..), rowView(..))) then costs a
     // subarray, not a new view of the whole table each call.
-    const liveView = (pointer, count) => {
+    const liveView = (pointer, count, dtype) => {
       let view;
       return () => {
         const host = this.#live();
-        if (view === undefined || view.buffer !== host.module.HEAPF32.buffer) view = host.floats(pointer, count);
+        if (view === undefined || view.buffer !== host.module.HEAPF32.buffer) view = host.numbers(pointer, count, dtype);
         return view;
       };
     };
-    internalsOf.get(this).wte = new Matrix(liveView(pointers.wte, vocabSize * width), vocabSize, width, { name: 'wte' });
+    const { wteDtype, wpeDtype } = tables;
+    internalsOf.get(this).wte = new Matrix(liveView(pointers.wte, vocabSize * width, wteDtype), vocabSize, width, { name: 'wte', dtype: wteDtype });
     internalsOf.get(this).wpe = tables.hasPositionTable
-      ? new Matrix(liveView(pointers.wpe, context * width), context, width, { name: 'wpe' }) : null;
+      ? new Matrix(liveView(pointers.wpe, context * width, wpeDtype), context, width, { name: 'wpe', dtype: wpeDtype }) : null;
     tableOwners.set(internalsOf.get(this).wte, this);
     if (tables.hasPositionTable) tableOwners.set(internalsOf.get(this).wpe, this);
     /** Sizes read from the files. */
@@ -677,11 +686,17 @@ export class Model {
     return internalsOf.get(this).tokenizer;
   }
 
-  /** The token embedding table, vocabSize × width (a live view, no copy). */
+  /**
+   * The token embedding table, vocabSize × width (a live view, no copy), in
+   * the file's number format: `wte.dtype` is 'float32', or 'float16' or
+   * 'bfloat16' for a 16-bit table, kept in its 16 bits (`wte.data` is then a
+   * Uint16Array of the bits, and rowView a float32 copy of a row).
+   */
   get wte() { this.#live(); return internalsOf.get(this).wte; }
   /**
-   * The position embedding table, context × width (a live view, no copy);
-   * null for a model without one (rotary positions, as Llama has).
+   * The position embedding table, context × width (a live view, no copy, in
+   * the file's number format, as wte); null for a model without one (rotary
+   * positions, as Llama has).
    */
   get wpe() { this.#live(); return internalsOf.get(this).wpe; }
   /** False for a model whose positions are not a learned table (rotary). */

@@ -9,7 +9,7 @@
 // float32's range (a plain array's 1e39, say) is refused with a RangeError
 // that names it, rather than turned into Infinity; norms and cosines are
 // right over float32's whole range (cpp/include/embeddings/kernels.h).
-import { Matrix, describe } from './matrix.js';
+import { Matrix, copyAsFloat32, describe } from './matrix.js';
 
 /** The largest float32, about 3.4e38. */
 const FLOAT32_MAX = 3.4028234663852886e38;
@@ -228,7 +228,7 @@ export function cosineMatrixOf(table) {
   const blockPointer = module._malloc(Math.max(1, blockRows * rows) * 4);
   try {
     if (!tablePointer || !scratchPointer || !blockPointer) throw new RangeError('cosineMatrix: out of memory');
-    module.HEAPF32.set(table.data, tablePointer >>> 2);
+    copyAsFloat32(table, module.HEAPF32, tablePointer >>> 2);
     const out = new Float32Array(rows * rows);
     if (whole) {
       // Each pair once, mirrored: exactly symmetric.

@@ -10,6 +10,7 @@
 // is shown on hover, tap and keyboard focus.
 //   https://personal.sron.nl/~pault/#sec:diverging
 import { num } from './format.js';
+import { widen } from '../src/matrix.js';
 
 const STOPS = ['#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b'];
 const SIZE = 256;
@@ -78,13 +79,17 @@ export function tableImage(data, rows, cols, limit) {
  */
 export class RowImage {
   /**
-   * @param {() => Float32Array} read the table, row-major
+   * @param {() => Float32Array | Uint16Array} read the table's numbers, row-major
+   *   (a 16-bit table's bits: each block is widened as it is painted)
    * @param {number} rows
    * @param {number} cols
    * @param {number} limit the colour scale runs from −limit to +limit
+   * @param {number} [blockRows]
+   * @param {string} [dtype] the numbers' format, as a Matrix's dtype
    */
-  constructor(read, rows, cols, limit, blockRows = 128) {
+  constructor(read, rows, cols, limit, blockRows = 128, dtype = 'float32') {
     this.read = read;
+    this.dtype = dtype;
     this.rows = rows;
     this.cols = cols;
     this.limit = limit;
@@ -140,7 +145,8 @@ export class RowImage {
       return;  // a disposed model: nothing left to draw
     }
     const image = this.context.createImageData(this.cols, rows);
-    fillPixels(new Uint32Array(image.data.buffer), data.subarray(first * this.cols, (first + rows) * this.cols), rows * this.cols, this.limit);
+    const numbers = data.subarray(first * this.cols, (first + rows) * this.cols);
+    fillPixels(new Uint32Array(image.data.buffer), this.dtype === 'float32' ? numbers : widen(numbers, this.dtype), rows * this.cols, this.limit);
     this.context.putImageData(image, 0, first);
   }
 }
@@ -168,13 +174,16 @@ function fillPixels(pixels, data, n, limit) {
  * A symmetric limit for a table's colours: the 99.5th percentile of |x|, so a
  * few large numbers do not wash the rest out. Larger numbers get the end colours.
  */
-export function robustLimit(data) {
+export function robustLimit(data, dtype = 'float32') {
   const n = data.length;
   if (n === 0) return 1;
   const step = Math.max(1, Math.floor(n / 20000));
   // A typed array sorts numerically without a comparison function, far faster.
   const sample = new Float64Array(Math.ceil(n / step));
-  for (let i = 0, k = 0; i < n; i += step, k++) sample[k] = Math.abs(data[i]);
+  for (let i = 0, k = 0; i < n; i += step, k++) sample[k] = data[i];
+  // A 16-bit table's sample is its numbers' bits until widened.
+  const values = dtype === 'float32' ? sample : widen(Uint16Array.from(sample), dtype);
+  for (let k = 0; k < sample.length; k++) sample[k] = Math.abs(values[k]);
   sample.sort();
   const value = sample[Math.min(sample.length - 1, Math.floor(sample.length * 0.995))];
   return value > 0 ? value : 1;

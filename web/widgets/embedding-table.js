@@ -8,13 +8,14 @@ import { HeatGrid } from './heat-grid.js';
 import { TokenPicker, tokenLabel } from './token-picker.js';
 import { legend, robustLimit, RowImage } from './color.js';
 import { int, num } from './format.js';
+import { rowView } from '../src/matrix.js';
 
 const limits = new WeakMap();
 /** The colour limit of a model's token table, computed once. */
 export function tableLimit(model) {
   let limit = limits.get(model);
   if (limit === undefined) {
-    limit = robustLimit(model.wte.data);
+    limit = robustLimit(model.wte.data, model.wte.dtype);
     limits.set(model, limit);
   }
   return limit;
@@ -54,13 +55,14 @@ export class EmbeddingTable extends ModelWidget {
     this.picker.setModel(model);
     this.summary.textContent = `${shape(rows, cols)}: one row for each of the ${int(rows)} tokens, ${int(cols)} numbers in each row, ${int(rows * cols)} numbers in all.`;
     // Painted a block of rows at a time: those on screen first, the rest when the browser is idle.
-    const image = new RowImage(() => model.wte.data, rows, cols, limit);
+    const image = new RowImage(() => model.wte.data, rows, cols, limit, undefined, table.dtype);
     const describe = (r, c, v) => `${tokenLabel(model, r)} (row ${r}), column ${c}: ${num(v)}`;
     this.grid = new HeatGrid({
       rows,
       cols,
       image,
-      value: (r, c) => model.wte.data[r * cols + c],
+      // A 16-bit table's number is widened from its bits (Matrix.at).
+      value: table.dtype === 'float32' ? (r, c) => model.wte.data[r * cols + c] : (r, c) => model.wte.at(r, c),
       describe,
       rowLabel: (r, short) => (short ? String(r) : `${r} ${tokenLabel(model, r)}`),
       highlightLabel: (r, short) => (short ? tokenLabel(model, r) : `${r} ${tokenLabel(model, r)}`),
@@ -104,7 +106,7 @@ export class EmbeddingTable extends ModelWidget {
 
   #showRow(r) {
     const model = this.model;
-    const row = model.wte.data.subarray(r * model.width, (r + 1) * model.width);
+    const row = rowView(model.wte, r);
     const first = Array.from(row.subarray(0, 5), (x) => num(x)).join(', ');
     this.rowText.textContent = `Row ${r}, ${tokenLabel(model, r)}, starts ${first}${model.width > 5 ? ', …' : ''}`;
   }

@@ -51,6 +51,32 @@
 
 namespace embeddings::kernels {
 
+// ---- Tables of float32, F16 or BF16 numbers ---------------------------------
+// Today's models ship their tables in 16 bits (IEEE half, F16, or bfloat16,
+// BF16). The kernels that read a table (cosine_scores, nearest, the cosine
+// maps, embed_tokens, widen) read it as it is stored, half the memory of
+// float32, and widen each row to float32 as it is loaded, in registers:
+// every 16-bit number is a float32, so the results are bit for bit those of
+// the same kernel over the table converted to float32 first.
+enum class NumberFormat : std::uint8_t { F32, F16, BF16 };
+constexpr std::size_t bytes_per_number(NumberFormat format) { return format == NumberFormat::F32 ? 4 : 2; }
+
+// A row-major table's numbers: row r of a (rows, cols) table starts at
+// byte r * cols * bytes_per_number(format) of `data`. A float32 table
+// converts implicitly, so a caller with float rows passes a pointer as before.
+struct TableNumbers {
+  const void* data = nullptr;
+  NumberFormat format = NumberFormat::F32;
+  TableNumbers() = default;
+  TableNumbers(const float* numbers)
+      : data(numbers) {}  // NOLINT(google-explicit-constructor): float32 is the default
+  TableNumbers(const void* numbers, NumberFormat number_format) : data(numbers), format(number_format) {}
+  // The numbers from the one at `index` (row * cols + column) on.
+  TableNumbers from(std::size_t index) const {
+    return {static_cast<const unsigned char*>(data) + index * bytes_per_number(format), format};
+  }
+};
+
 // ---- Reference (serial, double accumulator) ---------------------------------
 
 double dot_reference(const float* a, const float* b, std::size_t n);
@@ -91,7 +117,7 @@ void inverse_row_norms(const float* table, std::size_t rows, std::size_t cols, f
 
 // out[r] = cosine(query, row r) for every row of a (rows, cols) table, each
 // row's norm computed in the same pass as its dot product with the query.
-void cosine_scores(const float* query, const float* table, std::size_t rows, std::size_t cols, float* out);
+void cosine_scores(const float* query, TableNumbers table, std::size_t rows, std::size_t cols, float* out);
 
 // The k best scores, best first: writes up to k row indices and their scores
 // and returns how many it wrote (min(k, count) less one if `exclude` is a
@@ -104,14 +130,15 @@ std::size_t top_k(const float* scores, std::size_t count, std::size_t k, std::in
 // top_k(cosine_scores(...)), up to k indices and scores, best first, ties to
 // the smaller index, `exclude` left out (< 0: none). One pass over the table
 // as it is now; scratch holds `rows` floats, out_indices and out_scores k.
-std::size_t nearest(const float* query, const float* table, std::size_t rows, std::size_t cols, std::size_t k,
+std::size_t nearest(const float* query, TableNumbers table, std::size_t rows, std::size_t cols, std::size_t k,
                     std::int64_t exclude, float* scratch, std::int32_t* out_indices, float* out_scores);
 
 // Rows [row_begin, row_end) of the (rows, rows) cosine map of a table:
 // out is (row_end - row_begin, rows), out[i][j] = cosine(row row_begin + i,
 // row j), the same numbers as cosine_scores(row row_begin + i, ...) bit for
-// bit. scratch holds `rows` floats (every row's norm, computed per call).
-void cosine_map_rows(const float* table, std::size_t rows, std::size_t cols, std::size_t row_begin,
+// bit. scratch holds `rows` floats (every row's norm, computed per call), or
+// `cols` for a 16-bit table (a row, widened).
+void cosine_map_rows(TableNumbers table, std::size_t rows, std::size_t cols, std::size_t row_begin,
                      std::size_t row_end, float* scratch, float* out);
 
 // The whole (rows, rows) cosine map of a table: out[i][j] = cosine(row i,
@@ -119,16 +146,20 @@ void cosine_map_rows(const float* table, std::size_t rows, std::size_t cols, std
 // last bit (the two norms multiply in the other order below the diagonal),
 // computed once per pair and written to both (i, j) and (j, i), so out is
 // exactly symmetric. Half the work of cosine_map_rows; the chapter's
-// position map uses it. scratch holds `rows` floats.
-void cosine_map(const float* table, std::size_t rows, std::size_t cols, float* scratch, float* out);
+// position map uses it. scratch holds `rows` floats. For a 16-bit table it
+// is cosine_map_rows' upper triangle mirrored (the same bits as for the
+// table in float32, with cosine_map_rows' work), and scratch holds
+// `rows + cols` floats.
+void cosine_map(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch, float* out);
 
 // The embedding step of GPT-2 (llm.c's encoder_forward), keeping its parts:
 //   ids is (n), wte is (vocab, d), wpe is (context, d), n <= context,
 //   every id < vocab (the caller checks);
 //   token_out, position_out and sum_out are (n, d):
 //   token_out[i] = wte[ids[i]], position_out[i] = wpe[i], sum_out[i] = their sum.
-// Position i here is place i + 1 in the chapter's words.
-void embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, const float* wpe, std::size_t d,
+// Position i here is place i + 1 in the chapter's words. wte and wpe may
+// each be of any format; the rows come out as float32, exactly.
+void embed_tokens(const std::int32_t* ids, std::size_t n, TableNumbers wte, TableNumbers wpe, std::size_t d,
                   float* token_out, float* position_out, float* sum_out);
 
 // n IEEE half (F16) or bfloat16 (BF16) numbers, given by their bits, widened
@@ -137,6 +168,8 @@ void embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, cons
 // read a 16-bit table's rows directly.
 void widen_f16(const std::uint16_t* in, std::size_t n, float* out);
 void widen_bf16(const std::uint16_t* in, std::size_t n, float* out);
+// n numbers of any format as float32: a copy of float32 ones, widen_f16 or widen_bf16.
+void widen(TableNumbers in, std::size_t n, float* out);
 
 // Which fast backend the functions above run ("wasm-simd128", "avx2-fma", "portable").
 const char* backend_name();

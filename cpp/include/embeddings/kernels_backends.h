@@ -27,16 +27,17 @@ struct KernelBackend {
   DotAndNorms (*dot_and_norms)(const float*, const float*, std::size_t);
   float (*cosine)(const float*, const float*, std::size_t);
   float (*inverse_norm)(const float*, std::size_t);
-  void (*cosine_scores)(const float*, const float*, std::size_t, std::size_t, float*);
+  void (*cosine_scores)(const float*, TableNumbers, std::size_t, std::size_t, float*);
   std::size_t (*top_k)(const float*, std::size_t, std::size_t, std::int64_t, std::int32_t*, float*);
-  std::size_t (*nearest)(const float*, const float*, std::size_t, std::size_t, std::size_t, std::int64_t,
+  std::size_t (*nearest)(const float*, TableNumbers, std::size_t, std::size_t, std::size_t, std::int64_t,
                          float*, std::int32_t*, float*);
-  void (*cosine_map_rows)(const float*, std::size_t, std::size_t, std::size_t, std::size_t, float*, float*);
-  void (*cosine_map)(const float*, std::size_t, std::size_t, float*, float*);
-  void (*embed_tokens)(const std::int32_t*, std::size_t, const float*, const float*, std::size_t, float*,
+  void (*cosine_map_rows)(TableNumbers, std::size_t, std::size_t, std::size_t, std::size_t, float*, float*);
+  void (*cosine_map)(TableNumbers, std::size_t, std::size_t, float*, float*);
+  void (*embed_tokens)(const std::int32_t*, std::size_t, TableNumbers, TableNumbers, std::size_t, float*,
                        float*, float*);
   void (*widen_f16)(const std::uint16_t*, std::size_t, float*);
   void (*widen_bf16)(const std::uint16_t*, std::size_t, float*);
+  void (*widen)(TableNumbers, std::size_t, float*);
 };
 
 extern const KernelBackend kPortableBackend;

@@ -15,7 +15,11 @@
 //      calls the two itself and checks allocation_bytes() in between)
 //   for each table: copy bytes [table_offset, + table_bytes) into table_buffer()
 //   loader.read_config(config.json text)         (optional)
-//   loader.finish(tables)                        -> checked, converted tables
+//   loader.finish(tables)                        -> checked tables
+//
+// Tables stay in the file's format (F32, F16 or BF16): a 16-bit table takes
+// half the memory of float32, and the kernels read it as it is
+// (kernels.h, "Tables of float32, F16 or BF16 numbers").
 //
 // Nothing reaches `tables` unless every step succeeded. Every buffer whose
 // size comes from the file is allocated in allocate(), before any table byte
@@ -31,6 +35,7 @@
 #include <vector>
 
 #include "embeddings/buffer.h"
+#include "embeddings/kernels.h"
 #include "embeddings/safetensors.h"
 
 namespace embeddings {
@@ -83,27 +88,40 @@ bool parse_config(std::string_view json_text, ModelConfig& out, std::string& err
 // The message for a config.json over kMaxConfigBytes.
 std::string config_too_large(std::size_t bytes);
 
-// A read-only (rows, cols) row-major float table.
+// A read-only (rows, cols) row-major table of float32, F16 or BF16 numbers.
 struct TableView {
-  const float* data = nullptr;
+  kernels::TableNumbers numbers;  // where they are, and their format
   std::size_t rows = 0;
   std::size_t cols = 0;
-  const float* row(std::size_t r) const { return data + r * cols; }
+  kernels::NumberFormat format() const { return numbers.format; }
+  // A float32 table's numbers, and its row r; null for a 16-bit table
+  // (whose numbers are read with at() or kernels::widen()).
+  const float* floats() const {
+    return numbers.format == kernels::NumberFormat::F32 ? static_cast<const float*>(numbers.data) : nullptr;
+  }
+  const float* row(std::size_t r) const { return floats() != nullptr ? floats() + r * cols : nullptr; }
+  // Row r's numbers in the table's format.
+  kernels::TableNumbers row_numbers(std::size_t r) const { return numbers.from(r * cols); }
+  // The number at (r, c) as float32, whatever the format.
+  float at(std::size_t r, std::size_t c) const {
+    float value;
+    kernels::widen(numbers.from(r * cols + c), 1, &value);
+    return value;
+  }
 };
 
 class EmbeddingTables {
  public:
-  TableView wte() const { return {wte_.data(), vocab_size_, width_}; }
+  // The tables in the file's format (F32, F16 or BF16).
+  TableView wte() const { return {{wte_.data(), wte_format_}, vocab_size_, width_}; }
   // The rows of the position table positions use, position 0 first (OPT's
   // two leading rows left out); empty (null, 0 rows) without a position table.
   TableView wpe() const {
-    if (!has_position_table()) return {nullptr, 0, width_};
-    return {wpe_.data() + position_offset_ * width_, context_, width_};
+    if (!has_position_table()) return {{nullptr, wpe_format_}, 0, width_};
+    const kernels::TableNumbers all{wpe_.data(), wpe_format_};
+    return {all.from(position_offset_ * width_), context_, width_};
   }
   bool has_position_table() const { return wpe_.size() != 0; }
-  // 1 / ||row|| for each row (0 for a zero row), computed once at load.
-  const float* wte_inverse_norms() const { return wte_inverse_norms_.data(); }
-  const float* wpe_inverse_norms() const { return wpe_inverse_norms_.data(); }
 
   std::size_t vocab_size() const { return vocab_size_; }
   std::size_t width() const { return width_; }
@@ -121,7 +139,8 @@ class EmbeddingTables {
 
  private:
   friend class TablesLoader;
-  Buffer<float> wte_, wpe_, wte_inverse_norms_, wpe_inverse_norms_;
+  Buffer<unsigned char> wte_, wpe_;  // the numbers as the file stores them
+  kernels::NumberFormat wte_format_ = kernels::NumberFormat::F32, wpe_format_ = kernels::NumberFormat::F32;
   std::size_t vocab_size_ = 0, width_ = 0, context_ = 0, position_offset_ = 0;
   const CheckpointFamily* family_ = nullptr;
   std::uint64_t parameter_count_ = 0;
@@ -148,8 +167,8 @@ class TablesLoader {
   bool read_header(std::string_view header_bytes, std::string& error);
   // Step 2a: parses and checks the header; allocates nothing.
   bool parse_header(std::string_view header_bytes, std::string& error);
-  // Bytes that allocate() will ask for: both tables as float32, their row
-  // norms, and the raw bytes of an F16/BF16 table until finish().
+  // Bytes that allocate() will ask for: both tables' bytes as the file
+  // stores them (F32, F16 or BF16: nothing is converted).
   std::uint64_t allocation_bytes() const;
   // Step 2b: allocates those buffers. False, with a message that says how
   // much was asked for, when memory is short; the loader is spent then.
@@ -174,8 +193,8 @@ class TablesLoader {
   // Optional: config.json, checked against the tensors in finish().
   bool read_config(std::string_view json_text, std::string& error);
 
-  // Step 3: converts to float32, checks config against tensors, computes the
-  // row norms and moves everything into `out`. The loader is spent afterwards.
+  // Step 3: checks config against tensors and moves everything into `out`.
+  // The loader is spent afterwards.
   bool finish(EmbeddingTables& out, std::string& error);
 
   // Which file the last error concerns. Messages never name files: the
@@ -185,9 +204,7 @@ class TablesLoader {
  private:
   struct Pending {
     const safetensors::TensorInfo* info = nullptr;
-    Buffer<float> values;          // Final float32 table.
-    Buffer<float> inverse_norms;   // One per row, filled in finish().
-    Buffer<unsigned char> staged;  // Raw F16/BF16 bytes until finish().
+    Buffer<unsigned char> numbers;  // The table's bytes, as the file stores them.
   };
   Pending& pending(Table table) { return tables_[static_cast<int>(table)]; }
   const Pending& pending(Table table) const { return tables_[static_cast<int>(table)]; }

@@ -156,6 +156,7 @@ class ModelSession {
   bool embed(std::size_t n);
   // The k tokens closest to row `id` of wte (not listing `id` itself), or
   // to the vector at query(). Results at result_ids(), result_scores().
+  // For a 16-bit wte, nearest_to_token() leaves the row, widened, at query().
   bool nearest_to_token(std::size_t id, std::size_t k);
   bool nearest_to_query(std::size_t k);
   // Rows [begin, end) of the cosine map of table 0 (wte) or 1 (wpe, an error

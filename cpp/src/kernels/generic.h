@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "embeddings/kernels.h"
 #include "embeddings/kernels_backends.h"
@@ -71,12 +72,51 @@ inline bool scale_into_range(const float* q, std::size_t n, float* out) {
   return true;
 }
 
+// cosine_reference of a float32 vector and a 16-bit row (either format:
+// one function for both, as it is rarely run), with its arithmetic term for
+// term: the same double as for that row converted to float32.
+[[gnu::noinline]] inline double cosine_in_double_16(const float* a, TableNumbers b, std::size_t n) {
+  const auto* bits = static_cast<const std::uint16_t*>(b.data);
+  const bool half = b.format == NumberFormat::F16;
+  DotAndNorms sums;
+  for (std::size_t k = 0; k < n; ++k) {
+    const double x = a[k], y = half ? f16_bits_to_f32(bits[k]) : bf16_bits_to_f32(bits[k]);
+    sums.ab += x * y;
+    sums.aa += x * x;
+    sums.bb += y * y;
+  }
+  if (std::isnan(sums.ab) || std::isnan(sums.aa) || std::isnan(sums.bb)) return NAN;
+  if (sums.aa == 0 || sums.bb == 0) return 0;
+  return std::clamp(sums.ab / std::sqrt(sums.aa * sums.bb), -1.0, 1.0);
+}
+
+// cosine_reference of a float32 vector and a row of any format.
+template <class R>
+double cosine_in_double(const float* a, const R* b, std::size_t n) {
+  if constexpr (std::is_same_v<R, float>) {
+    return cosine_reference(a, b, n);
+  } else {
+    return cosine_in_double_16(a, TableNumbers(b, R::kFormat), n);
+  }
+}
+
 // The score of a pair from a float32 dot product and the two factors, or the
 // reference's when either factor says so.
-inline float pair_score(float dot, float factor_a, float factor_b, const float* a, const float* b,
-                        std::size_t n) {
-  if (factor_a < 0 || factor_b < 0) return static_cast<float>(cosine_reference(a, b, n));
+template <class R>
+float pair_score(float dot, float factor_a, float factor_b, const float* a, const R* b, std::size_t n) {
+  if (factor_a < 0 || factor_b < 0) return static_cast<float>(cosine_in_double(a, b, n));
   return std::clamp(dot * factor_a * factor_b, -1.0f, 1.0f);
+}
+
+// Calls visit(rows) with a table's numbers as a pointer to their own type
+// (float, Half or BFloat16), so a kernel written over a row type serves all three.
+template <class Visit>
+void with_rows(TableNumbers table, Visit visit) {
+  switch (table.format) {
+    case NumberFormat::F16: visit(static_cast<const Half*>(table.data)); return;
+    case NumberFormat::BF16: visit(static_cast<const BFloat16*>(table.data)); return;
+    case NumberFormat::F32: visit(static_cast<const float*>(table.data)); return;
+  }
 }
 
 // cosine_from_sums (kernels.h), here so that cosine() inlines it.
@@ -145,24 +185,38 @@ struct Kernels {
     return static_cast<float>(1.0 / std::sqrt(squared));
   }
 
+  // A vector of a row's numbers as float32, whatever their format (widen.h).
+  static V load(const float* p) { return B::load(p); }
+  static V load(const Half* p) { return B::load_f16(reinterpret_cast<const std::uint16_t*>(p)); }
+  static V load(const BFloat16* p) { return B::load_bf16(reinterpret_cast<const std::uint16_t*>(p)); }
+
+  // cosine_scores is written over a table row's type R (float, Half or
+  // BFloat16): the same loops and the same order of operations for every
+  // format, so a 16-bit table scores exactly as its float32 conversion. The
+  // cosine maps of a 16-bit table are its rows' cosine_scores (the maps'
+  // arithmetic is cosine_scores' by construction, see generic_tables.h), so
+  // each format adds one loop, not four, to the module.
+
   // One row's dot product with q and its own squared norm, with exactly the
   // arithmetic dot_and_norm_four_rows applies to each of its rows.
   // Out of line: it is called rarely (a table's last rows, a map's
   // diagonal), and inlined copies cost size.
-  [[gnu::noinline]] static void dot_and_norm_row(const float* q, const float* r, std::size_t n,
-                                                 float& dot_out, float& norm_out) {
+  template <class R>
+  [[gnu::noinline]] static void dot_and_norm_row(const float* q, const R* r, std::size_t n, float& dot_out,
+                                                 float& norm_out) {
     V s = B::zero(), m = B::zero();
     std::size_t k = 0;
     for (; k + L <= n; k += L) {
-      const V x = B::load(r + k);
+      const V x = load(r + k);
       s = B::mul_add(s, B::load(q + k), x);
       m = B::mul_add(m, x, x);
     }
     float out[4];
     B::sum4(s, m, s, m, out);
     for (; k < n; ++k) {
-      out[0] += q[k] * r[k];
-      out[1] += r[k] * r[k];
+      const float x = number(r[k]);
+      out[0] += q[k] * x;
+      out[1] += x * x;
     }
     dot_out = out[0];
     norm_out = out[1];
@@ -170,33 +224,35 @@ struct Kernels {
 
   // The dot products of q with four rows and the rows' squared norms, in one
   // pass: each query load feeds four multiply-adds, each row load two.
-  static void dot_and_norm_four_rows(const float* q, const float* r0, const float* r1, const float* r2,
-                                     const float* r3, std::size_t n, float dots[4], float norms[4]) {
+  template <class R>
+  static void dot_and_norm_four_rows(const float* q, const R* r0, const R* r1, const R* r2, const R* r3,
+                                     std::size_t n, float dots[4], float norms[4]) {
     V s0 = B::zero(), s1 = B::zero(), s2 = B::zero(), s3 = B::zero();
     V m0 = B::zero(), m1 = B::zero(), m2 = B::zero(), m3 = B::zero();
     std::size_t k = 0;
     for (; k + L <= n; k += L) {
       const V x = B::load(q + k);
-      V r = B::load(r0 + k);
+      V r = load(r0 + k);
       s0 = B::mul_add(s0, x, r);
       m0 = B::mul_add(m0, r, r);
-      r = B::load(r1 + k);
+      r = load(r1 + k);
       s1 = B::mul_add(s1, x, r);
       m1 = B::mul_add(m1, r, r);
-      r = B::load(r2 + k);
+      r = load(r2 + k);
       s2 = B::mul_add(s2, x, r);
       m2 = B::mul_add(m2, r, r);
-      r = B::load(r3 + k);
+      r = load(r3 + k);
       s3 = B::mul_add(s3, x, r);
       m3 = B::mul_add(m3, r, r);
     }
     B::sum4(s0, s1, s2, s3, dots);
     B::sum4(m0, m1, m2, m3, norms);
-    const float* rows[4] = {r0, r1, r2, r3};
+    const R* rows[4] = {r0, r1, r2, r3};
     for (; k < n; ++k) {
       for (int i = 0; i < 4; ++i) {
-        dots[i] += q[k] * rows[i][k];
-        norms[i] += rows[i][k] * rows[i][k];
+        const float x = number(rows[i][k]);
+        dots[i] += q[k] * x;
+        norms[i] += x * x;
       }
     }
   }
@@ -256,7 +312,9 @@ struct Kernels {
   }
 
   // A row's squared norm alone, with dot_and_norm_four_rows' arithmetic.
-  static float squared_norm_row(const float* r, std::size_t n) {
+  // Out of line: it runs once per row of a map or per query, and its five
+  // inlined copies cost the page's module more than the calls cost.
+  [[gnu::noinline]] static float squared_norm_row(const float* r, std::size_t n) {
     V m = B::zero();
     std::size_t k = 0;
     for (; k + L <= n; k += L) {
@@ -280,20 +338,31 @@ struct Kernels {
     return any_in_double;
   }
 
-  static void cosine_scores(const float* query, const float* table, std::size_t rows, std::size_t cols,
-                            float* out) {
+  // The query as cosine_scores scores it (scaled into `scaled` when its
+  // squared norm is outside the safe range), and its factor. Out of line:
+  // one copy for every row type.
+  [[gnu::noinline]] static const float* prepared_query(const float* query, std::size_t cols, float* scaled,
+                                                       float& factor) {
     float query_norm = squared_norm_row(query, cols);
-    alignas(16) float scaled[kScaledQueryMaxCols];
     if (!squared_norm_is_safe(query_norm) && cols <= kScaledQueryMaxCols &&
         scale_into_range(query, cols, scaled)) {
       query = scaled;
       query_norm = squared_norm_row(scaled, cols);
     }
-    const float query_factor = row_factor(query_norm);
+    factor = row_factor(query_norm);
+    return query;
+  }
+
+  template <class R>
+  static void cosine_scores_of(const float* query, const R* table, std::size_t rows, std::size_t cols,
+                               float* out) {
+    alignas(16) float scaled[kScaledQueryMaxCols];
+    float query_factor;
+    query = prepared_query(query, cols, scaled, query_factor);
     std::size_t r = 0;
     float dots[4], norms[4];
     for (; r + 4 <= rows; r += 4) {
-      const float* row = table + r * cols;
+      const R* row = table + r * cols;
       dot_and_norm_four_rows(query, row, row + cols, row + 2 * cols, row + 3 * cols, cols, dots, norms);
       for (std::size_t i = 0; i < 4; ++i) {
         out[r + i] = pair_score(dots[i], row_factor(norms[i]), query_factor, query, row + i * cols, cols);
@@ -305,10 +374,15 @@ struct Kernels {
     }
   }
 
+  static void cosine_scores(const float* query, TableNumbers table, std::size_t rows, std::size_t cols,
+                            float* out) {
+    with_rows(table, [&](const auto* numbers) { cosine_scores_of(query, numbers, rows, cols, out); });
+  }
+
   static std::size_t top_k(const float* scores, std::size_t count, std::size_t k, std::int64_t exclude,
                            std::int32_t* out_indices, float* out_scores);
 
-  static std::size_t nearest(const float* query, const float* table, std::size_t rows, std::size_t cols,
+  static std::size_t nearest(const float* query, TableNumbers table, std::size_t rows, std::size_t cols,
                              std::size_t k, std::int64_t exclude, float* scratch, std::int32_t* out_indices,
                              float* out_scores) {
     if (k == 0) return 0;
@@ -316,11 +390,31 @@ struct Kernels {
     return top_k(scratch, rows, k, exclude, out_indices, out_scores);
   }
 
-  static void cosine_map_rows(const float* table, std::size_t rows, std::size_t cols, std::size_t row_begin,
-                              std::size_t row_end, float* scratch, float* out);
-  static void cosine_map(const float* table, std::size_t rows, std::size_t cols, float* scratch, float* out);
-  static void embed_tokens(const std::int32_t* ids, std::size_t n, const float* wte, const float* wpe,
+  static void cosine_map_rows_of(const float* table, std::size_t rows, std::size_t cols,
+                                 std::size_t row_begin, std::size_t row_end, float* scratch, float* out);
+  static void cosine_map_of(const float* table, std::size_t rows, std::size_t cols, float* scratch,
+                            float* out);
+  // The maps of a 16-bit table, one function for both formats (generic_tables.h).
+  [[gnu::noinline]] static void cosine_map_rows_16(TableNumbers table, std::size_t rows, std::size_t cols,
+                                                   std::size_t row_begin, std::size_t row_end, float* scratch,
+                                                   float* out);
+  [[gnu::noinline]] static void cosine_map_16(TableNumbers table, std::size_t rows, std::size_t cols,
+                                              float* scratch, float* out);
+  static void cosine_map_rows(TableNumbers table, std::size_t rows, std::size_t cols, std::size_t row_begin,
+                              std::size_t row_end, float* scratch, float* out) {
+    if (table.format != NumberFormat::F32)
+      return cosine_map_rows_16(table, rows, cols, row_begin, row_end, scratch, out);
+    cosine_map_rows_of(static_cast<const float*>(table.data), rows, cols, row_begin, row_end, scratch, out);
+  }
+  static void cosine_map(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch, float* out) {
+    if (table.format != NumberFormat::F32) return cosine_map_16(table, rows, cols, scratch, out);
+    cosine_map_of(static_cast<const float*>(table.data), rows, cols, scratch, out);
+  }
+  static void embed_tokens(const std::int32_t* ids, std::size_t n, TableNumbers wte, TableNumbers wpe,
                            std::size_t d, float* token_out, float* position_out, float* sum_out);
+  [[gnu::noinline]] static void embed_tokens_16(const std::int32_t* ids, std::size_t n, TableNumbers wte,
+                                                TableNumbers wpe, std::size_t d, float* token_out,
+                                                float* position_out, float* sum_out);
 
   // A vector at a time, then widen.h's scalar conversion for the tail.
   static void widen_f16(const std::uint16_t* in, std::size_t n, float* out) {
@@ -333,11 +427,24 @@ struct Kernels {
     for (; k + L <= n; k += L) B::store(out + k, B::load_bf16(in + k));
     for (; k < n; ++k) out[k] = bf16_bits_to_f32(in[k]);
   }
+  // Out of line, as are the 16-bit maps and trace that call it: each copy
+  // inlined into its callers would cost the module about a kilobyte.
+  [[gnu::noinline]] static void widen(TableNumbers in, std::size_t n, float* out) {
+    const auto* bits = static_cast<const std::uint16_t*>(in.data);
+    switch (in.format) {
+      case NumberFormat::F16: widen_f16(bits, n, out); return;
+      case NumberFormat::BF16: widen_bf16(bits, n, out); return;
+      case NumberFormat::F32: break;
+    }
+    // A copy (no memcpy: see embed_tokens; a row of a trace, rarely float32 here).
+    const auto* numbers = static_cast<const float*>(in.data);
+    for (std::size_t k = 0; k < n; ++k) out[k] = numbers[k];
+  }
 
   static constexpr KernelBackend table() {
-    return KernelBackend{B::kName,       &dot,       &dot_and_norms, &cosine,          &inverse_norm,
-                         &cosine_scores, &top_k,     &nearest,       &cosine_map_rows, &cosine_map,
-                         &embed_tokens,  &widen_f16, &widen_bf16};
+    return KernelBackend{B::kName,    &dot,     &dot_and_norms,   &cosine,     &inverse_norm, &cosine_scores,
+                         &top_k,      &nearest, &cosine_map_rows, &cosine_map, &embed_tokens, &widen_f16,
+                         &widen_bf16, &widen};
   }
 };
 

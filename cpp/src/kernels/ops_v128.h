@@ -19,8 +19,10 @@ struct V128Ops {
   static V zero() { return wasm_f32x4_splat(0.0f); }
   static V load(const float* p) { return wasm_v128_load(p); }
   static void store(float* p, V v) { wasm_v128_store(p, v); }
-  // widen.h's conversions, four at a time.
-  static V load_f16(const std::uint16_t* p) {
+  // widen.h's conversions, four at a time. The half's is out of line: a
+  // dozen instructions and five constants at each of its callers' loads cost
+  // the page's module more than the call costs a scan.
+  [[gnu::noinline]] static V load_f16(const std::uint16_t* p) {
     const v128_t half = wasm_u32x4_load16x4(p);
     const v128_t magnitude = wasm_i32x4_shl(wasm_v128_and(half, wasm_i32x4_splat(0x7FFF)), 13);
     const v128_t scaled = wasm_f32x4_mul(magnitude, wasm_f32x4_splat(kF16Rebias));

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "embeddings/kernels.h"
+
 namespace embeddings::kernels {
 
 // A half's exponent and mantissa, shifted into float32's places, read as a
@@ -16,7 +18,7 @@ namespace embeddings::kernels {
 // which the multiply would make finite, take their exponent from a mask.
 inline constexpr float kF16Rebias = 0x1p112f;
 
-inline float f16_bits_to_f32(std::uint16_t half) {
+[[gnu::noinline]] inline float f16_bits_to_f32(std::uint16_t half) {
   const std::uint32_t magnitude = static_cast<std::uint32_t>(half & 0x7FFFu) << 13;
   float scaled;
   std::memcpy(&scaled, &magnitude, sizeof scaled);
@@ -37,5 +39,25 @@ inline float bf16_bits_to_f32(std::uint16_t bf16) {
   std::memcpy(&value, &bits, sizeof value);
   return value;
 }
+
+// A 16-bit table's numbers as the kernels see them: one type per format, so
+// that the kernels written once over a row's element type (generic.h) pick
+// each format's load by overload. Each is its 16 bits, stored as the file
+// has them (little-endian, like both targets).
+struct Half {
+  std::uint16_t bits;
+  static constexpr NumberFormat kFormat = NumberFormat::F16;
+};
+struct BFloat16 {
+  std::uint16_t bits;
+  static constexpr NumberFormat kFormat = NumberFormat::BF16;
+};
+static_assert(sizeof(Half) == 2 && sizeof(BFloat16) == 2, "a table of them is its 16-bit numbers");
+
+// One number of a row, widened: the kernels' scalar tails and their double
+// fallback read every format through these.
+inline float number(float x) { return x; }
+inline float number(Half h) { return f16_bits_to_f32(h.bits); }
+inline float number(BFloat16 b) { return bf16_bits_to_f32(b.bits); }
 
 }  // namespace embeddings::kernels

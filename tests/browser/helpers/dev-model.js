@@ -53,12 +53,18 @@ function halfBytes(data) {
   return new Uint8Array(out.buffer);
 }
 
+/** Float32 numbers as bfloat16 bytes: each number's top half (rounded towards zero). */
+function bfloatBytes(data) {
+  const bits = new Uint32Array(Float32Array.from(data).buffer);
+  return new Uint8Array(Uint16Array.from(bits, (b) => b >>> 16).buffer);
+}
+
 /**
  * The files of a development model, as bytes, keyed by their path under the
  * model folder (model.safetensors, config.json, tokenizer.json,
  * snapshots/index.json, snapshots/step-NNNNNN.safetensors).
  */
-export function makeDevModel({ width = 128, context = 128, extraRows = 37, seed = 7, rotary = false } = {}) {
+export function makeDevModel({ width = 128, context = 128, extraRows = 37, seed = 7, rotary = false, dtype = 'F32' } = {}) {
   const words = Object.values(groups).flat();
   const tokenizerJson = makeTokenizerJson(words);
   const vocabSize = Object.keys(JSON.parse(tokenizerJson).model.vocab).length + extraRows;
@@ -90,9 +96,11 @@ export function makeDevModel({ width = 128, context = 128, extraRows = 37, seed 
   }
   const layers = 2;
   if (rotary) return rotaryModel({ wte, vocabSize, width, layers, tokenizerJson });
+  // The tables in 16 bits, as today's checkpoints store them, when asked.
+  const stored = (data) => (dtype === 'F16' ? halfBytes(data) : dtype === 'BF16' ? bfloatBytes(data) : data);
   const tensors = [
-    { name: 'transformer.wte.weight', shape: [vocabSize, width], data: wte },
-    { name: 'transformer.wpe.weight', shape: [context, width], data: wpe },
+    { name: 'transformer.wte.weight', dtype, shape: [vocabSize, width], data: stored(wte) },
+    { name: 'transformer.wpe.weight', dtype, shape: [context, width], data: stored(wpe) },
   ];
   for (let l = 0; l < layers; l++) {
     tensors.push({ name: `transformer.h.${l}.mlp.c_fc.weight`, shape: [width, 4 * width], data: new Float32Array(4 * width * width) });

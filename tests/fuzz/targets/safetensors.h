@@ -62,9 +62,8 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
       return findings.fail("a table's size does not match its shape and dtype: " + info->name);
     claimed += info->byte_length;
   }
-  // float32 is at most twice an F16 table, and each row adds one norm.
-  if (loader.allocation_bytes() > 5 * claimed + 64)
-    return findings.fail("allocation not bounded by the file");
+  // The tables stay as the file stores them: exactly their bytes.
+  if (loader.allocation_bytes() != claimed) return findings.fail("allocation is not the tables' bytes");
   if (!loader.allocate(error)) return findings.fail("allocate failed for a small file: " + error);
   for (Table table : {Table::Token, Table::Position}) {
     if (loader.table_info(table) == nullptr) continue;
@@ -77,7 +76,7 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
   EmbeddingTables tables;
   if (!loader.finish(tables, error)) {
     failed("finish");
-    if (tables.vocab_size() != 0 || tables.wte().data != nullptr)
+    if (tables.vocab_size() != 0 || tables.wte().numbers.data != nullptr)
       findings.fail("a failed load left tables behind");
     return;
   }
@@ -89,11 +88,10 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
     const safetensors::TensorInfo& position = *loader.header().find(tables.wpe_name());
     if (context + tables.family().position_offset != position.shape[0] || width != position.shape[1])
       return findings.fail("the position table's size differs from the header's shape");
-  } else if (tables.wpe().data != nullptr || tables.wpe().rows != 0) {
+  } else if (tables.wpe().numbers.data != nullptr || tables.wpe().rows != 0) {
     return findings.fail("a model without a position table has a wpe view");
   }
-  if (token.dtype == safetensors::DType::F32 &&
-      std::memcmp(tables.wte().data, bytes + token.file_offset, token.byte_length) != 0)
+  if (std::memcmp(tables.wte().numbers.data, bytes + token.file_offset, token.byte_length) != 0)
     return findings.fail("wte differs from the file's bytes");
 
   // The kernels over whatever numbers the file held (NaN, infinities,
@@ -102,7 +100,9 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
   std::vector<float> scores(vocab), result_scores(vocab);
   std::vector<std::int32_t> result_ids(vocab);
   const std::size_t query = vocab / 2;
-  kernels::cosine_scores(wte.row(query), wte.data, vocab, width, scores.data());
+  std::vector<float> query_row(width);
+  kernels::widen(wte.row_numbers(query), width, query_row.data());
+  kernels::cosine_scores(query_row.data(), wte.numbers, vocab, width, scores.data());
   const std::size_t k = std::min<std::size_t>(vocab, 5);
   const std::size_t found = kernels::top_k(scores.data(), vocab, k, static_cast<std::int64_t>(query),
                                            result_ids.data(), result_scores.data());
@@ -117,11 +117,11 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
   std::vector<std::int32_t> ids(n);
   for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::int32_t>((i * 7) % vocab);
   std::vector<float> token_rows(n * width), position_rows(n * width), sums(n * width);
-  kernels::embed_tokens(ids.data(), n, wte.data, wpe.data, width, token_rows.data(), position_rows.data(),
-                        sums.data());
+  kernels::embed_tokens(ids.data(), n, wte.numbers, wpe.numbers, width, token_rows.data(),
+                        position_rows.data(), sums.data());
   const std::size_t map_rows = std::min<std::size_t>(context, 64);
-  std::vector<float> map(map_rows * context), map_scratch(context);
-  kernels::cosine_map_rows(wpe.data, context, width, 0, map_rows, map_scratch.data(), map.data());
+  std::vector<float> map(map_rows * context), map_scratch(context + width);
+  kernels::cosine_map_rows(wpe.numbers, context, width, 0, map_rows, map_scratch.data(), map.data());
 }
 
 }  // namespace embeddings::fuzz

@@ -31,9 +31,12 @@ export function bf16ToFloat(bits) {
 /**
  * Writes model.embed_tokens.weight (rows × width, BF16) as a safetensors
  * file at `path`. twins: [[a, b], …] makes row b row a plus a small
- * change, so b is a's nearest row. Returns row(r): row r as float32.
+ * change, so b is a's nearest row. dtype 'F32' writes the same numbers as
+ * float32 (for benchmarks: a 16-bit table beside its float32 conversion).
+ * Returns row(r): row r as float32.
  */
-export async function writeBf16Checkpoint(path, { rows, width, seed = 17, twins = [] }) {
+export async function writeBf16Checkpoint(path, { rows, width, seed = 17, twins = [], dtype = 'BF16' }) {
+  const bytesPerNumber = dtype === 'F32' ? 4 : 2;
   const twinOf = new Map(twins.map(([a, b]) => [b, a]));
   const row = (r) => {
     const out = new Uint16Array(width);
@@ -44,7 +47,7 @@ export async function writeBf16Checkpoint(path, { rows, width, seed = 17, twins 
   };
   let header = JSON.stringify({
     __metadata__: { format: 'pt' },
-    'model.embed_tokens.weight': { dtype: 'BF16', shape: [rows, width], data_offsets: [0, rows * width * 2] },
+    'model.embed_tokens.weight': { dtype, shape: [rows, width], data_offsets: [0, rows * width * bytesPerNumber] },
   });
   while (header.length % 8) header += ' ';
   const prefix = new Uint8Array(8 + header.length);
@@ -53,11 +56,15 @@ export async function writeBf16Checkpoint(path, { rows, width, seed = 17, twins 
   const file = await open(path, 'w');
   try {
     await file.write(prefix);
-    const block = new Uint16Array(BLOCK_ROWS * width);
+    // A float32 number is its BF16 bits in the top half.
+    const block = dtype === 'F32' ? new Uint32Array(BLOCK_ROWS * width) : new Uint16Array(BLOCK_ROWS * width);
     for (let first = 0; first < rows; first += BLOCK_ROWS) {
       const count = Math.min(BLOCK_ROWS, rows - first);
-      for (let i = 0; i < count; i++) block.set(row(first + i), i * width);
-      await file.write(new Uint8Array(block.buffer, 0, count * width * 2));
+      for (let i = 0; i < count; i++) {
+        const bits = row(first + i);
+        for (let c = 0; c < width; c++) block[i * width + c] = dtype === 'F32' ? bits[c] << 16 : bits[c];
+      }
+      await file.write(new Uint8Array(block.buffer, 0, count * width * bytesPerNumber));
     }
   } finally {
     await file.close();
