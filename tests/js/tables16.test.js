@@ -160,3 +160,33 @@ describe('a Matrix of 16-bit numbers made by hand', () => {
     assert.throws(() => new Matrix(new Uint16Array(4), 2, 2, { dtype: 'int8' }), /dtype must be one of 'float32', 'float16', 'bfloat16'/);
   });
 });
+
+// The chapter's module scores a 16-bit table a block of rows at a time
+// (kernels/generic.h, cosine_scores_widened): tables of many blocks, with
+// blocks that do not end on a multiple of four rows, and rows wider than a
+// block, score every row as the float32 table does.
+for (const dtype of ['F16', 'BF16']) {
+  for (const width of [100, 16392]) {
+    test(`every score over a ${dtype} table ${width} numbers wide is the float32 table's`, async () => {
+      const random = seededRandom(width + dtype.length);
+      const wte16 = random16(dtype, rows * width, random), wpe = random16('BF16', 2 * width, random).values;
+      const tokenizerBytes = new TextEncoder().encode(tokenizer);
+      const load = (wteEntry) => loadModel({
+        weights: writeSafetensors([wteEntry, { name: 'wpe.weight', shape: [2, width], data: wpe }]),
+        tokenizer: tokenizerBytes,
+      });
+      const narrow = await load({ name: 'wte.weight', dtype, shape: [rows, width], data: new Uint8Array(wte16.bits.buffer) });
+      const wide = await load({ name: 'wte.weight', shape: [rows, width], data: wte16.values });
+      try {
+        for (const query of ['·girl', 'Lily', rowView(wide.wpe, 1)]) {
+          const all = wide.nearest(query, rows);
+          assert.ok(all.length > 200);
+          assert.deepEqual(narrow.nearest(query, rows), all);
+        }
+      } finally {
+        narrow.dispose();
+        wide.dispose();
+      }
+    });
+  }
+}

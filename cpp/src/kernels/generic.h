@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "embeddings/kernels.h"
 #include "embeddings/kernels_backends.h"
@@ -376,8 +377,40 @@ struct Kernels {
 
   static void cosine_scores(const float* query, TableNumbers table, std::size_t rows, std::size_t cols,
                             float* out) {
+#if EMBEDDINGS_CRITICAL_MODULE
+    if (table.format != NumberFormat::F32) return cosine_scores_widened(query, table, rows, cols, out);
+    cosine_scores_of(query, static_cast<const float*>(table.data), rows, cols, out);
+#else
     with_rows(table, [&](const auto* numbers) { cosine_scores_of(query, numbers, rows, cols, out); });
+#endif
   }
+
+#if EMBEDDINGS_CRITICAL_MODULE
+  // The chapter's module (CMakeLists.txt) scores a 16-bit table a block of
+  // rows at a time, widened into float32 and put through the float32 loop:
+  // the same numbers (widening is exact) in the same order of operations, so
+  // the same scores, without the two 16-bit copies of the loop, which would
+  // take the module past its 150 kB. The full module and native builds read
+  // 16-bit rows in registers instead. Single-threaded, as the module is.
+  [[gnu::noinline]] static void cosine_scores_widened(const float* query, TableNumbers table,
+                                                      std::size_t rows, std::size_t cols, float* out) {
+    static constexpr std::size_t kBlockNumbers = 16384;  // 64 KiB of zeroed memory, not of .wasm
+    alignas(16) static float block[kBlockNumbers];
+    static std::vector<float> wide_row;  // only for rows of more than kBlockNumbers numbers
+    float* numbers = block;
+    std::size_t rows_per_block = kBlockNumbers / cols;
+    if (rows_per_block == 0) {
+      if (wide_row.size() < cols) wide_row.resize(cols);
+      numbers = wide_row.data();
+      rows_per_block = 1;
+    }
+    for (std::size_t r = 0; r < rows; r += rows_per_block) {
+      const std::size_t count = rows - r < rows_per_block ? rows - r : rows_per_block;
+      widen(table.from(r * cols), count * cols, numbers);
+      cosine_scores_of(query, numbers, count, cols, out + r);
+    }
+  }
+#endif
 
   static std::size_t top_k(const float* scores, std::size_t count, std::size_t k, std::int64_t exclude,
                            std::int32_t* out_indices, float* out_scores);
