@@ -22,6 +22,12 @@ int hex_value(char ch) {
   return -1;
 }
 
+// Whether text starts with what to_bytes reads as one byte: "<0x" two hex digits ">".
+bool reads_as_escape(std::string_view text) {
+  return text.size() >= 6 && text.substr(0, 3) == "<0x" && hex_value(text[3]) >= 0 &&
+         hex_value(text[4]) >= 0 && text[5] == '>';
+}
+
 constexpr std::string_view kSpaceMark = "\xC2\xB7";        // ·
 constexpr std::string_view kNewlineMark = "\xE2\x86\xB5";  // ↵
 constexpr std::string_view kTabMark = "\xE2\x87\xA5";      // ⇥
@@ -40,7 +46,10 @@ std::string from_bytes(std::string_view bytes) {
         out += kNewlineMark;
       } else if (byte == '\t') {
         out += kTabMark;
-      } else if (byte < 0x20 || byte == 0x7F) {
+      } else if (byte < 0x20 || byte == 0x7F || (byte == '<' && reads_as_escape(bytes.substr(pos)))) {
+        // A literal "<0xNN>" in a token (byte_fallback's tokens are spelled
+        // so) has its "<" written as an escape, or it would be read back as
+        // the byte NN: token_id(token_display(id)) is id for every token.
         append_byte_escape(out, byte);
       } else {
         out += static_cast<char>(byte);
@@ -81,8 +90,7 @@ std::string to_bytes(std::string_view text) {
     } else if (rest.substr(0, kTabMark.size()) == kTabMark) {
       bytes += '\t';
       pos += kTabMark.size();
-    } else if (rest.size() >= 6 && rest.substr(0, 3) == "<0x" && hex_value(rest[3]) >= 0 &&
-               hex_value(rest[4]) >= 0 && rest[5] == '>') {
+    } else if (reads_as_escape(rest)) {
       bytes += static_cast<char>(hex_value(rest[3]) * 16 + hex_value(rest[4]));
       pos += 6;
     } else {

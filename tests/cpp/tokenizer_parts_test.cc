@@ -483,5 +483,15 @@ TEST(Display, MarksAndEscapesRoundTrip) {
   EXPECT_EQ(display::to_bytes("<0x41><0x4g>"), "A<0x4g>");
 }
 
+// A token spelled with a literal "<0xNN>" (byte_fallback's tokens, or one
+// inside a longer token) must not read back as the byte NN.
+TEST(Display, LiteralByteEscapesRoundTrip) {
+  EXPECT_EQ(display::from_bytes("<0x41>"), "<0x3C>0x41>");
+  for (const std::string token : {"<0x41>", "\xC2\xB7<0x41>", "a<0xC3>b", "<0x4g>", "<<0x0A>>", "<0x"}) {
+    EXPECT_EQ(display::to_bytes(display::from_bytes(token)), token) << token;
+  }
+  EXPECT_EQ(display::from_bytes("<0x4g>"), "<0x4g>");  // not an escape: left as it is
+}
+
 }  // namespace
 }  // namespace embeddings
