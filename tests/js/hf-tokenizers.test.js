@@ -215,19 +215,24 @@ const splitDigitsTokenizer = () => pairTokenizer({
   ],
 });
 
-test('the critical-path module leaves Sequence and Split out and says so; the package loads such files with the full one', async () => {
-  const json = splitDigitsTokenizer();
-  const bytes = utf8.encode(JSON.stringify(json));
+/** The critical-path module's error for a tokenizer.json it does not load (it must refuse it). */
+async function criticalModuleRefusal(bytes) {
   const critical = await instantiate('tokenizer');
   const session = new critical.TextSession();
   try {
     const pointer = session.inputBuffer(bytes.length);
     critical.HEAPU8.set(bytes, pointer);
     assert.equal(session.load(), false);
-    assert.match(session.error(), /pre_tokenizer: Sequence is left out of this build \(it is in embeddings-full\.wasm\)/);
+    return session.error();
   } finally {
     session.delete();
   }
+}
+
+test('the critical-path module leaves Sequence and Split out and says so; the package loads such files with the full one', async () => {
+  const json = splitDigitsTokenizer();
+  const bytes = utf8.encode(JSON.stringify(json));
+  assert.match(await criticalModuleRefusal(bytes), /pre_tokenizer: Sequence is left out of this build \(it is in embeddings-full\.wasm\)/);
   const model = await loadWithTokenizer(bytes, idCount(json));
   assert.deepEqual(model.encode('a12'), [97, 49, 50]);
 });
@@ -319,16 +324,7 @@ test('a file whose components the package\'s quick test misses is loaded with th
   delete json.pre_tokenizer;
   delete json.decoder;
   const bytes = utf8.encode(JSON.stringify(json));
-  const critical = await instantiate('tokenizer');
-  const session = new critical.TextSession();
-  try {
-    const pointer = session.inputBuffer(bytes.length);
-    critical.HEAPU8.set(bytes, pointer);
-    assert.equal(session.load(), false);
-    assert.match(session.error(), /pre_tokenizer: null \(a vocabulary spelled as text\) is left out of this build/);
-  } finally {
-    session.delete();
-  }
+  assert.match(await criticalModuleRefusal(bytes), /pre_tokenizer: null \(a vocabulary spelled as text\) is left out of this build/);
   const model = await loadWithTokenizer(bytes, idCount(json));
   const rust = rustTokenizers.Tokenizer.fromString(JSON.stringify(json));
   await compareWithRust(model, rust, ['ab', 'a b', 'x', ''], 'no pre_tokenizer');
