@@ -19,10 +19,12 @@
 // the widgets' stylesheet, KaTeX) is found at the same place from the
 // bundle. The build is deterministic: tests/js/page-bundle.test.js builds it
 // again in memory and fails when web/dist/page.js is older than its sources.
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+
+import { tableRangesOf } from '../web/src/early-requests.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const entry = resolve(root, 'web/page/page.js');
@@ -100,6 +102,37 @@ const moduleBuild = {
 export const firstScriptEntry = resolve(root, 'web/page/first-requests.js');
 export const firstScriptFile = resolve(root, 'web/dist/first-requests.js');
 
+// The shipped model's weights, whose tables' places the first script carries.
+export const shippedWeights = resolve(root, 'model/model.safetensors');
+
+/**
+ * Where the tables lie in the shipped model's weights, as [{ offset,
+ * length }] read from the file's header (tableRangesOf, the reading the page
+ * does): none when the file is absent or unreadable.
+ */
+export async function shippedTableRanges() {
+  let file;
+  try {
+    file = await open(shippedWeights);
+  } catch {
+    return [];
+  }
+  try {
+    const { size } = await file.stat();
+    const prefix = Buffer.alloc(8);
+    await file.read(prefix, 0, 8, 0);
+    const headerLength = Number(prefix.readBigUInt64LE(0));
+    if (size < 8 || headerLength < 2 || headerLength > Math.min(16 * 1024 * 1024, size - 8)) return [];
+    const header = Buffer.alloc(headerLength);
+    await file.read(header, 0, headerLength, 8);
+    return tableRangesOf(JSON.parse(header.toString('utf8')), headerLength, size).map(({ offset, length }) => ({ offset, length }));
+  } catch {
+    return [];
+  } finally {
+    await file.close();
+  }
+}
+
 async function bundleFirstScript(write) {
   const result = await build({
     ...moduleBuild,
@@ -107,6 +140,7 @@ async function bundleFirstScript(write) {
     entryPoints: [firstScriptEntry],
     outfile: firstScriptFile,
     metafile: true,
+    define: { SHIPPED_MODEL_TABLES: JSON.stringify(await shippedTableRanges()) },
     // Read while the script runs: document.currentScript is this script then.
     plugins: [ownUrl(firstScriptFile, 'document.currentScript.src')],
   });

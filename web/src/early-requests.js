@@ -59,19 +59,20 @@ export function urlSource(url, name, signal) {
   let ranges = [];
   const rangeHolding = (offset, length) =>
     ranges.find((range) => range.offset <= offset && offset + length <= range.offset + range.length);
-  function requestOnce(offset, length) {
+  function requestOnce(offset, length, { guessed, reading = false } = {}) {
     let range = rangeHolding(offset, length);
     if (!range) {
-      range = { offset, length, bytes: request(offset, length) };
+      range = { offset, length, bytes: request(offset, length, guessed?.signal ?? signal), guessed };
       range.bytes.catch(() => {});  // a prefetch nobody reads must not be an unhandled rejection
       ranges.push(range);
     }
+    if (reading) range.read = true;
     return range.bytes.then((bytes) => bytes.subarray(offset - range.offset, offset - range.offset + length));
   }
-  async function request(offset, length) {
+  async function request(offset, length, requestSignal = signal) {
     const response = await fetchFile(url, name, {
       headers: { Range: `bytes=${offset}-${offset + length - 1}` },
-      signal,
+      signal: requestSignal,
       accept: (status) => status === 416,
     });
     if (response.status === 416) {
@@ -106,7 +107,7 @@ export function urlSource(url, name, signal) {
       if (length === 0) return new Uint8Array(0);
       if (whole) return whole.subarray(offset, offset + length);
       if (prefix && offset + length <= prefix.length) return prefix.subarray(offset, offset + length);
-      const bytes = await requestOnce(offset, length);
+      const bytes = await requestOnce(offset, length, { reading: true });
       if (bytes.length !== Math.min(length, Math.max(0, total - offset))) {
         throw new Error(`${name}: asked for ${length} bytes at ${offset}, got ${bytes.length}`);
       }
@@ -117,6 +118,24 @@ export function urlSource(url, name, signal) {
     prefetch(offset, length) {
       if (whole || length <= 0 || (prefix && offset + length <= prefix.length)) return;
       requestOnce(offset, length).catch(() => {});
+    },
+    // Asks for bytes where the tables are expected to be, before the header
+    // has said where they are (guessTableRanges); settleGuesses then keeps
+    // the guesses the header confirms and cancels the others.
+    guess(offset, length) {
+      if (whole || length <= 0 || rangeHolding(offset, length)) return;
+      const controller = new AbortController();
+      signal?.addEventListener('abort', () => controller.abort(abortReason(signal)), { once: true });
+      requestOnce(offset, length, { guessed: controller }).catch(() => {});
+    },
+    // A guess is kept when it holds a confirmed range or a read has used it
+    // (its bytes are the file's either way); the others are cancelled.
+    settleGuesses(confirmed) {
+      const kept = (range) => range.read || confirmed.some(({ offset, length }) =>
+        range.offset <= offset && offset + length <= range.offset + range.length);
+      for (const range of ranges) if (range.guessed && !kept(range)) range.guessed.abort();
+      ranges = ranges.filter((range) => !range.guessed || kept(range));
+      for (const range of ranges) range.guessed = undefined;
     },
     // A whole small file (config.json, tokenizer.json): one plain request,
     // rather than a probe for the size and then the body.
@@ -164,6 +183,7 @@ const MAX_EARLY_TABLE_BYTES = 2 ** 30;
  */
 export function askForTablesEarly(source, sizePromise, requested) {
   if (!source.prefetch) return;
+  let ranges = [];
   sizePromise.then(async (size) => {
     if (size < 8) return;
     const first = await source.read(0, 8);
@@ -176,20 +196,33 @@ export function askForTablesEarly(source, sizePromise, requested) {
     } catch {
       return;
     }
-    if (typeof header !== 'object' || header === null || Array.isArray(header)) return;
-    const dataStart = 8 + length;
-    let asked = false;
-    for (const name of TABLE_NAMES) {
-      const offsets = Object.hasOwn(header, name) ? header[name]?.data_offsets : undefined;
-      if (!Array.isArray(offsets) || offsets.length !== 2) continue;
-      const [begin, end] = offsets;
-      if (!Number.isSafeInteger(begin) || !Number.isSafeInteger(end) || begin < 0 || end <= begin ||
-          end - begin > MAX_EARLY_TABLE_BYTES || dataStart + end > size) continue;
-      source.prefetch(dataStart + begin, end - begin);
-      asked = true;
-    }
-    if (asked) requested();
-  }).catch(() => {});  // the C++ loader's own reads report what went wrong
+    ranges = tableRangesOf(header, length, size);
+    for (const { offset, length: bytes } of ranges) source.prefetch(offset, bytes);
+    if (ranges.length) requested();
+  }).catch(() => {})  // the C++ loader's own reads report what went wrong
+    .finally(() => source.settleGuesses?.(ranges));
+}
+
+/**
+ * Where a safetensors header (parsed JSON; `headerLength` bytes long, in a
+ * file of `size` bytes) puts the tables the C++ loader looks for, as
+ * [{ name, offset, length }] in file offsets, the position table first:
+ * nothing for a header that is not an object, and no entry that could not
+ * be a table of this file.
+ */
+export function tableRangesOf(header, headerLength, size) {
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) return [];
+  const dataStart = 8 + headerLength;
+  const ranges = [];
+  for (const name of TABLE_NAMES) {
+    const offsets = Object.hasOwn(header, name) ? header[name]?.data_offsets : undefined;
+    if (!Array.isArray(offsets) || offsets.length !== 2) continue;
+    const [begin, end] = offsets;
+    if (!Number.isSafeInteger(begin) || !Number.isSafeInteger(end) || begin < 0 || end <= begin ||
+        end - begin > MAX_EARLY_TABLE_BYTES || dataStart + end > size) continue;
+    ranges.push({ name, offset: dataStart + begin, length: end - begin });
+  }
+  return ranges;
 }
 
 // Sources opened by requestWeightsEarly, by URL, until a load takes them.
@@ -205,11 +238,17 @@ const earlySources = (globalThis[Symbol.for('embeddings-and-position: weights re
  * signal, takes this source rather than asking again.
  * @param {URL} url
  */
-export function requestWeightsEarly(url) {
+export function requestWeightsEarly(url, { expectedTables = [] } = {}) {
   if (!(url instanceof URL) || earlySources.has(url.href)) return;
   const source = urlSource(url, url.href);
   const size = source.size();
   size.catch(() => {});  // the load that takes the source reports a failure
+  // The ranges the page expects the tables at leave beside the first bytes,
+  // not a round trip (and, on a busy page, a long task) after them; the
+  // header read below confirms them or cancels them.
+  for (const { offset, length } of expectedTables) {
+    if (Number.isSafeInteger(offset) && Number.isSafeInteger(length) && offset >= 0 && length > 0) source.guess(offset, length);
+  }
   askForTablesEarly(source, size, () => {});
   earlySources.set(url.href, source);
 }
