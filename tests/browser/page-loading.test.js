@@ -118,3 +118,30 @@ test('the first script alone asks for the weights\' first bytes and both tables,
     await held.context().close();
   }
 });
+
+test('for the shipped model the first script asks for both tables beside the first bytes, without waiting for them', async () => {
+  const held = await openPage(browser);
+  const ranges = [];
+  let tablesBeforeFirstBytes;
+  await held.route('**/model/model.safetensors', async (route) => {
+    const range = route.request().headers().range;
+    ranges.push(range);
+    if (range === 'bytes=0-16383') {
+      // The first bytes are answered once the two tables have been asked for
+      // (or after ten seconds, when the check below fails).
+      for (let i = 0; i < 200 && ranges.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      tablesBeforeFirstBytes = ranges.filter((r) => r !== range);
+    }
+    await route.continue();
+  });
+  try {
+    await held.goto(`${server.origin}/web/page/`);
+    await held.waitForFunction(() => document.documentElement.dataset.page === 'ready');
+    assert.equal(tablesBeforeFirstBytes.length, 2, `the tables' ranges asked for before the first bytes came back: ${tablesBeforeFirstBytes}`);
+    assert.equal(ranges.length, 3, `each range once: ${ranges.join(', ')}`);
+    assert.deepEqual(await waitForWidgets(held, '#table'), []);
+    assert.deepEqual(held.problems, []);
+  } finally {
+    await held.context().close();
+  }
+});

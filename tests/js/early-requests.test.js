@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { loadModel, rowView } from '../../web/index.js';
-import { earlyTableNamesForTests } from '../../web/src/early-requests.js';
+import { earlyTableNamesForTests, requestWeightsEarly, tableRangesOf } from '../../web/src/early-requests.js';
 import { instantiate } from '../../web/src/runtime.js';
 import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
 import { makeFamilyModel } from './helpers/checkpoints.js';
@@ -27,23 +27,24 @@ after(() => rm(dir, { recursive: true, force: true }));
 
 /**
  * The chapter's server over `dir`, logging each request as it arrives (with
- * its Range header); `holdConfig(requests)` may keep config.json's answer
+ * its Range header); with `releaseWhen(requests)`, the answers to the
+ * requests `holdBack` picks (config.json's, unless it says otherwise) are kept
  * back until it returns true for the requests seen so far.
  */
-async function serve({ holdConfig } = {}) {
+async function serve({ releaseWhen, holdBack = (request) => request.url.endsWith('/config.json') } = {}) {
   const requests = [];
   const server = createChapterServer({ root: dir });
   const chapter = server.listeners('request')[0];
   server.removeAllListeners('request');
   const held = [];
   const release = () => {
-    while (held.length && holdConfig(requests)) chapter(...held.shift());
+    while (held.length && releaseWhen(requests)) chapter(...held.shift());
   };
   server.on('request', (request, response) => {
     requests.push({ path: request.url, range: request.headers.range });
-    if (holdConfig && request.url.endsWith('/config.json')) held.push([request, response]);
+    if (releaseWhen && holdBack(request)) held.push([request, response]);
     else chapter(request, response);
-    if (holdConfig) release();
+    if (releaseWhen) release();
   });
   const origin = await listenOnLoopback(server);
   return { origin, requests, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }) };
@@ -63,7 +64,7 @@ describe('the tables are asked for from the header, before the C++ loader has re
     // config.json is answered only once both tables have been asked for: the
     // C++ loader cannot have asked (it reads the header only after the
     // config has arrived), so without the early requests this load would never end.
-    const server = await serve({ holdConfig: (requests) => weightRanges(requests, 'held.safetensors').length >= 3 });
+    const server = await serve({ releaseWhen: (requests) => weightRanges(requests, 'held.safetensors').length >= 3 });
     try {
       const model = await loadModel({
         weights: `${server.origin}/model/held.safetensors`,
@@ -128,6 +129,99 @@ describe('the tables are asked for from the header, before the C++ loader has re
       const ranges = weightRanges(server.requests, 'long.safetensors');
       assert.equal(ranges.length, 4, ranges.join(', '));  // the first 16 KiB, the header's rest, the two tables
       assert.equal(new Set(ranges).size, 4, ranges.join(', '));
+      model.dispose();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** Where a safetensors file's two tables lie, read here from its header by name (not with tableRangesOf). */
+function tablesOf(bytes) {
+  const headerLength = Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
+  const at = (name) => {
+    const [begin, end] = header[name].data_offsets;
+    return { offset: 8 + headerLength + begin, length: end - begin };
+  };
+  return { position: at('transformer.wpe.weight'), token: at('transformer.wte.weight'), header, headerLength };
+}
+const rangeHeader = ({ offset, length }) => `bytes=${offset}-${offset + length - 1}`;
+
+describe('a page that knows where its model\'s tables lie asks for them with the first bytes', () => {
+  test('tableRangesOf reads a header as the page does: the position table first, file offsets', () => {
+    const { position, token, header, headerLength } = tablesOf(fixture.weights);
+    assert.deepEqual(tableRangesOf(header, headerLength, fixture.weights.length), [
+      { name: 'transformer.wpe.weight', ...position },
+      { name: 'transformer.wte.weight', ...token },
+    ]);
+    // A table past the end of the file, and headers that are not objects, give nothing.
+    const [first, last] = [['transformer.wpe.weight', position], ['transformer.wte.weight', token]]
+      .sort((a, b) => a[1].offset - b[1].offset);
+    assert.deepEqual(tableRangesOf(header, headerLength, last[1].offset + last[1].length - 1).map((r) => r.name), [first[0]]);
+    for (const notAHeader of [null, [], 'x', 3]) assert.deepEqual(tableRangesOf(notAHeader, 2, 100), []);
+  });
+
+  test('the expected ranges leave at once, before the header is in, and the load reads them: each range once', { timeout: 30_000 }, async () => {
+    await writeFile(join(dir, 'model', 'expected.safetensors'), fixture.weights);
+    const { position, token } = tablesOf(fixture.weights);
+    // The first bytes are answered only once both tables have been asked
+    // for: without the expected ranges (the tables asked for from the header)
+    // this load would never end.
+    const server = await serve({
+      holdBack: (request) => request.headers.range === 'bytes=0-16383',
+      releaseWhen: (requests) => weightRanges(requests, 'expected.safetensors').length >= 3,
+    });
+    const url = new URL(`${server.origin}/model/expected.safetensors`);
+    try {
+      requestWeightsEarly(url, { expectedTables: [position, token] });
+      const model = await loadModel({ weights: url, config: fixture.config, tokenizer: fixture.tokenizer });
+      assert.deepEqual(Array.from(rowView(model.wte, 7)), Array.from(fixture.wte.subarray(7 * 8, 8 * 8)));
+      assert.deepEqual(Array.from(rowView(model.wpe, 2)), Array.from(fixture.wpe.subarray(2 * 8, 3 * 8)));
+      const ranges = weightRanges(server.requests, 'expected.safetensors');
+      assert.deepEqual(ranges.slice().sort(), ['bytes=0-16383', rangeHeader(position), rangeHeader(token)].sort());
+      model.dispose();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('ranges that the header does not confirm (the file changed since the page was built) are cancelled and never read', { timeout: 30_000 }, async () => {
+    await writeFile(join(dir, 'model', 'changed.safetensors'), fixture.weights);
+    const { position, token } = tablesOf(fixture.weights);
+    const stale = [{ offset: position.offset + 4, length: position.length }, { offset: 100, length: 50 }];
+    const server = await serve();
+    const url = new URL(`${server.origin}/model/changed.safetensors`);
+    try {
+      requestWeightsEarly(url, { expectedTables: stale });
+      const model = await loadModel({ weights: url, config: fixture.config, tokenizer: fixture.tokenizer });
+      // The numbers are the file's, read at the header's offsets: the
+      // position table's stale range (four bytes off) was not read.
+      assert.deepEqual(Array.from(model.wte.data), Array.from(fixture.wte));
+      assert.deepEqual(Array.from(model.wpe.data), Array.from(fixture.wpe));
+      const ranges = weightRanges(server.requests, 'changed.safetensors');
+      assert.ok(ranges.includes(rangeHeader(position)) && ranges.includes(rangeHeader(token)), ranges.join(', '));
+      assert.equal(ranges.filter((range) => range === rangeHeader(token)).length, 1);
+      model.dispose();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('an expected range holding a table serves it: the table is not asked for again', { timeout: 30_000 }, async () => {
+    await writeFile(join(dir, 'model', 'wide.safetensors'), fixture.weights);
+    const { position, token } = tablesOf(fixture.weights);
+    // One range from the position table's start to the token table's end (the fixture stores wte first, so take both orders).
+    const start = Math.min(position.offset, token.offset);
+    const end = Math.max(position.offset + position.length, token.offset + token.length);
+    const both = { offset: start, length: end - start };
+    const server = await serve();
+    const url = new URL(`${server.origin}/model/wide.safetensors`);
+    try {
+      requestWeightsEarly(url, { expectedTables: [both] });
+      const model = await loadModel({ weights: url, config: fixture.config, tokenizer: fixture.tokenizer });
+      assert.deepEqual(Array.from(model.wte.data), Array.from(fixture.wte));
+      assert.deepEqual(weightRanges(server.requests, 'wide.safetensors').sort(), ['bytes=0-16383', rangeHeader(both)].sort());
       model.dispose();
     } finally {
       await server.close();

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { bundlePage, bundleFile, firstScriptFile } from '../../tools/bundle-page.mjs';
+import { bundlePage, bundleFile, firstScriptFile, shippedTableRanges } from '../../tools/bundle-page.mjs';
 
 const root = new URL('../../', import.meta.url);
 
@@ -40,9 +40,23 @@ test('the chapter page loads its small first script, then the bundle', () => {
 test('the first script is what its sources build now, holds no more than the weights\' requests and the model\'s address, and resolves the model beside the page', async () => {
   const { firstScript } = await bundlePage({ write: false });
   assert.ok(readFileSync(firstScriptFile, 'utf8') === firstScript.code, 'web/dist/first-requests.js is older than its sources: run tools/build.sh page');
-  assert.deepEqual(firstScript.inputs, ['web/page/first-requests.js', 'web/page/model-choice.js', 'web/src/default-model.js', 'web/src/early-requests.js']);
+  assert.deepEqual(firstScript.inputs, ['<define:SHIPPED_MODEL_TABLES>', 'web/page/first-requests.js', 'web/page/model-choice.js', 'web/src/default-model.js', 'web/src/early-requests.js']);
   assert.doesNotMatch(firstScript.code, /import\.meta/, 'a classic script has no import.meta');
   assert.ok(firstScript.code.includes('new URL("../src/default-model.js",document.currentScript.src)'));
+});
+
+test('the first script carries where the shipped model\'s two tables lie, as its header says', async () => {
+  const weights = readFileSync(new URL('model/model.safetensors', root));
+  const headerLength = Number(weights.readBigUInt64LE(0));
+  const header = JSON.parse(weights.subarray(8, 8 + headerLength).toString('utf8'));
+  const at = (name) => {
+    const [begin, end] = header[name].data_offsets;
+    return { offset: 8 + headerLength + begin, length: end - begin };
+  };
+  const expected = [at('transformer.wpe.weight'), at('transformer.wte.weight')];
+  assert.deepEqual(await shippedTableRanges(), expected);
+  const { firstScript } = await bundlePage({ write: false });
+  assert.ok(firstScript.code.includes(JSON.stringify(expected).replace(/"/g, '')), 'the ranges are in the script');
 });
 
 test('the Code parts\' definitions stay outside the bundle, spelled as the chapter writes them', async () => {
