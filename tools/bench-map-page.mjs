@@ -20,9 +20,10 @@
 // the two before it), and, once the reader goes to step 0, to every
 // snapshot's map; the longest task in that time.
 //
-//   node tools/bench-map-page.mjs [--runs N] [--markdown] [--model FOLDER]
+//   node tools/bench-map-page.mjs [--runs N] [--markdown] [--model FOLDER] [--map | --slider]
 //   (--model: serve FOLDER's model.safetensors, config.json, tokenizer.json,
-//    training-curve.json and snapshots/ as the page's model)
+//    training-curve.json and snapshots/ as the page's model;
+//    --map, --slider: that part alone)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -33,6 +34,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf('--runs') + 1]) || (args.includes('--runs') ? 1 : 3);
 const markdown = args.includes('--markdown');
+const parts = { map: !args.includes('--slider'), slider: !args.includes('--map') };
 const folder = args.includes('--model') ? args[args.indexOf('--model') + 1] : undefined;
 const folderFiles = folder && {
   prefix: '/model/',
@@ -86,10 +88,12 @@ async function loadOnce(browser, origin, profile) {
 }
 
 /** Runs in the page: resolves once the slider has laid out `count` maps, with the time and the longest task until then. */
+// The slider is looked for at every check: the first one runs as soon as
+// the navigation commits, before the parser has reached it.
 const waitForLearned = (count) => `new Promise((resolve) => {
-  const slider = document.querySelector('#slider');
   const check = () => {
-    if (Number(slider.dataset.learned ?? 0) < ${count}) return requestAnimationFrame(check);
+    const slider = document.querySelector('#slider');
+    if (Number(slider?.dataset.learned ?? 0) < ${count}) return setTimeout(check, 20);
     resolve({ at: performance.now(), longest: Math.max(0, ...window.__longTasks.map((t) => t.duration)) });
   };
   check();
@@ -104,11 +108,16 @@ async function sliderOnce(browser, origin) {
   });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
-  const evaluate = async (expression) => (await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true, timeout: 300000 })).result.value;
+  const evaluate = async (expression) => {
+    const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+    if (exceptionDetails) throw new Error(`the page failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+    return result.value;
+  };
   await page.goto(`${origin}/web/page/#training`, { waitUntil: 'commit' });
   const first = await evaluate(waitForLearned(1));
   const three = await evaluate(waitForLearned(3));
-  const total = await evaluate('document.querySelector("#slider").snapshots.length');
+  const total = await evaluate('document.querySelector("#slider").snapshots?.length');
+  if (!(total > 0)) throw new Error('the slider has no snapshots after its first map');
   const home = await evaluate(`(() => { const range = document.querySelector('#slider input[type="range"]'); range.value = '0'; range.dispatchEvent(new Event('input')); return performance.now(); })()`);
   const all = await evaluate(waitForLearned(total));
   await context.close();
@@ -133,7 +142,7 @@ const model = await loadModel();
 await model.map({ epochs: 5 });  // the layout module compiled, uncounted
 const nodeMap = async () => { const start = performance.now(); await model.map(); return performance.now() - start; };
 try {
-  for (const profile of profiles) {
+  for (const profile of parts.map ? profiles : []) {
     const results = [];
     for (let run = 0; run < runs; run++) {
       const node = await nodeMap();
@@ -147,16 +156,18 @@ try {
       : `${profile.name}: request → drawn ${cells[0]}; Node ${cells[1]}; page ÷ Node ${cells[2]}; request at ${cells[3]}; layout.wasm after ${cells[4]}; longest task ${cells[5]}`);
   }
   const slider = [];
-  for (let run = 0; run < runs; run++) {
+  for (let run = 0; run < (parts.slider ? runs : 0); run++) {
     slider.push(await sliderOnce(browser, origin));
     const last = slider.at(-1);
     process.stderr.write(`  slider: first map ${ms(last.first)}, three ${ms(last.three)}, all ${last.total} ${ms(last.all)} after going to step 0, longest task ${ms(last.longest)}\n`);
   }
-  lines.push('', `The training slider (${slider[0].total} snapshots; desktop; from navigation, opened at #training):`, '');
-  if (markdown) lines.push('| first map | three maps (all it lays out unasked) | every map, after going to step 0 | longest task |', '|---|---|---|---|');
-  const sliderCells = [spread(slider.map((r) => r.first)), spread(slider.map((r) => r.three)), spread(slider.map((r) => r.all)),
-    `${ms(Math.max(...slider.map((r) => r.longest)))} (the most over ${runs} loads)`];
-  lines.push(markdown ? `| ${sliderCells.join(' | ')} |` : sliderCells.join('  ·  '));
+  if (slider.length) {
+    lines.push('', `The training slider (${slider[0].total} snapshots; desktop; from navigation, opened at #training):`, '');
+    if (markdown) lines.push('| first map | three maps (all it lays out unasked) | every map, after going to step 0 | longest task |', '|---|---|---|---|');
+    const sliderCells = [spread(slider.map((r) => r.first)), spread(slider.map((r) => r.three)), spread(slider.map((r) => r.all)),
+      `${ms(Math.max(...slider.map((r) => r.longest)))} (the most over ${runs} loads)`];
+    lines.push(markdown ? `| ${sliderCells.join(' | ')} |` : sliderCells.join('  ·  '));
+  }
 } finally {
   await browser.close();
   model.dispose();
