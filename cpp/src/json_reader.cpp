@@ -17,8 +17,10 @@ bool Reader::fail(const std::string& what) {
 }
 
 void Reader::skip_whitespace() {
-  while (!at_end()) {
-    const char c = peek_char();
+  const char* const text = input_.data();
+  const std::size_t size = input_.size();
+  while (pos_ < size) {
+    const char c = text[pos_];
     if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
     ++pos_;
   }
