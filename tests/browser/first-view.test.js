@@ -68,6 +68,16 @@ describe(`an <embedding-table> given a fresh model (${modelMode} model)`, () => 
       table.model = fresh;
       document.querySelector('main').append(table);
       await new Promise((resolve) => table.addEventListener('ew-ready', resolve, { once: true }));
+      // Each picture of the grid starts with a clear of its canvas: count them from here on.
+      window.gridPaints = 0;
+      const context = table.grid.canvas.getContext('2d');
+      const clear = context.clearRect;
+      context.clearRect = function clearRect(...args) {
+        window.gridPaints += 1;
+        return clear.apply(this, args);
+      };
+      for (let frame = 0; frame < 4; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+      window.firstViewPaints = window.gridPaints;
     });
   });
   after(() => page?.context().close());
@@ -92,6 +102,18 @@ describe(`an <embedding-table> given a fresh model (${modelMode} model)`, () => 
     assert.equal(state.token, 'Lily');
     assert.match(state.rowText, new RegExp(`^Row ${lily}, Lily, starts `));
     assert.match(state.readout, new RegExp(`^Lily \\(row ${lily}\\), column 0: `));
+  });
+
+  test('its first picture is painted once: the scroll to the start token it makes as it lays out is not painted again', async () => {
+    assert.equal(await page.evaluate(() => window.firstViewPaints), 1);
+    // A scroll of the reader's is painted.
+    const after = await page.evaluate(async () => {
+      const viewport = document.querySelector('#fresh .ew-grid-viewport');
+      viewport.scrollTop += 40;
+      for (let frame = 0; frame < 3; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+      return window.gridPaints;
+    });
+    assert.equal(after, 2);
   });
 
   test('its colours and legend keep the limit of the sorted sample', async () => {

@@ -413,8 +413,11 @@ export class HeatGrid {
     const context = this.canvas.getContext('2d');
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     context.clearRect(0, 0, m.width, m.height);
+    // Everything read from the page first, before the window's label is
+    // written: a read after that write would make the browser restyle.
     const scrollTop = this.square ? 0 : this.viewport.scrollTop;
     this.paintedScrollTop = scrollTop;
+    const style = this.#labelStyle();
     const gridHeight = m.height - m.top;
     const first = Math.max(0, Math.floor(scrollTop / m.rowHeight));
     const offset = scrollTop - first * m.rowHeight;
@@ -437,7 +440,6 @@ export class HeatGrid {
     context.restore();
 
     // Labels: row names on the left, column numbers on top.
-    const style = this.#labelStyle();
     context.fillStyle = style.color || '#222';
     context.textBaseline = 'middle';
     context.font = `11px ${style.fontFamily || 'system-ui, sans-serif'}`;
