@@ -9,6 +9,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { num } from '../../web/widgets/format.js';
 import { wordForms } from '../../web/widgets/word-forms.js';
+import { colorOf } from '../../web/widgets/color.js';
 import { sortedColourLimit } from '../js/helpers/reference.js';
 import { startServer, launch, openPage, waitForWidgets, checkModel, nodeModel, modelMode } from './helpers/browser.js';
 
@@ -114,6 +115,25 @@ describe(`an <embedding-table> given a fresh model (${modelMode} model)`, () => 
       return window.gridPaints;
     });
     assert.equal(after, 2);
+  });
+
+  test('its picture is each number\'s colour, on both sides of every block of rows it paints apart', async () => {
+    const { rows, cols } = model.wte;
+    const limit = sortedColourLimit(model.wte.data, model.wte.dtype);
+    const cells = [];
+    for (const r of [0, 1, 15, 16, 63, 64, 65, 127, 128, 635, 636, 1000, 2047, 2048, rows - 2, rows - 1]) {
+      if (r >= 0 && r < rows) for (const c of [0, 1, 63, cols - 1]) cells.push([r, c]);
+    }
+    const pixels = await page.evaluate((wanted) => {
+      const { image } = document.querySelector('#fresh').grid;
+      image.ensureRows(0, image.rows);  // every block, not only those the idle time has reached
+      const context = image.canvas.getContext('2d');
+      return wanted.map(([r, c]) => Array.from(context.getImageData(c, r, 1, 1).data.slice(0, 3)));
+    }, cells);
+    cells.forEach(([r, c], i) => {
+      const value = model.wte.dtype === 'float32' ? model.wte.data[r * cols + c] : model.wte.at(r, c);
+      assert.equal(`rgb(${pixels[i].join(', ')})`, colorOf(value, limit), `row ${r}, column ${c}`);
+    });
   });
 
   test('its colours and legend keep the limit of the sorted sample', async () => {
