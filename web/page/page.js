@@ -128,7 +128,8 @@ function placesOf(model) {
     : `no position table (rotary positions${model.context ? `, ${int(model.context)} places` : ''})`;
 }
 
-function fillFigures(model) {
+/** The figures of the first screen, beside the token table: filled before it is shown. */
+function fillFirstFigures(model) {
   const { vocabSize, width, context } = model;
   const tableNumbers = vocabSize * width;
   setFigure('rows', int(vocabSize));
@@ -146,7 +147,11 @@ function fillFigures(model) {
     setFigure('lily-id', String(lily));
     setFigure('lily-five', listInWords(Array.from(rowView(model.wte, lily).subarray(0, 5), (x) => num(x))));
   }
+}
 
+/** The figures further down (cosines of rows, the position map's, the model's details): after the first view. */
+function fillLaterFigures(model) {
+  const { vocabSize, width, context } = model;
   const pair = (a, b) => {
     const ia = idOf(model, a), ib = idOf(model, b);
     if (ia === undefined || ib === undefined) {
@@ -361,7 +366,25 @@ function showModelFailure(error) {
 // The model every figure and Code line reads; the file picker replaces it.
 let current;
 
-function showModel(model) {
+/**
+ * Resolves once the browser has drawn a frame (the first view: the token
+ * table the model arrived for), or after a moment where no frame comes (a
+ * page in a background tab draws none).
+ */
+function afterNextFrame() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
+}
+
+/**
+ * Shows a model's figures: those of the first screen at once, the rest and
+ * the Code lines once the first view is drawn (they are a screen or more
+ * below it). Resolves true when all are filled, false when another model
+ * took its place meanwhile.
+ */
+async function showModel(model) {
   current = model;
   window.model = model;
   progressBar.hidden = true;
@@ -369,8 +392,12 @@ function showModel(model) {
   $('#model-line').classList.remove('failed');
   progressText.textContent = `Model loaded: ${int(model.vocabSize)} tokens × ${int(model.width)} numbers, ` +
     `${placesOf(model)}. Every figure below comes from it.`;
-  fillFigures(model);
+  fillFirstFigures(model);
+  await afterNextFrame();
+  if (current !== model) return false;
+  fillLaterFigures(model);
   fillCode(model);
+  return true;
 }
 
 /** Opens model files from the reader's disk: read here, in the browser, and sent nowhere. */
@@ -394,14 +421,15 @@ async function openPicked(picked) {
   for (const element of document.querySelectorAll('*')) {
     if (element instanceof ModelWidget && element.localName !== 'training-slider') element.model = loading;
   }
+  let shown;
   try {
-    showModel(await loading);
+    shown = await showModel(await loading);
   } catch (error) {
     showModelFailure(error);
     document.documentElement.dataset.page = 'error';
     return;
   }
-  document.documentElement.dataset.page = 'ready';
+  if (shown) document.documentElement.dataset.page = 'ready';
 }
 
 async function main() {
@@ -414,7 +442,7 @@ async function main() {
     typesetWhenIdle();
     return;
   }
-  showModel(model);
+  const shown = showModel(model);
   traceWidget.addEventListener('ew-trace', () => fillCode(current));
 
   for (const button of document.querySelectorAll('[data-places]')) {
@@ -426,8 +454,10 @@ async function main() {
       map.querySelector('.ew-grid-viewport')?.focus({ preventScroll: true });
     });
   }
-  document.documentElement.dataset.page = 'ready';
-  performance.mark('embeddings:figures');
+  if (await shown) {
+    document.documentElement.dataset.page = 'ready';
+    performance.mark('embeddings:figures');
+  }
   console.info(consoleBanner(model));
   typesetWhenIdle();
 }

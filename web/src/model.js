@@ -469,16 +469,24 @@ const FULL_MODULE_KEYS = ['type', 'pre_tokenizer', 'byte_fallback', 'continuing_
     const anchor = key.includes('_') ? 0x5f : 0x79;
     return { key, quoted, anchor, offset: quoted.indexOf(anchor) };
   });
+// The keys by their anchor byte: a vocabulary has hundreds of "y"s, and
+// each is checked against its own anchor's keys only, byte by byte, with no
+// call per byte (the scan runs once per load, before V8 has optimised it).
+const FULL_MODULE_ANCHORS = [0x79, 0x5f].map((anchor) => ({ anchor, keys: FULL_MODULE_KEYS.filter((key) => key.anchor === anchor) }));
 const MEMBER_VALUE_BYTES = 64;
 const memberValueDecoder = new TextDecoder();
 /** For the tests (web/index.js does not export it). */
 export function needsFullModule(bytes) {
   const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-  for (const anchor of [0x79, 0x5f]) {
+  for (const { anchor, keys } of FULL_MODULE_ANCHORS) {
     for (let found = bytes.indexOf(anchor); found >= 0; found = bytes.indexOf(anchor, found + 1)) {
-      for (const { key, quoted, anchor: own, offset } of FULL_MODULE_KEYS) {
+      for (let k = 0; k < keys.length; k++) {
+        const { key, quoted, offset } = keys[k];
         const start = found - offset;
-        if (own !== anchor || start < 0 || quoted.some((b, i) => bytes[start + i] !== b)) continue;
+        if (start < 0) continue;
+        let same = 0;
+        while (same < quoted.length && bytes[start + same] === quoted[same]) same++;
+        if (same < quoted.length) continue;
         let value = start + quoted.length;
         while (isSpace(bytes[value])) value++;
         if (bytes[value] !== 0x3a) continue;  // ':'
@@ -587,8 +595,13 @@ class TokenizerHost {
     return (this.texts[id] ??= this.session.tokenText(id));
   }
 
+  /**
+   * A single token's id by its text, shown or raw, or -1. A text longer than
+   * any token's display form is not looked up.
+   */
   id(text) {
-    return this.session.tokenId(text);
+    const longest = DISPLAY_CHARS_PER_BYTE * this.maxTokenBytes + TOKEN_LOOKUP_MARGIN;
+    return text.length <= longest ? this.session.tokenId(text) : -1;
   }
 
   dispose() {
@@ -639,6 +652,40 @@ export class Trace {
 // fields) so that DevTools' preview of a model shows its sizes, not its internals.
 const internalsOf = new WeakMap();
 
+/** A model's tokenizer, once it is known to be alive and to have one. */
+function textHostOf(model) {
+  const internals = internalsOf.get(model);
+  internals.tables.checkAlive();
+  if (!internals.tokenizer) throw new Error('This model was loaded without a tokenizer.json, so it cannot read text');
+  return internals.tokenizer;
+}
+
+/**
+ * For the widgets (web/index.js does not export it): how many ids the
+ * model's tokenizer has (its table may have more rows: padding), without
+ * reading the vocabulary.
+ */
+export function tokenizerSize(model) {
+  return internalsOf.has(model) ? textHostOf(model).vocabSize : model.vocabulary().length;
+}
+
+/**
+ * For the widgets: the id of a single token given as shown or raw, as
+ * tokenId() finds it, or -1 where the text is no single token. A miss costs
+ * one lookup: no pieces are worked out for a message nobody reads.
+ */
+export function findTokenId(model, text) {
+  if (!internalsOf.has(model)) {
+    try {
+      return model.tokenId(text);
+    } catch {
+      return -1;
+    }
+  }
+  const tokenizer = textHostOf(model);
+  return typeof text === 'string' ? tokenizer.id(text) : -1;
+}
+
 export class Model {
   constructor(tables, tokenizer) {
     internalsOf.set(this, { tables, tokenizer });
@@ -681,9 +728,7 @@ export class Model {
   }
 
   #text() {
-    internalsOf.get(this).tables.checkAlive();
-    if (!internalsOf.get(this).tokenizer) throw new Error('This model was loaded without a tokenizer.json, so it cannot read text');
-    return internalsOf.get(this).tokenizer;
+    return textHostOf(this);
   }
 
   /**
@@ -752,8 +797,7 @@ export class Model {
   tokenId(text) {
     checkText(text, 'tokenId');
     const tokenizer = this.#text();
-    const longest = DISPLAY_CHARS_PER_BYTE * tokenizer.maxTokenBytes + TOKEN_LOOKUP_MARGIN;
-    const id = text.length <= longest ? tokenizer.id(text) : -1;
+    const id = tokenizer.id(text);
     if (id >= 0) return id;
     if (text.length > LONGEST_TEXT_SPLIT_IN_MESSAGES) {
       throw new RangeError(`tokenId: a text of ${text.length} characters is not a single token ` +

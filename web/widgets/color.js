@@ -173,20 +173,60 @@ function fillPixels(pixels, data, n, limit) {
 /**
  * A symmetric limit for a table's colours: the 99.5th percentile of |x|, so a
  * few large numbers do not wash the rest out. Larger numbers get the end colours.
+ * Read from a sample of about 20,000 numbers, evenly spaced.
  */
 export function robustLimit(data, dtype = 'float32') {
   const n = data.length;
   if (n === 0) return 1;
   const step = Math.max(1, Math.floor(n / 20000));
-  // A typed array sorts numerically without a comparison function, far faster.
   const sample = new Float64Array(Math.ceil(n / step));
   for (let i = 0, k = 0; i < n; i += step, k++) sample[k] = data[i];
   // A 16-bit table's sample is its numbers' bits until widened.
   const values = dtype === 'float32' ? sample : widen(Uint16Array.from(sample), dtype);
-  for (let k = 0; k < sample.length; k++) sample[k] = Math.abs(values[k]);
-  sample.sort();
-  const value = sample[Math.min(sample.length - 1, Math.floor(sample.length * 0.995))];
+  // The place the percentile has in the sorted sample; NaN sorts last
+  // (as a typed array's sort puts it), so only the numbers are searched.
+  const rank = Math.min(sample.length - 1, Math.floor(sample.length * 0.995));
+  let numbers = 0;
+  for (let k = 0; k < sample.length; k++) {
+    const size = Math.abs(values[k]);
+    if (size === size) sample[numbers++] = size;
+  }
+  if (rank >= numbers) return 1;  // NaN there: no scale to read
+  const value = selectRank(sample, numbers, rank);
   return value > 0 ? value : 1;
+}
+
+/**
+ * The value at `rank` of values[0 … count − 1] once sorted (no NaN among
+ * them), found by selection in O(count) on average rather than by sorting:
+ * the first view of the token table waits for this. Reorders the values.
+ */
+export function selectRank(values, count, rank) {
+  let low = 0, high = count - 1;
+  while (high > low) {
+    // The middle of three as the pivot: sorted or constant runs stay linear.
+    const middle = (low + high) >>> 1;
+    const a = values[low], b = values[middle], c = values[high];
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+    // Three parts: below the pivot, equal to it, above it (equal values are many in a 16-bit table).
+    let lt = low, i = low, gt = high;
+    while (i <= gt) {
+      const v = values[i];
+      if (v < pivot) {
+        values[i++] = values[lt];
+        values[lt++] = v;
+      } else if (v > pivot) {
+        values[i] = values[gt];
+        values[gt--] = v;
+      } else {
+        i++;
+      }
+    }
+    if (rank < lt) high = lt - 1;
+    else if (rank > gt) low = gt + 1;
+    else return pivot;
+  }
+  return values[low];
 }
 
 /** A legend: the colour bar with its numbers at both ends and in the middle. */

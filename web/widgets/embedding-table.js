@@ -10,6 +10,13 @@ import { legend, robustLimit, RowImage } from './color.js';
 import { int, num } from './format.js';
 import { rowView } from '../src/matrix.js';
 
+// The picture is painted a block of rows at a time, each when its rows first
+// show: blocks of about this many numbers (64 rows of 128; 16 rows of a
+// wider table at least), so the first view paints little more than the
+// hundred or so rows it shows, however wide the table.
+const BLOCK_NUMBERS = 8192;
+const MIN_BLOCK_ROWS = 16;
+
 const limits = new WeakMap();
 /** The colour limit of a model's token table, computed once. */
 export function tableLimit(model) {
@@ -55,7 +62,8 @@ export class EmbeddingTable extends ModelWidget {
     this.picker.setModel(model);
     this.summary.textContent = `${shape(rows, cols)}: one row for each of the ${int(rows)} tokens, ${int(cols)} numbers in each row, ${int(rows * cols)} numbers in all.`;
     // Painted a block of rows at a time: those on screen first, the rest when the browser is idle.
-    const image = new RowImage(() => model.wte.data, rows, cols, limit, undefined, table.dtype);
+    const blockRows = Math.max(MIN_BLOCK_ROWS, Math.round(BLOCK_NUMBERS / Math.max(1, cols)));
+    const image = new RowImage(() => model.wte.data, rows, cols, limit, blockRows, table.dtype);
     const describe = (r, c, v) => `${tokenLabel(model, r)} (row ${r}), column ${c}: ${num(v)}`;
     this.grid = new HeatGrid({
       rows,

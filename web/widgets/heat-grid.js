@@ -57,6 +57,7 @@ export class HeatGrid {
     this.size = null;           // the viewport's client box, { width, height }, once measured
     this.pendingScroll = null;  // a scroll asked for before the first measure
     this.style = null;          // colours and font of the labels, read once per layout
+    this.paintedScrollTop = null;  // the scroll position the canvas shows
 
     const helpId = uniqueId('ew-grid-help');
     this.canvas = el('canvas', { className: 'ew-grid-canvas', 'aria-hidden': 'true' });
@@ -96,7 +97,11 @@ export class HeatGrid {
     this.loupe = new Loupe({ label: `${options.label}: the numbers around the tapped cell`, onPick: (r, c) => this.#loupeAt(r, c) });
     this.element.append(this.viewport, this.tip, this.readout, help);
 
-    this.viewport.addEventListener('scroll', () => this.draw(), { passive: true });
+    // A scroll the grid made itself (to the picked row, as it lays out) has
+    // been painted already: the event comes after, and would paint it twice.
+    this.viewport.addEventListener('scroll', () => {
+      if (this.viewport.scrollTop !== this.paintedScrollTop) this.draw();
+    }, { passive: true });
     this.viewport.addEventListener('pointermove', (event) => this.#pointerMove(event));
     this.viewport.addEventListener('pointerleave', () => this.#setHover(null));
     this.viewport.addEventListener('pointerdown', (event) => { this.lastPointer = event.pointerType; }, { passive: true });
@@ -408,7 +413,11 @@ export class HeatGrid {
     const context = this.canvas.getContext('2d');
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
     context.clearRect(0, 0, m.width, m.height);
+    // Everything read from the page first, before the window's label is
+    // written: a read after that write would make the browser restyle.
     const scrollTop = this.square ? 0 : this.viewport.scrollTop;
+    this.paintedScrollTop = scrollTop;
+    const style = this.#labelStyle();
     const gridHeight = m.height - m.top;
     const first = Math.max(0, Math.floor(scrollTop / m.rowHeight));
     const offset = scrollTop - first * m.rowHeight;
@@ -431,7 +440,6 @@ export class HeatGrid {
     context.restore();
 
     // Labels: row names on the left, column numbers on top.
-    const style = this.#labelStyle();
     context.fillStyle = style.color || '#222';
     context.textBaseline = 'middle';
     context.font = `11px ${style.fontFamily || 'system-ui, sans-serif'}`;

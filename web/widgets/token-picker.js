@@ -10,134 +10,15 @@
 // (or #number) is a row id. A word that is no single token shows its
 // pieces, each one a button, until the reader types something else.
 import { el, uniqueId } from './base.js';
+import { tokenizerSize } from '../src/model.js';
+import { FORM_NAMES, modelWordForms, notOneToken, tokenTextOf, vocabularyOf } from './word-forms.js';
+
+export {
+  FORM_NAMES, byteNote, isByteToken, meantText, modelWordForms, notOneToken, shareVocabulary, tokenLabel, tokenTextOf,
+  vocabularyOf, wordForms,
+} from './word-forms.js';
 
 const MAX_OPTIONS = 12;
-
-/** The display text of a row of the token table, also for rows past the tokenizer's last token. */
-export function tokenLabel(model, id) {
-  const words = vocabularyOf(model);
-  return id < words.length ? words[id] : `(row ${id}, no token)`;
-}
-
-const vocabularies = new WeakMap();
-/** model.vocabulary(), computed once per model. */
-export function vocabularyOf(model) {
-  let words = vocabularies.get(model);
-  if (!words) {
-    words = model.vocabulary();
-    vocabularies.set(model, words);
-  }
-  return words;
-}
-
-/**
- * Lets a model reuse another's vocabulary: for snapshots loaded with the
- * same tokenizer.json, which would otherwise each read 4,096 texts again.
- */
-export function shareVocabulary(from, to) {
-  if (!vocabularies.has(to)) vocabularies.set(to, vocabularyOf(from));
-}
-
-const indexes = new WeakMap();
-/** Token text → id, made once per vocabulary. */
-function indexOf(words) {
-  let index = indexes.get(words);
-  if (!index) {
-    index = new Map();
-    words.forEach((word, id) => { if (!index.has(word)) index.set(word, id); });
-    indexes.set(words, index);
-  }
-  return index;
-}
-
-/** What a form of a word is, in words: the name shown beside it in the list. */
-export const FORM_NAMES = {
-  spaced: 'inside a sentence (a space before it)',
-  bare: 'no space before it: at the start of a text, or part of a longer word',
-  row: 'row id',
-};
-
-/**
- * The tokens a typed text may mean, best first: [{ id, text, form }], form
- * one of 'row' (a number, when `rowIds`), 'spaced' (·word) or 'bare'
- * (word). Empty when the text is no single token.
- * @param {string[]} words the vocabulary (display texts, "·" for a leading space)
- */
-export function wordForms(words, typed, { rowIds = false, rows = words.length } = {}) {
-  const forms = [];
-  const text = typed.replace(/\s+$/, '');
-  if (!text) return forms;
-  const index = indexOf(words);
-  const add = (word, form) => {
-    const id = index.get(word);
-    if (id !== undefined && !forms.some((f) => f.id === id)) forms.push({ id, text: word, form });
-  };
-  const number = rowIds ? /^#?(\d+)$/.exec(text.trim()) : null;
-  if (number && Number(number[1]) < rows) forms.push({ id: Number(number[1]), text: words[Number(number[1])] ?? '', form: 'row' });
-  const spaced = /^[ ·]/.test(text);
-  const word = text.replace(/^[ ·]+/, '');
-  if (!word) {
-    add('·', 'spaced');
-  } else if (spaced) {
-    add(`·${word}`, 'spaced');
-  } else if (word === word.toLowerCase()) {
-    // A lower-case word is the word as it stands in a sentence, then the piece.
-    add(`·${word}`, 'spaced');
-    add(word, 'bare');
-  } else {
-    // A capital (Lily) is first the word as typed: the start of a text.
-    add(word, 'bare');
-    add(`·${word}`, 'spaced');
-  }
-  return forms;
-}
-
-const BYTE_TOKEN = /^<0x[0-9A-F]{2}>$/;
-
-/** Whether a token's text is one byte of UTF-8 (<0xF0>): a piece of a character with no token of its own. */
-export function isByteToken(text) {
-  return BYTE_TOKEN.test(text);
-}
-
-/** The sentence that says what byte tokens are, when any of these texts is one. */
-export function byteNote(texts) {
-  return texts.some(isByteToken)
-    ? 'Pieces written like <0xF0> are single bytes of the text’s UTF-8 encoding: the model has no token for that character (an emoji, a Chinese character…), so it reads it one byte at a time.'
-    : '';
-}
-
-/**
- * The text a reader means by a typed word, as the tokenizer should read it:
- * a lower-case word or one typed with a leading space or "·" stands inside a
- * sentence (" red"); a word with capitals stands as typed.
- */
-export function meantText(typed) {
-  const text = typed.replace(/\s+$/, '');
-  const word = text.replace(/^[ ·]+/, '');
-  const spaced = word !== text || word === word.toLowerCase();
-  return (spaced ? ' ' : '') + word.replace(/·/g, ' ');
-}
-
-/**
- * Why a text is not one token, in words, with its pieces (as the reader
- * means the text, see meantText): { message, pieces: [{ id, text }] }.
- */
-export function notOneToken(model, text, error) {
-  let pieces = [];
-  const meant = meantText(text);
-  try {
-    pieces = model.tokenize(meant);
-  } catch {
-    // The message of the error says enough.
-  }
-  const shown = text.replace(/^ /, '·');
-  const where = meant.startsWith(' ') ? 'inside a sentence' : 'as typed';
-  const bytes = byteNote(pieces.map((p) => p.text));
-  const message = pieces.length > 1
-    ? `“${shown}” is not a single token in this model: ${where} it is ${pieces.length} tokens, ${pieces.map((p) => p.text).join(' + ')}.${bytes ? ` ${bytes}` : ''}`
-    : `“${shown}” is not a token in this model. (${error?.message?.replace(/^tokenId: /, '') ?? 'no such token'})`;
-  return { message, pieces };
-}
 
 function loose(text) {
   return text.replace(/^[·\s]+/, '').toLowerCase();
@@ -152,7 +33,6 @@ export class TokenPicker {
    */
   constructor(options) {
     this.options = options;
-    this.words = [];
     this.looseWords = null;
     this.matches = [];
     this.forms = [];
@@ -192,7 +72,11 @@ export class TokenPicker {
     this.input.addEventListener('keydown', (event) => this.#key(event));
     // Options take no focus (pointerdown below), so leaving the box closes the list at once.
     this.input.addEventListener('blur', () => this.#close());
-    this.input.addEventListener('focus', () => { if (this.input.value) this.#search(); });
+    // The vocabulary is read when a reader comes to the box, not while the page loads.
+    this.input.addEventListener('focus', () => {
+      this.#prepare();
+      if (this.input.value) this.#search();
+    });
     this.list.addEventListener('pointerdown', (event) => event.preventDefault());
     this.list.addEventListener('click', (event) => {
       const option = event.target.closest('[role="option"][data-id]');
@@ -200,11 +84,26 @@ export class TokenPicker {
     });
   }
 
-  /** The model whose vocabulary is searched. */
+  /**
+   * The model whose vocabulary is searched. Its vocabulary and the index
+   * the list searches are made when a reader first comes to the box (until
+   * then, resolve() and pickText() look each form up in the module, with
+   * the same answers).
+   */
   setModel(model) {
+    // Throws, as reading the vocabulary would, for a model without a tokenizer.
+    tokenizerSize(model);
     this.model = model;
-    this.words = vocabularyOf(model);
-    this.looseWords = null;  // made at the first search, not while the page loads
+    this.looseWords = null;
+  }
+
+  /** Every token's text, by id: read from the model at the first search. */
+  get words() {
+    return this.model ? vocabularyOf(this.model) : [];
+  }
+
+  #prepare() {
+    if (this.model) this.looseWords ??= this.words.map(loose);
   }
 
   /**
@@ -212,7 +111,7 @@ export class TokenPicker {
    * word stay while the token shown is one of them.
    */
   show(id) {
-    this.input.value = this.words[id] ?? '';
+    this.input.value = this.model ? tokenTextOf(this.model, id) : '';
     this.#close();
     if (this.pieces.some((piece) => piece.id === id)) {
       for (const button of this.note.querySelectorAll('button[data-id]')) {
@@ -225,7 +124,8 @@ export class TokenPicker {
 
   /** The tokens a typed text means, best first (see wordForms). */
   resolve(text) {
-    return wordForms(this.words, text, { rowIds: this.options.rowIds, rows: this.model?.wte?.rows ?? this.words.length });
+    if (!this.model) return [];
+    return modelWordForms(this.model, text, { rowIds: this.options.rowIds, rows: this.model.wte.rows });
   }
 
   /**
@@ -266,8 +166,8 @@ export class TokenPicker {
 
   #search() {
     const query = this.input.value;
-    if (!query || !this.words.length) return this.#close();
-    this.looseWords ??= this.words.map(loose);
+    if (!query || !this.model || !this.words.length) return this.#close();
+    this.#prepare();
     this.forms = this.resolve(query);
     const wanted = loose(query);
     const exact = query.replace(/^ /, '·');

@@ -10,7 +10,7 @@
 import { rowView, cosine } from '../index.js';
 import { ModelWidget, el, uniqueId } from './base.js';
 import { neighbourList } from './neighbours.js';
-import { notOneToken, vocabularyOf, wordForms } from './token-picker.js';
+import { modelWordForms, notOneToken } from './token-picker.js';
 import { num } from './format.js';
 
 /** A labelled text box. */
@@ -26,7 +26,7 @@ function wordBox(label, value) {
  * the text when it is no single token.
  */
 function tokenOf(model, text) {
-  const [best] = wordForms(vocabularyOf(model), text);
+  const [best] = modelWordForms(model, text);
   return best ? best.id : model.tokenId(text);
 }
 

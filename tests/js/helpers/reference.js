@@ -1,4 +1,5 @@
 // A tiny pure-JS reference for the public API, in double precision.
+import { widen } from '../../../web/src/matrix.js';
 
 export function dot(a, b) {
   let sum = 0;
@@ -65,4 +66,23 @@ export function readSafetensorsF32(bytes, names) {
     out[name] = { shape: entry.shape, data: new Float32Array(bytes.slice(start, 8 + headerLength + end).buffer) };
   }
   return out;
+}
+
+/**
+ * The heat maps' colour limit as robustLimit (web/widgets/color.js) first
+ * computed it: the 99.5th percentile of |x| over an evenly spaced sample of
+ * about 20,000 numbers, by sorting the whole sample (a typed array sorts
+ * NaN last); 1 where that is not a positive number.
+ */
+export function sortedColourLimit(data, dtype = 'float32') {
+  const n = data.length;
+  if (n === 0) return 1;
+  const step = Math.max(1, Math.floor(n / 20000));
+  const sample = new Float64Array(Math.ceil(n / step));
+  for (let i = 0, k = 0; i < n; i += step, k++) sample[k] = data[i];
+  const values = dtype === 'float32' ? sample : widen(Uint16Array.from(sample), dtype);
+  for (let k = 0; k < sample.length; k++) sample[k] = Math.abs(values[k]);
+  sample.sort();
+  const value = sample[Math.min(sample.length - 1, Math.floor(sample.length * 0.995))];
+  return value > 0 ? value : 1;
 }
