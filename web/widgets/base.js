@@ -83,6 +83,24 @@ export function whenVisible(element, margin = '300px') {
 }
 
 /**
+ * The widgets built on demand but not built yet, in the order they were
+ * connected (the document's). A Tab builds them all before the browser
+ * moves the focus, so the keyboard meets every part in its place.
+ */
+const unbuilt = new Set();
+let tabWatched = false;
+
+function buildAllOnTab() {
+  if (tabWatched) return;
+  tabWatched = true;
+  // Capture, on the window: before any handler that might stop the event, and before the focus moves.
+  window.addEventListener('keydown', (event) => {
+    if (event.key !== 'Tab') return;
+    for (const widget of [...unbuilt]) widget.ensureBuilt();
+  }, { capture: true });
+}
+
+/**
  * A widget that shows something of a model. Subclasses implement build()
  * (the parts that need no model) and show(model).
  *
@@ -92,6 +110,14 @@ export function whenVisible(element, margin = '300px') {
  * loads nothing and waits for the property. Widgets naming the same files share one
  * load. `data-state` is "loading", "ready" or "error"; an "ew-ready" event
  * fires when the widget answers input.
+ *
+ * A widget far from the viewport is built later (`data-built` says when it
+ * is): when it comes near, or in the browser's idle time after the page has
+ * painted, whichever is first. Building every widget of a long page at once,
+ * when the elements are defined, took ~118 ms of a phone's main thread and
+ * a second layout of the whole page before the first screen could answer.
+ * Until then only its status line is there; every public member that reads
+ * a part calls ensureBuilt() first, so nothing outside sees the difference.
  */
 export class ModelWidget extends HTMLElement {
   static get observedAttributes() {
@@ -102,56 +128,101 @@ export class ModelWidget extends HTMLElement {
   #model;
   #loadCount = 0;
   #updated;
+  // Connected once: the status line is up and the model on its way.
+  #started = false;
   #built = false;
   #shown = false;
   // Whether the widget is near the viewport: undefined until the browser has said.
   #near;
+  #nearKnown;
   #nearObserver;
   #wake;
 
   connectedCallback() {
     ensureStylesheet();
-    if (!this.#built) {
-      this.#built = true;
-      this.classList.add('ew');
-      this.statusElement = el('div', { className: 'ew-status', role: 'status' });
-      this.build();
-      this.prepend(this.statusElement);
-      this.#watchViewport();
-      this.#load();
-    }
+    if (this.#started) return;
+    this.#started = true;
+    this.#prepare();
+    this.#watchViewport();
+    this.#load();
+  }
+
+  /** The class and the status line, which come before any part. */
+  #prepare() {
+    if (this.statusElement) return;
+    this.classList.add('ew');
+    this.statusElement = el('div', { className: 'ew-status', role: 'status' });
+    this.prepend(this.statusElement);
+  }
+
+  /** Whether build() has run. */
+  get built() {
+    return this.#built;
+  }
+
+  /** Builds the parts now if they are not yet (a far widget's are built later). */
+  ensureBuilt() {
+    if (this.#built) return;
+    this.#built = true;
+    unbuilt.delete(this);
+    this.#prepare();
+    this.build();
+    this.dataset.built = '';
   }
 
   /**
-   * Follows whether the widget is near the viewport, from the start, so that
-   * the answer is there when the model arrives (asking then would force a
-   * layout of the whole page).
+   * Follows whether the widget is near the viewport, from the start: the
+   * first answer builds a near widget at once and queues a far one's build
+   * for idle time; a far one that comes near is built then. The browser
+   * answers after its own next layout, so nothing here reads geometry while
+   * other widgets are still adding parts (and asking when the model arrives
+   * would force a layout of the whole page).
    */
   #watchViewport() {
-    if (typeof IntersectionObserver === 'undefined') return;
+    if (typeof IntersectionObserver === 'undefined') {
+      this.ensureBuilt();
+      return;
+    }
+    if (!this.#built) {
+      unbuilt.add(this);
+      buildAllOnTab();
+    }
+    let answered;
+    this.#nearKnown = new Promise((resolve) => { answered = resolve; });
     this.#nearObserver = new IntersectionObserver((entries) => {
+      const first = this.#near === undefined;
       this.#near = entries[entries.length - 1].isIntersecting;
-      if (this.#near) this.#wake?.();
+      if (this.#near) {
+        this.ensureBuilt();
+        this.#wake?.();
+      } else if (first && !this.#built) {
+        // In the one idle queue, so the far widgets build in the document's order, one per idle task.
+        whenIdle().then(() => this.ensureBuilt());
+      }
+      answered();
     }, { rootMargin: '50% 0px' });
     this.#nearObserver.observe(this);
   }
 
   /**
    * Waits before the first show of a widget far from the viewport: it is
-   * built when it comes near, or in the browser's idle time after the page
+   * shown when it comes near, or in the browser's idle time after the page
    * has painted, whichever is first. So a long page shows what is on screen
    * first; every widget is still ready soon after, without scrolling.
    */
   #whenWorthShowing() {
-    if (this.#shown || this.#near !== false) return undefined;
+    if (this.#shown) return undefined;
+    if (this.#near === undefined) return this.#nearKnown?.then(() => this.#whenWorthShowing());
+    if (this.#near) return undefined;
     return new Promise((resolve) => {
       this.#wake = resolve;
       whenIdle().then(resolve);
     });
   }
 
+  // The subclasses' own attributes need no parts before build: build() and show() read them.
   attributeChangedCallback(name, before, after) {
-    if (this.#built && before !== after && this.#given === undefined) this.#load();
+    if (this.#started && before !== after && this.#given === undefined) this.#load();
   }
 
   /** The model shown, once loaded. */
@@ -162,7 +233,7 @@ export class ModelWidget extends HTMLElement {
   /** Shows this model (or the model a promise gives) instead of loading files. */
   set model(model) {
     this.#given = model;
-    if (this.#built) this.#load();
+    if (this.#started) this.#load();
   }
 
   /** The files this widget loads when no model is given. */
@@ -204,6 +275,7 @@ export class ModelWidget extends HTMLElement {
       this.#wake = undefined;
       if (count !== this.#loadCount) return;
     }
+    this.ensureBuilt();
     this.#model = model;
     this.classList.remove('ew-failed');
     this.statusElement.replaceChildren();
