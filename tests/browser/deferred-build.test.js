@@ -29,11 +29,17 @@ function holdIdleTime(useEarly) {
   window.__idle = {
     get held() { return held.length; },
     release() {
+      window.__builtBeforeIdle = window.__built.length;
       holding = false;
       for (const [callback, options] of held.splice(0)) original(callback, options);
     },
   };
   window.__ready = {};
+  // The widgets with an id, in the order they were built.
+  window.__built = [];
+  new MutationObserver((records) => {
+    for (const record of records) if (record.target.id && record.target.hasAttribute('data-built')) window.__built.push(record.target);
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-built'] });
   document.addEventListener('ew-ready', (event) => {
     const id = event.target.id || event.target.localName;
     window.__ready[id] = (window.__ready[id] ?? 0) + 1;
@@ -186,9 +192,15 @@ for (const profile of [{ name: '1280 px', width: 1280, height: 900 }, { name: '3
           madeNearest: $('#made-nearest').tokenId,
           madeTrace: $('#made-trace').trace.tokens.map((t) => t.id),
           ready: window.__ready,
+          // Built in idle time: in the document's order, whatever order the browser answered in.
+          idleOrder: window.__built.slice(window.__builtBeforeIdle).map((w) => w.id),
+          documentOrder: window.__built.slice(window.__builtBeforeIdle)
+            .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1)).map((w) => w.id),
         };
       });
       assert.deepEqual(shown.unbuilt, []);
+      assert.ok(shown.idleOrder.length >= 4, `built in idle time: ${shown.idleOrder.join(', ')}`);
+      assert.deepEqual(shown.idleOrder, shown.documentOrder);
       assert.deepEqual(shown.trace, suite.model.trace('Max saw Lily').tokens.map((t) => t.id));
       assert.equal(shown.consoleTrace, true);
       assert.equal(shown.nearest, suite.model.tokenId('·boy'));

@@ -90,6 +90,15 @@ export function whenVisible(element, margin = '300px') {
 const unbuilt = new Set();
 let tabWatched = false;
 
+/** Builds the waiting widget that comes first in the document (they connect in the order their elements are defined). */
+function buildFirstWaiting() {
+  let first;
+  for (const widget of unbuilt) {
+    if (!first || widget.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) first = widget;
+  }
+  first?.ensureBuilt();
+}
+
 function buildAllOnTab() {
   if (tabWatched) return;
   tabWatched = true;
@@ -196,8 +205,10 @@ export class ModelWidget extends HTMLElement {
         this.ensureBuilt();
         this.#wake?.();
       } else if (first && !this.#built) {
-        // In the one idle queue, so the far widgets build in the document's order, one per idle task.
-        whenIdle().then(() => this.ensureBuilt());
+        // One build per idle task, in the one idle queue; each builds the
+        // first widget still waiting, so they go in the document's order
+        // whatever order the browser answered in.
+        whenIdle().then(buildFirstWaiting);
       }
       answered();
     }, { rootMargin: '50% 0px' });
