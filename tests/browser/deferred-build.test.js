@@ -7,7 +7,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rowView, cosine } from '../../web/index.js';
-import { openPage, waitForWidgets, chapterSuite } from './helpers/browser.js';
+import { openPage, waitForWidgets, chapterSuite, screenshot, checkPng } from './helpers/browser.js';
 
 const suite = chapterSuite({ before, after });
 
@@ -141,6 +141,9 @@ for (const profile of [{ name: '1280 px', width: 1280, height: 900 }, { name: '3
       assert.equal(state.table, true);
       assert.deepEqual(state.pairs, [false, 'loading']);
       assert.equal(state.positions, false);
+      // The page as a reader who scrolls at once sees it: the far widgets' status lines in boxes of about their parts' height.
+      const shot = await checkPng(suite.browser, await screenshot(page, `unbuilt-${profile.width}`, { fullPage: true }));
+      assert.equal(shot.width, profile.width);
     });
 
     test('a far widget scrolled to builds and shows; compare() then works', async () => {
