@@ -44,16 +44,32 @@ export function mark(name) {
   }
 }
 
+// Each entry: { run, small }. A small entry runs inside the idle callback
+// itself, so the callback can tell how much of the idle period is left.
 const idleQueue = [];
 const requestIdle = typeof requestIdleCallback === 'function'
   ? (callback) => requestIdleCallback(callback, { timeout: 500 })
-  : (callback) => setTimeout(callback, 16);
+  : (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 16);
+// Idle time a small job may start in: a far widget's build takes 0.1–7 ms, up to 25 ms with the CPU 4× slower (the vocabulary map's).
+const SMALL_JOB_START_MS = 15;
 
 function runIdleQueue() {
-  requestIdle(() => {
-    idleQueue.shift()();
+  requestIdle((deadline) => {
+    let entry;
+    // Small jobs share an idle period while it lasts: one per period put
+    // eight far widgets' builds eight frames apart, and every widget's show
+    // behind them.
+    do {
+      entry = idleQueue.shift();
+      entry.run();
+    } while (entry.small && idleQueue[0]?.small && deadline.timeRemaining() > SMALL_JOB_START_MS);
     if (idleQueue.length) runIdleQueue();
   });
+}
+
+function queueIdle(entry) {
+  idleQueue.push(entry);
+  if (idleQueue.length === 1) runIdleQueue();
 }
 
 /**
@@ -62,10 +78,7 @@ function runIdleQueue() {
  * between frames, after the page has painted, and never all at once.
  */
 export function whenIdle() {
-  return new Promise((resolve) => {
-    idleQueue.push(resolve);
-    if (idleQueue.length === 1) runIdleQueue();
-  });
+  return new Promise((resolve) => queueIdle({ run: resolve }));
 }
 
 /** Resolves when the element first comes near the viewport. */
@@ -83,14 +96,16 @@ export function whenVisible(element, margin = '300px') {
 }
 
 /**
- * The widgets built on demand but not built yet, in the order they were
- * connected (the document's). A Tab builds them all before the browser
- * moves the focus, so the keyboard meets every part in its place.
+ * The widgets connected but not built yet. A Tab builds them all before the
+ * browser moves the focus, so the keyboard meets every part in its place.
  */
 const unbuilt = new Set();
 let tabWatched = false;
 
-/** Builds the waiting widget that comes first in the document (they connect in the order their elements are defined). */
+/**
+ * Builds the waiting widget that comes first in the document. (They connect
+ * in the order their classes are defined, each class's in the document's.)
+ */
 function buildFirstWaiting() {
   let first;
   for (const widget of unbuilt) {
@@ -123,8 +138,9 @@ function buildAllOnTab() {
  * A widget far from the viewport is built later (`data-built` says when it
  * is): when it comes near, or in the browser's idle time after the page has
  * painted, whichever is first. Building every widget of a long page at once,
- * when the elements are defined, took ~118 ms of a phone's main thread and
- * a second layout of the whole page before the first screen could answer.
+ * when the elements are defined, filled the main thread and cost a second
+ * layout of the whole page before the first screen could answer
+ * (docs/benchmarks.md, "Far widgets built later").
  * Until then only its status line is there; every public member that reads
  * a part calls ensureBuilt() first, so nothing outside sees the difference.
  */
@@ -205,10 +221,10 @@ export class ModelWidget extends HTMLElement {
         this.ensureBuilt();
         this.#wake?.();
       } else if (first && !this.#built) {
-        // One build per idle task, in the one idle queue; each builds the
-        // first widget still waiting, so they go in the document's order
-        // whatever order the browser answered in.
-        whenIdle().then(buildFirstWaiting);
+        // One build per entry of the one idle queue; each builds the first
+        // widget still waiting, so they go in the document's order whatever
+        // order the browser answered in.
+        queueIdle({ run: buildFirstWaiting, small: true });
       }
       answered();
     }, { rootMargin: '50% 0px' });
