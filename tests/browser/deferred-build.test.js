@@ -178,9 +178,27 @@ for (const profile of [{ name: '1280 px', width: 1280, height: 900 }, { name: '3
       assert.deepEqual(made, { word: '·cat', traceBuilt: true, nearestBuilt: false });
     });
 
+    test('a model in before the browser says what is near: a near widget shows in the same turn, a far one waits', async () => {
+      const result = await page.evaluate(async () => {
+        let frames = 0;
+        requestAnimationFrame(() => { frames += 1; });
+        const near = document.createElement('word-cosine');
+        near.id = 'made-near';
+        near.model = window.model;
+        const far = document.createElement('word-pairs');
+        far.id = 'made-far';
+        far.model = window.model;
+        document.body.prepend(near);
+        document.body.append(far);
+        await near.updated;
+        return { frames, near: [near.built, near.dataset.state], far: [far.built, far.dataset.state] };
+      });
+      assert.deepEqual(result, { frames: 0, near: [true, 'ready'], far: [false, 'loading'] });
+    });
+
     test('in idle time every widget builds and shows what was asked of it before', async () => {
       await page.evaluate(() => { window.__handModel(window.model); window.__idle.release(); });
-      const all = '#table, #nearest, #vocabulary-map, #analogy, #word-cosine, #pairs, #dot-widget, #trace, #positions, #made-nearest, #made-trace';
+      const all = '#table, #nearest, #vocabulary-map, #analogy, #word-cosine, #pairs, #dot-widget, #trace, #positions, #made-nearest, #made-trace, #made-far';
       assert.deepEqual(await waitForWidgets(page, all), []);
       await page.waitForFunction(() => document.querySelector('#vocabulary-map').dataset.method === 'pca');
       const shown = await page.evaluate(() => {

@@ -114,6 +114,39 @@ function buildFirstWaiting() {
   first?.ensureBuilt();
 }
 
+// How far beyond the viewport, above and below, a widget counts as near: a share of the viewport's height.
+const NEAR_MARGIN = 0.5;
+let measuring;
+
+/**
+ * Says whether a widget is near the viewport by its box, for a model that
+ * arrived before the browser's first IntersectionObserver answer (a fast
+ * load on a desktop: the answer comes with the next frame). Every widget
+ * asking in the same turn is measured in one batch, all boxes read before
+ * any widget builds, so this costs one layout, however many ask.
+ */
+function measureNearness(widget, learn) {
+  return new Promise((resolve) => {
+    if (!measuring) {
+      measuring = [];
+      queueMicrotask(() => {
+        const batch = measuring;
+        measuring = undefined;
+        const margin = innerHeight * NEAR_MARGIN;
+        const near = batch.map(({ widget: w }) => {
+          const box = w.getBoundingClientRect();
+          return w.isConnected && box.bottom >= -margin && box.top <= innerHeight + margin;
+        });
+        batch.forEach((entry, i) => {
+          entry.learn(near[i]);
+          entry.resolve();
+        });
+      });
+    }
+    measuring.push({ widget, learn, resolve });
+  });
+}
+
 function buildAllOnTab() {
   if (tabWatched) return;
   tabWatched = true;
@@ -159,7 +192,6 @@ export class ModelWidget extends HTMLElement {
   #shown = false;
   // Whether the widget is near the viewport: undefined until the browser has said.
   #near;
-  #nearKnown;
   #nearObserver;
   #wake;
 
@@ -212,23 +244,24 @@ export class ModelWidget extends HTMLElement {
       unbuilt.add(this);
       buildAllOnTab();
     }
-    let answered;
-    this.#nearKnown = new Promise((resolve) => { answered = resolve; });
     this.#nearObserver = new IntersectionObserver((entries) => {
-      const first = this.#near === undefined;
-      this.#near = entries[entries.length - 1].isIntersecting;
-      if (this.#near) {
-        this.ensureBuilt();
-        this.#wake?.();
-      } else if (first && !this.#built) {
-        // One build per entry of the one idle queue; each builds the first
-        // widget still waiting, so they go in the document's order whatever
-        // order the browser answered in.
-        queueIdle({ run: buildFirstWaiting, small: true });
-      }
-      answered();
-    }, { rootMargin: '50% 0px' });
+      this.#learnNear(entries[entries.length - 1].isIntersecting);
+    }, { rootMargin: `${NEAR_MARGIN * 100}% 0px` });
     this.#nearObserver.observe(this);
+  }
+
+  #learnNear(near) {
+    const first = this.#near === undefined;
+    this.#near = near;
+    if (near) {
+      this.ensureBuilt();
+      this.#wake?.();
+    } else if (first && !this.#built) {
+      // One build per entry of the one idle queue; each builds the first
+      // widget still waiting, so they go in the document's order whatever
+      // order the browser answered in.
+      queueIdle({ run: buildFirstWaiting, small: true });
+    }
   }
 
   /**
@@ -238,8 +271,9 @@ export class ModelWidget extends HTMLElement {
    * first; every widget is still ready soon after, without scrolling.
    */
   #whenWorthShowing() {
-    if (this.#shown) return undefined;
-    if (this.#near === undefined) return this.#nearKnown?.then(() => this.#whenWorthShowing());
+    if (this.#shown || !this.#nearObserver) return undefined;
+    // The model came before the browser's first answer: ask now rather than wait a frame for it.
+    if (this.#near === undefined) return measureNearness(this, (near) => this.#learnNear(near)).then(() => this.#whenWorthShowing());
     if (this.#near) return undefined;
     return new Promise((resolve) => {
       this.#wake = resolve;
