@@ -50,19 +50,20 @@ const idleQueue = [];
 const requestIdle = typeof requestIdleCallback === 'function'
   ? (callback) => requestIdleCallback(callback, { timeout: 500 })
   : (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 16);
-// Idle time a small job may start in: a far widget's build takes 0.1–7 ms, up to 25 ms with the CPU 4× slower (the vocabulary map's).
-const SMALL_JOB_START_MS = 15;
 
 function runIdleQueue() {
   requestIdle((deadline) => {
-    let entry;
+    let entry, took;
     // Small jobs share an idle period while it lasts: one per period put
     // eight far widgets' builds eight frames apart, and every widget's show
-    // behind them.
+    // behind them. The next starts while more time is left than the last
+    // took (a far widget's build: 0.1–7 ms, up to 25 ms with the CPU 4× slower).
     do {
       entry = idleQueue.shift();
+      const start = performance.now();
       entry.run();
-    } while (entry.small && idleQueue[0]?.small && deadline.timeRemaining() > SMALL_JOB_START_MS);
+      took = performance.now() - start;
+    } while (entry.small && idleQueue[0]?.small && deadline.timeRemaining() > Math.max(1, took));
     if (idleQueue.length) runIdleQueue();
   });
 }
