@@ -103,7 +103,7 @@ for (const profile of [{ name: '1280 px', width: 1280, height: 900 }, { name: '3
     });
 
     test('at first the far widgets are not built: only their status line is there', () => {
-      for (const id of ['pairs', 'positions', 'trace', 'slider']) assert.ok(early.far.includes(id), `#${id} is far from the first screen`);
+      for (const id of ['nearest', 'vocabulary-map', 'word-cosine', 'pairs', 'positions', 'trace', 'slider']) assert.ok(early.far.includes(id), `#${id} is far from the first screen`);
       for (const id of early.far) assert.equal(early.built[id], false, `#${id} is not built at first`);
       for (const id of early.far) assert.equal(early.states[id], 'loading');
       assert.match(early.status, /Loading the model/);
