@@ -5,12 +5,15 @@
 // desktop profile, a phone profile (390 × 844, CPU slowed 4×) and the phone
 // on an emulated network (9 Mbit/s down, 150 ms round trip).
 //
-//   node tools/bench-page.mjs [--runs N] [--markdown] [--profile] [--desktop] [--no-network] [--page PATH ...]
+//   node tools/bench-page.mjs [--runs N] [--markdown] [--profile] [--trace] [--desktop] [--no-network] [--page PATH ...]
 //   (--desktop: the desktop profile only, for quick comparisons;
 //    --no-network: the desktop and phone profiles, without the network one;
 //    --page PATH: a page of the server's in place of /web/page/, such as an
 //    older copy of index.html kept beside it; given more than once, the
-//    pages load in turns, beside the same floor loads: before/after pairs.)
+//    pages load in turns, beside the same floor loads: before/after pairs;
+//    --trace: then N more phone loads of each page, in turns, under a
+//    Chromium trace: the main thread's busy time until the first model
+//    widget, and what it went to.)
 //   (npm run bench runs it after the kernel table.)
 //
 // Beside the page, in the same browser and run, interleaved load by load,
@@ -267,6 +270,76 @@ async function profileLoad(browser, server, pagePath) {
     'by function:', ...top(byFunction, 12)].join('\n');
 }
 
+// The trace events that say what the renderer's main thread did (nested
+// inside its tasks; a task can hold several).
+const TRACED_WORK = {
+  layout: ['Layout'],
+  style: ['UpdateLayoutTree', 'ParseAuthorStyleSheet'],
+  'script (modules, calls, microtasks)': ['v8.evaluateModule', 'EvaluateScript', 'FunctionCall', 'RunMicrotasks'],
+  'HTML parsing': ['ParseHTML'],
+  paint: ['PrePaint', 'Paint', 'Layerize'],
+};
+
+/**
+ * `runs` phone loads of each page, in turns, each under a Chromium trace:
+ * medians of the first model widget and of the main thread's busy time
+ * until then (its tasks' durations), and of the work inside, by kind.
+ */
+async function traceLoads(browser, server, pagePaths, runs) {
+  const results = pagePaths.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [j, pagePath] of pagePaths.entries()) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      const events = [];
+      cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+      const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline,v8.execute,blink.user_timing', transferMode: 'ReportEvents' });
+      await page.goto(`${server.origin}${pagePath}`, { waitUntil: 'commit' });
+      const { marks } = await waitForPage(cdp);
+      await cdp.send('Tracing.end');
+      await complete;
+      await context.close();
+      const firstName = Object.entries(marks).filter(([name]) => name.startsWith('ready:') && name !== 'ready:dot-product')
+        .sort((a, b) => a[1] - b[1])[0][0];
+      const ready = events.find((e) => e.name === `embeddings:${firstName}`);
+      const start = events.find((e) => e.name === 'navigationStart' && e.pid === ready.pid);
+      const main = events.find((e) => e.name === 'thread_name' && e.pid === ready.pid && e.args?.name === 'CrRendererMain');
+      const before = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.ts <= ready.ts && (!start || e.ts >= start.ts));
+      // The outermost events of the kind only: a function call's microtasks are not counted twice.
+      // `dur` is wall time; `tdur` the thread's CPU time, which neither the
+      // DevTools throttling (it suspends the thread) nor other processes on
+      // the machine stretch: the steadier count of the work itself.
+      const total = (names, field = 'dur') => {
+        let sum = 0, end = -Infinity;
+        for (const e of before.filter((x) => names.includes(x.name)).sort((x, y) => x.ts - y.ts)) {
+          if (e.ts < end) continue;
+          sum += e[field] ?? 0;
+          end = e.ts + (e.dur ?? 0);
+        }
+        return sum / 1000;
+      };
+      results[j].push({
+        firstModelWidget: marks[firstName],
+        busy: total(['ThreadControllerImpl::RunTask', 'RunTask']),
+        cpu: total(['ThreadControllerImpl::RunTask', 'RunTask'], 'tdur'),
+        ...Object.fromEntries(Object.entries(TRACED_WORK).map(([kind, names]) => [kind, total(names, 'tdur')])),
+      });
+    }
+  }
+  const ms = (list, key) => `${Math.round(median(list.map((r) => r[key])))} ms`;
+  const lines = [`\nTraced phone loads (390 × 844, CPU 4× slower), median of ${runs} per page, in turns: until the first model widget, ` +
+    'the main thread\'s busy time (its tasks, wall time) and CPU time (unthrottled), and that CPU time by kind'];
+  for (const [j, pagePath] of pagePaths.entries()) {
+    const list = results[j];
+    lines.push(`  ${pagePath}: first model widget ${ms(list, 'firstModelWidget')}, main thread busy ${ms(list, 'busy')}, CPU ${ms(list, 'cpu')}; ` +
+      Object.keys(TRACED_WORK).map((kind) => `${kind} ${ms(list, kind)}`).join(', '));
+  }
+  return lines.join('\n');
+}
+
 /** One cold load of the chapter page (or, with `floor`, of the floor page) on a profile. */
 async function loadPage(browser, server, profile, { floor = false, pagePath = '/web/page/' } = {}) {
   const context = await browser.newContext({ viewport: profile.viewport, deviceScaleFactor: 1 });
@@ -344,7 +417,7 @@ function summarizeFloor(floors, pages) {
   };
 }
 
-export async function runPageBench({ runs = 5, markdown = false, profile: wantProfile = false, desktopOnly = false, network = true, pagePaths = ['/web/page/'] } = {}) {
+export async function runPageBench({ runs = 5, markdown = false, profile: wantProfile = false, trace = false, desktopOnly = false, network = true, pagePaths = ['/web/page/'] } = {}) {
   if (!existsSync(CHROMIUM)) {
     console.log(`\nPage: skipped (no Chromium at ${CHROMIUM}).`);
     return undefined;
@@ -372,7 +445,7 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
   ].slice(0, desktopOnly ? 1 : network ? 3 : 2);
   // One list of results per page, one entry per profile.
   const pageResults = pagePaths.map(() => []);
-  let profileText;
+  let profileText, traceText;
   try {
     for (const profile of profiles) {
       for (const pagePath of pagePaths) await loadPage(browser, server, profile, { pagePath });  // warms the server's file cache, not the browser's
@@ -392,6 +465,7 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
       });
     }
     if (wantProfile) profileText = await profileLoad(browser, server, pagePaths[0]);
+    if (trace) traceText = await traceLoads(browser, server, pagePaths, runs);
   } finally {
     await server.close();
     await browser.close();
@@ -446,6 +520,7 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
     if (errors.length) console.log(`\nPage errors: ${[...new Set(errors)].join('; ')}`);
   }
   if (profileText) console.log(profileText);
+  if (traceText) console.log(traceText);
   // The targets are the last page's (with --page before --page after: the page after).
   const results = pageResults[pageResults.length - 1];
   const desktop = results[0];
@@ -464,6 +539,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     runs: at >= 0 ? Number(args[at + 1]) : 5,
     markdown: args.includes('--markdown'),
     profile: args.includes('--profile'),
+    trace: args.includes('--trace'),
     desktopOnly: args.includes('--desktop'),
     network: !args.includes('--no-network'),
     ...(pagePaths.length ? { pagePaths } : {}),

@@ -44,16 +44,33 @@ export function mark(name) {
   }
 }
 
+// Each entry: { run, small }. A small entry runs inside the idle callback
+// itself, so the callback can tell how much of the idle period is left.
 const idleQueue = [];
 const requestIdle = typeof requestIdleCallback === 'function'
   ? (callback) => requestIdleCallback(callback, { timeout: 500 })
-  : (callback) => setTimeout(callback, 16);
+  : (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 16);
 
 function runIdleQueue() {
-  requestIdle(() => {
-    idleQueue.shift()();
+  requestIdle((deadline) => {
+    let entry, took;
+    // Small jobs share an idle period while it lasts: one per period put
+    // eight far widgets' builds eight frames apart, and every widget's show
+    // behind them. The next starts while more time is left than the last
+    // took (a far widget's build: 0.1–7 ms, up to 25 ms with the CPU 4× slower).
+    do {
+      entry = idleQueue.shift();
+      const start = performance.now();
+      entry.run();
+      took = performance.now() - start;
+    } while (entry.small && idleQueue[0]?.small && deadline.timeRemaining() > Math.max(1, took));
     if (idleQueue.length) runIdleQueue();
   });
+}
+
+function queueIdle(entry) {
+  idleQueue.push(entry);
+  if (idleQueue.length === 1) runIdleQueue();
 }
 
 /**
@@ -62,10 +79,7 @@ function runIdleQueue() {
  * between frames, after the page has painted, and never all at once.
  */
 export function whenIdle() {
-  return new Promise((resolve) => {
-    idleQueue.push(resolve);
-    if (idleQueue.length === 1) runIdleQueue();
-  });
+  return new Promise((resolve) => queueIdle({ run: resolve }));
 }
 
 /** Resolves when the element first comes near the viewport. */
@@ -83,6 +97,68 @@ export function whenVisible(element, margin = '300px') {
 }
 
 /**
+ * The widgets connected but not built yet. A Tab builds them all before the
+ * browser moves the focus, so the keyboard meets every part in its place.
+ */
+const unbuilt = new Set();
+let tabWatched = false;
+
+/**
+ * Builds the waiting widget that comes first in the document. (They connect
+ * in the order their classes are defined, each class's in the document's.)
+ */
+function buildFirstWaiting() {
+  let first;
+  for (const widget of unbuilt) {
+    if (!first || widget.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) first = widget;
+  }
+  first?.ensureBuilt();
+}
+
+// How far beyond the viewport, above and below, a widget counts as near: a share of the viewport's height.
+const NEAR_MARGIN = 0.5;
+let measuring;
+
+/**
+ * Says whether a widget is near the viewport by its box, for a model that
+ * arrived before the browser's first IntersectionObserver answer (a fast
+ * load on a desktop: the answer comes with the next frame). Every widget
+ * asking in the same turn is measured in one batch, all boxes read before
+ * any widget builds, so this costs one layout, however many ask.
+ */
+function measureNearness(widget, learn) {
+  return new Promise((resolve) => {
+    if (!measuring) {
+      measuring = [];
+      queueMicrotask(() => {
+        const batch = measuring;
+        measuring = undefined;
+        const margin = innerHeight * NEAR_MARGIN;
+        const near = batch.map(({ widget: w }) => {
+          const box = w.getBoundingClientRect();
+          return w.isConnected && box.bottom >= -margin && box.top <= innerHeight + margin;
+        });
+        batch.forEach((entry, i) => {
+          entry.learn(near[i]);
+          entry.resolve();
+        });
+      });
+    }
+    measuring.push({ widget, learn, resolve });
+  });
+}
+
+function buildAllOnTab() {
+  if (tabWatched) return;
+  tabWatched = true;
+  // Capture, on the window: before any handler that might stop the event, and before the focus moves.
+  window.addEventListener('keydown', (event) => {
+    if (event.key !== 'Tab') return;
+    for (const widget of [...unbuilt]) widget.ensureBuilt();
+  }, { capture: true });
+}
+
+/**
  * A widget that shows something of a model. Subclasses implement build()
  * (the parts that need no model) and show(model).
  *
@@ -92,6 +168,15 @@ export function whenVisible(element, margin = '300px') {
  * loads nothing and waits for the property. Widgets naming the same files share one
  * load. `data-state` is "loading", "ready" or "error"; an "ew-ready" event
  * fires when the widget answers input.
+ *
+ * A widget far from the viewport is built later (`data-built` says when it
+ * is): when it comes near, or in the browser's idle time after the page has
+ * painted, whichever is first. Building every widget of a long page at once,
+ * when the elements are defined, filled the main thread and cost a second
+ * layout of the whole page before the first screen could answer
+ * (docs/benchmarks.md, "Far widgets built later").
+ * Until then only its status line is there; every public member that reads
+ * a part calls ensureBuilt() first, so nothing outside sees the difference.
  */
 export class ModelWidget extends HTMLElement {
   static get observedAttributes() {
@@ -102,6 +187,8 @@ export class ModelWidget extends HTMLElement {
   #model;
   #loadCount = 0;
   #updated;
+  // Connected once: the status line is up and the model on its way.
+  #started = false;
   #built = false;
   #shown = false;
   // Whether the widget is near the viewport: undefined until the browser has said.
@@ -111,47 +198,93 @@ export class ModelWidget extends HTMLElement {
 
   connectedCallback() {
     ensureStylesheet();
+    if (this.#started) return;
+    this.#started = true;
+    this.#prepare();
+    this.#watchViewport();
+    this.#load();
+  }
+
+  /** The class and the status line, which come before any part. */
+  #prepare() {
+    if (this.statusElement) return;
+    this.classList.add('ew');
+    this.statusElement = el('div', { className: 'ew-status', role: 'status' });
+    this.prepend(this.statusElement);
+  }
+
+  /** Whether build() has run. */
+  get built() {
+    return this.#built;
+  }
+
+  /** Builds the parts now if they are not yet (a far widget's are built later). */
+  ensureBuilt() {
+    if (this.#built) return;
+    this.#built = true;
+    unbuilt.delete(this);
+    this.#prepare();
+    this.build();
+    this.dataset.built = '';
+  }
+
+  /**
+   * Follows whether the widget is near the viewport, from the start: the
+   * first answer builds a near widget at once and queues a far one's build
+   * for idle time; a far one that comes near is built then. The browser
+   * answers after its own next layout, so nothing here reads geometry while
+   * other widgets are still adding parts (and asking when the model arrives
+   * would force a layout of the whole page).
+   */
+  #watchViewport() {
+    if (typeof IntersectionObserver === 'undefined') {
+      this.ensureBuilt();
+      return;
+    }
     if (!this.#built) {
-      this.#built = true;
-      this.classList.add('ew');
-      this.statusElement = el('div', { className: 'ew-status', role: 'status' });
-      this.build();
-      this.prepend(this.statusElement);
-      this.#watchViewport();
-      this.#load();
+      unbuilt.add(this);
+      buildAllOnTab();
+    }
+    this.#nearObserver = new IntersectionObserver((entries) => {
+      this.#learnNear(entries[entries.length - 1].isIntersecting);
+    }, { rootMargin: `${NEAR_MARGIN * 100}% 0px` });
+    this.#nearObserver.observe(this);
+  }
+
+  #learnNear(near) {
+    const first = this.#near === undefined;
+    this.#near = near;
+    if (near) {
+      this.ensureBuilt();
+      this.#wake?.();
+    } else if (first && !this.#built) {
+      // One build per entry of the one idle queue; each builds the first
+      // widget still waiting, so they go in the document's order whatever
+      // order the browser answered in.
+      queueIdle({ run: buildFirstWaiting, small: true });
     }
   }
 
   /**
-   * Follows whether the widget is near the viewport, from the start, so that
-   * the answer is there when the model arrives (asking then would force a
-   * layout of the whole page).
-   */
-  #watchViewport() {
-    if (typeof IntersectionObserver === 'undefined') return;
-    this.#nearObserver = new IntersectionObserver((entries) => {
-      this.#near = entries[entries.length - 1].isIntersecting;
-      if (this.#near) this.#wake?.();
-    }, { rootMargin: '50% 0px' });
-    this.#nearObserver.observe(this);
-  }
-
-  /**
    * Waits before the first show of a widget far from the viewport: it is
-   * built when it comes near, or in the browser's idle time after the page
+   * shown when it comes near, or in the browser's idle time after the page
    * has painted, whichever is first. So a long page shows what is on screen
    * first; every widget is still ready soon after, without scrolling.
    */
   #whenWorthShowing() {
-    if (this.#shown || this.#near !== false) return undefined;
+    if (this.#shown || !this.#nearObserver) return undefined;
+    // The model came before the browser's first answer: ask now rather than wait a frame for it.
+    if (this.#near === undefined) return measureNearness(this, (near) => this.#learnNear(near)).then(() => this.#whenWorthShowing());
+    if (this.#near) return undefined;
     return new Promise((resolve) => {
       this.#wake = resolve;
       whenIdle().then(resolve);
     });
   }
 
+  // The subclasses' own attributes need no parts before build: build() and show() read them.
   attributeChangedCallback(name, before, after) {
-    if (this.#built && before !== after && this.#given === undefined) this.#load();
+    if (this.#started && before !== after && this.#given === undefined) this.#load();
   }
 
   /** The model shown, once loaded. */
@@ -162,7 +295,7 @@ export class ModelWidget extends HTMLElement {
   /** Shows this model (or the model a promise gives) instead of loading files. */
   set model(model) {
     this.#given = model;
-    if (this.#built) this.#load();
+    if (this.#started) this.#load();
   }
 
   /** The files this widget loads when no model is given. */
@@ -204,6 +337,7 @@ export class ModelWidget extends HTMLElement {
       this.#wake = undefined;
       if (count !== this.#loadCount) return;
     }
+    this.ensureBuilt();
     this.#model = model;
     this.classList.remove('ew-failed');
     this.statusElement.replaceChildren();

@@ -365,19 +365,23 @@ export class TraceTable extends ModelWidget {
 
   /** The text in the first box. Setting it traces the new text. */
   get text() {
+    this.ensureBuilt();
     return this.boxA.input.value;
   }
 
   set text(value) {
+    this.ensureBuilt();
     this.boxA.input.value = value;
     this.#update();
   }
 
   get compareText() {
+    this.ensureBuilt();
     return this.boxB?.input.value;
   }
 
   set compareText(value) {
+    this.ensureBuilt();
     if (!this.boxB) return;
     this.boxB.input.value = value;
     this.#update();

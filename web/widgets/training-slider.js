@@ -105,6 +105,7 @@ export class TrainingSlider extends ModelWidget {
 
   /** The word whose closest tokens are shown (its token's text); setting it is the same as setting the attribute. */
   get word() {
+    this.ensureBuilt();
     return this.nearest.word;
   }
 
@@ -236,6 +237,7 @@ export class TrainingSlider extends ModelWidget {
 
   /** Loads snapshot i (or finds it loaded). */
   snapshot(i) {
+    this.ensureBuilt();
     let promise = this.loaded.get(i);
     if (!promise) {
       const tokenizer = this.model && !this.model.disposed ? this.model : this.tokenizerBytes;

@@ -95,7 +95,8 @@ export class VocabularyMap extends ModelWidget {
 
   attributeChangedCallback(name, before, after) {
     if (name === 'word') { if (this.model && after) this.#pickText(after); return; }
-    if (name === 'method') { if (after === 'pca' || after === 'umap') this.setMethod(after); return; }
+    // Before build, build() reads the attribute.
+    if (name === 'method') { if (this.built && (after === 'pca' || after === 'umap')) this.setMethod(after); return; }
     super.attributeChangedCallback(name, before, after);
   }
 
@@ -126,6 +127,7 @@ export class VocabularyMap extends ModelWidget {
 
   /** Shows the map made by 'umap' or 'pca'. */
   async setMethod(method, { force = false } = {}) {
+    this.ensureBuilt();
     if (method === this.method && !force && this.map_) return;
     this.method = method;
     for (const button of this.methodButtons) button.setAttribute('aria-pressed', String(button.dataset.method === method));
@@ -168,12 +170,14 @@ export class VocabularyMap extends ModelWidget {
   }
 
   setMoveMode(on) {
+    this.ensureBuilt();
     this.moveMode = on;
     this.moveButton.setAttribute('aria-pressed', String(on));
     this.canvas.classList.toggle('vm-moving', on);
   }
 
   resetView() {
+    this.ensureBuilt();
     this.#resize();
     this.view = { scale: 1, x: 0, y: 0 };
     this.draw();
@@ -259,6 +263,7 @@ export class VocabularyMap extends ModelWidget {
   // ---- drawing ----------------------------------------------------------------------
 
   draw() {
+    this.ensureBuilt();
     const context = this.canvas.getContext('2d');
     if (!context || !this.map_) return;
     const { ratio } = this;
