@@ -416,8 +416,18 @@ describe(`the chapter page (${modelMode} model)`, () => {
 
   test('screenshot at 1280 px: the whole page, its expected size, not blank; one per section', async () => {
     await page.evaluate(() => window.scrollTo(0, 0));
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    const path = await screenshot(page, 'page-1280', { fullPage: true });
+    // Widgets below still finish in the background (the training slider's
+    // status line goes when its maps are laid out), so the page's height is
+    // read on both sides of the screenshot, which is taken again until the
+    // two agree.
+    const pageHeight = () => page.evaluate(() => document.documentElement.scrollHeight);
+    let height, path;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const before = await pageHeight();
+      path = await screenshot(page, 'page-1280', { fullPage: true });
+      height = await pageHeight();
+      if (height === before) break;
+    }
     const png = await checkPng(browser, path);
     assert.equal(png.width, 1280);
     assert.ok(Math.abs(png.height - height) <= 2, `${png.height} px tall for a page of ${height} px`);
