@@ -119,10 +119,11 @@ export async function shippedTableRanges() {
   }
   try {
     const { size } = await file.stat();
+    if (size < 8) return [];
     const prefix = Buffer.alloc(8);
     await file.read(prefix, 0, 8, 0);
     const headerLength = Number(prefix.readBigUInt64LE(0));
-    if (size < 8 || headerLength < 2 || headerLength > Math.min(16 * 1024 * 1024, size - 8)) return [];
+    if (headerLength < 2 || headerLength > Math.min(16 * 1024 * 1024, size - 8)) return [];
     const header = Buffer.alloc(headerLength);
     await file.read(header, 0, headerLength, 8);
     return tableRangesOf(JSON.parse(header.toString('utf8')), headerLength, size).map(({ offset, length }) => ({ offset, length }));

@@ -148,6 +148,28 @@ function tablesOf(bytes) {
 }
 const rangeHeader = ({ offset, length }) => `bytes=${offset}-${offset + length - 1}`;
 
+/**
+ * The fixture's weights served as `file`, opened early with
+ * `expectedTables`, then loaded; `check(model, ranges)` sees the model and
+ * the weights' Range headers the server got.
+ */
+async function loadExpecting(file, expectedTables, check, serveOptions = {}) {
+  await writeFile(join(dir, 'model', file), fixture.weights);
+  const server = await serve(serveOptions);
+  const url = new URL(`${server.origin}/model/${file}`);
+  try {
+    requestWeightsEarly(url, { expectedTables });
+    const model = await loadModel({ weights: url, config: fixture.config, tokenizer: fixture.tokenizer });
+    try {
+      check(model, weightRanges(server.requests, file));
+    } finally {
+      model.dispose();
+    }
+  } finally {
+    await server.close();
+  }
+}
+
 describe('a page that knows where its model\'s tables lie asks for them with the first bytes', () => {
   test('tableRangesOf reads a header as the page does: the position table first, file offsets', () => {
     const { position, token, header, headerLength } = tablesOf(fixture.weights);
@@ -163,68 +185,42 @@ describe('a page that knows where its model\'s tables lie asks for them with the
   });
 
   test('the expected ranges leave at once, before the header is in, and the load reads them: each range once', { timeout: 30_000 }, async () => {
-    await writeFile(join(dir, 'model', 'expected.safetensors'), fixture.weights);
     const { position, token } = tablesOf(fixture.weights);
     // The first bytes are answered only once both tables have been asked
     // for: without the expected ranges (the tables asked for from the header)
     // this load would never end.
-    const server = await serve({
+    await loadExpecting('expected.safetensors', [position, token], (model, ranges) => {
+      assert.deepEqual(Array.from(rowView(model.wte, 7)), Array.from(fixture.wte.subarray(7 * 8, 8 * 8)));
+      assert.deepEqual(Array.from(rowView(model.wpe, 2)), Array.from(fixture.wpe.subarray(2 * 8, 3 * 8)));
+      assert.deepEqual(ranges.slice().sort(), ['bytes=0-16383', rangeHeader(position), rangeHeader(token)].sort());
+    }, {
       holdBack: (request) => request.headers.range === 'bytes=0-16383',
       releaseWhen: (requests) => weightRanges(requests, 'expected.safetensors').length >= 3,
     });
-    const url = new URL(`${server.origin}/model/expected.safetensors`);
-    try {
-      requestWeightsEarly(url, { expectedTables: [position, token] });
-      const model = await loadModel({ weights: url, config: fixture.config, tokenizer: fixture.tokenizer });
-      assert.deepEqual(Array.from(rowView(model.wte, 7)), Array.from(fixture.wte.subarray(7 * 8, 8 * 8)));
-      assert.deepEqual(Array.from(rowView(model.wpe, 2)), Array.from(fixture.wpe.subarray(2 * 8, 3 * 8)));
-      const ranges = weightRanges(server.requests, 'expected.safetensors');
-      assert.deepEqual(ranges.slice().sort(), ['bytes=0-16383', rangeHeader(position), rangeHeader(token)].sort());
-      model.dispose();
-    } finally {
-      await server.close();
-    }
   });
 
   test('ranges that the header does not confirm (the file changed since the page was built) are cancelled and never read', { timeout: 30_000 }, async () => {
-    await writeFile(join(dir, 'model', 'changed.safetensors'), fixture.weights);
     const { position, token } = tablesOf(fixture.weights);
     const stale = [{ offset: position.offset + 4, length: position.length }, { offset: 100, length: 50 }];
-    const server = await serve();
-    const url = new URL(`${server.origin}/model/changed.safetensors`);
-    try {
-      requestWeightsEarly(url, { expectedTables: stale });
-      const model = await loadModel({ weights: url, config: fixture.config, tokenizer: fixture.tokenizer });
+    await loadExpecting('changed.safetensors', stale, (model, ranges) => {
       // The numbers are the file's, read at the header's offsets: the
       // position table's stale range (four bytes off) was not read.
       assert.deepEqual(Array.from(model.wte.data), Array.from(fixture.wte));
       assert.deepEqual(Array.from(model.wpe.data), Array.from(fixture.wpe));
-      const ranges = weightRanges(server.requests, 'changed.safetensors');
       assert.ok(ranges.includes(rangeHeader(position)) && ranges.includes(rangeHeader(token)), ranges.join(', '));
       assert.equal(ranges.filter((range) => range === rangeHeader(token)).length, 1);
-      model.dispose();
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   test('an expected range holding a table serves it: the table is not asked for again', { timeout: 30_000 }, async () => {
-    await writeFile(join(dir, 'model', 'wide.safetensors'), fixture.weights);
     const { position, token } = tablesOf(fixture.weights);
     // One range from the position table's start to the token table's end (the fixture stores wte first, so take both orders).
     const start = Math.min(position.offset, token.offset);
     const end = Math.max(position.offset + position.length, token.offset + token.length);
     const both = { offset: start, length: end - start };
-    const server = await serve();
-    const url = new URL(`${server.origin}/model/wide.safetensors`);
-    try {
-      requestWeightsEarly(url, { expectedTables: [both] });
-      const model = await loadModel({ weights: url, config: fixture.config, tokenizer: fixture.tokenizer });
+    await loadExpecting('wide.safetensors', [both], (model, ranges) => {
       assert.deepEqual(Array.from(model.wte.data), Array.from(fixture.wte));
-      assert.deepEqual(weightRanges(server.requests, 'wide.safetensors').sort(), ['bytes=0-16383', rangeHeader(both)].sort());
-      model.dispose();
-    } finally {
-      await server.close();
-    }
+      assert.deepEqual(ranges.sort(), ['bytes=0-16383', rangeHeader(both)].sort());
+    });
   });
 });
