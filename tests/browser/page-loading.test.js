@@ -57,6 +57,18 @@ test('the model is asked for once, before the widgets are up, and every widget s
   assert.equal(await page.evaluate(() => document.querySelector('#table').model === window.model), true);
 });
 
+test('the first model\'s load marks its steps, in order, for the Performance panel and tools/bench-page.mjs', async () => {
+  const stages = ['model-requested', 'load:instance-tables', 'load:header-read', 'load:tables-copied',
+    'load:instance-tokenizer', 'load:tokenizer-loaded', 'showing:embedding-table', 'ready:embedding-table'];
+  const times = await page.evaluate((names) => names.map((name) => performance.getEntriesByName(`embeddings:${name}`, 'mark')[0]?.startTime), stages);
+  stages.forEach((name, i) => assert.ok(Number.isFinite(times[i]), `the page marks embeddings:${name}`));
+  for (let i = 1; i < stages.length; i++) {
+    assert.ok(times[i - 1] <= times[i], `embeddings:${stages[i - 1]} (${times[i - 1]}) comes before embeddings:${stages[i]} (${times[i]})`);
+  }
+  const kernels = await page.evaluate(() => performance.getEntriesByName('embeddings:load:instance-kernels', 'mark').length);
+  assert.equal(kernels, 1, 'the kernels\' instance is started once');
+});
+
 // ---- The second WebAssembly module (docs/tokenizer.md, "Two WebAssembly modules") ----
 // The page with its own model never fetches embeddings-full.*; a tokenizer.json
 // with a Split pre-tokenizer, loaded through the package in the same page,

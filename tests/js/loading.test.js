@@ -114,6 +114,26 @@ describe('inputs', () => {
   });
 });
 
+describe('a load marks its steps (User Timing, for DevTools and tools/bench-page.mjs)', () => {
+  test('header, tables, tokenizer and their instances, in order, once each for one load', async () => {
+    performance.clearMarks();
+    const model = await loadModel(paths());
+    const at = (stage) => performance.getEntriesByName(`embeddings:load:${stage}`, 'mark').map((m) => m.startTime);
+    const stages = ['instance-tables', 'header-read', 'tables-copied', 'instance-tokenizer', 'tokenizer-loaded'];
+    for (const stage of stages) assert.equal(at(stage).length, 1, `one embeddings:load:${stage} mark`);
+    assert.ok(at('instance-tables')[0] <= at('header-read')[0] && at('header-read')[0] <= at('tables-copied')[0]);
+    assert.ok(at('instance-tokenizer')[0] <= at('tokenizer-loaded')[0]);
+    model.dispose();
+  });
+
+  test('a load that fails marks no step it did not reach', async () => {
+    performance.clearMarks();
+    const broken = { ...paths(), tokenizer: Buffer.from('{"model": 3}') };
+    await assert.rejects(loadModel(broken));
+    assert.equal(performance.getEntriesByName('embeddings:load:tokenizer-loaded', 'mark').length, 0);
+  });
+});
+
 describe('errors name the file and leave earlier models working', () => {
   let survivor;
   before(async () => { survivor = await loadModel(paths()); });

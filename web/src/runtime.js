@@ -62,7 +62,23 @@ export async function instantiate(role = 'kernels', { full = false } = {}) {
     printErr: (text) => console.error(`[embeddings] ${text}`),
   });
   observer?.(module, role);
+  markLoadStage(`instance-${role}`);
   return module;
+}
+
+/**
+ * A performance mark, "embeddings:load:<stage>", at a step of a model's load
+ * (an instance up, the weights' header read, the tables copied in, the
+ * tokenizer loaded). DevTools' Performance panel shows them in its Timings
+ * track; tools/bench-page.mjs reads the first model's to say where the page's
+ * load goes. Marks are a nicety: where there are none, nothing is lost.
+ */
+export function markLoadStage(stage) {
+  try {
+    globalThis.performance?.mark?.(`embeddings:load:${stage}`);
+  } catch {
+    // A runtime without the User Timing API.
+  }
 }
 
 export { isNode };

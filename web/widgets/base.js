@@ -345,6 +345,7 @@ export class ModelWidget extends HTMLElement {
     try {
       this.#shown = true;
       this.#nearObserver?.disconnect();
+      mark(`showing:${this.localName}`);
       await this.show(model);
     } catch (error) {
       if (error && typeof error === 'object') error.heading ??= 'This widget could not show the model.';
