@@ -28,6 +28,13 @@ test('each bundled module resolves its own URLs as its source did (the .wasm, th
   }
 });
 
+test('the bundle opens with V8\'s compile hint, so its functions compile as it streams in; the first script has none', async () => {
+  const { code, firstScript } = await bundlePage({ write: false });
+  // The hint counts only as the file's first line (docs/benchmarks.md, "The 1.5× target").
+  assert.equal(code.split('\n', 1)[0], '//# allFunctionsCalledOnLoad');
+  assert.ok(!firstScript.code.includes('allFunctionsCalledOnLoad'), 'the first script gained nothing from the hint');
+});
+
 test('the chapter page loads its small first script, then the bundle', () => {
   const html = readFileSync(new URL('web/page/index.html', root), 'utf8');
   const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
