@@ -4,13 +4,14 @@
 // the header itself, and its reads are served from those early requests.
 import { test, describe, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { loadModel, rowView } from '../../web/index.js';
-import { earlyTableNamesForTests, requestWeightsEarly, tableRangesOf } from '../../web/src/early-requests.js';
-import { instantiate } from '../../web/src/runtime.js';
+import { earlyTableNamesForTests, requestFileEarly, requestWeightsEarly, tableRangesOf } from '../../web/src/early-requests.js';
+import { compileWasmEarly } from '../../web/src/early-compile.js';
+import { compileWasm, instantiate } from '../../web/src/runtime.js';
 import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
 import { makeFamilyModel } from './helpers/checkpoints.js';
 import { headerEntry, makeModel, rawFile, writeSafetensors } from './helpers/fixtures.js';
@@ -222,5 +223,76 @@ describe('a page that knows where its model\'s tables lie asks for them with the
       assert.deepEqual(Array.from(model.wte.data), Array.from(fixture.wte));
       assert.deepEqual(ranges.sort(), ['bytes=0-16383', rangeHeader(both)].sort());
     });
+  });
+});
+
+describe('the page\'s first script reads in the small files and compiles the .wasm early', () => {
+  test('a file asked for early is fetched once: loadModel, given its URL, takes it', { timeout: 30_000 }, async () => {
+    await writeFile(join(dir, 'model', 'early.safetensors'), fixture.weights);
+    await writeFile(join(dir, 'model', 'early-config.json'), JSON.stringify(fixture.config));
+    await writeFile(join(dir, 'model', 'early-tokenizer.json'), fixture.tokenizer);
+    const server = await serve();
+    try {
+      const config = new URL(`${server.origin}/model/early-config.json`);
+      const tokenizer = new URL(`${server.origin}/model/early-tokenizer.json`);
+      requestFileEarly(config);
+      requestFileEarly(tokenizer);
+      requestFileEarly(config);  // twice: still one request
+      const model = await loadModel({ weights: `${server.origin}/model/early.safetensors`, config, tokenizer });
+      const count = (file) => server.requests.filter((r) => r.path === `/model/${file}`).length;
+      assert.equal(count('early-config.json'), 1);
+      assert.equal(count('early-tokenizer.json'), 1);
+      // One plain GET each, as the page preloads them: no range probe.
+      assert.ok(server.requests.filter((r) => r.path.endsWith('.json')).every((r) => r.range === undefined));
+      assert.deepEqual(model.encode('Lily'), (await loadModel({ weights: fixture.weights, config: fixture.config, tokenizer: fixture.tokenizer })).encode('Lily'));
+      model.dispose();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a file asked for early that is missing fails the load with the same message as a late one', { timeout: 30_000 }, async () => {
+    const server = await serve();
+    try {
+      const missing = new URL(`${server.origin}/model/no-such-config.json`);
+      const late = await loadModel({ weights: fixture.weights, config: missing, tokenizer: fixture.tokenizer }).catch((error) => error.message);
+      requestFileEarly(missing);
+      const early = await loadModel({ weights: fixture.weights, config: missing, tokenizer: fixture.tokenizer }).catch((error) => error.message);
+      assert.match(late, /no-such-config\.json: HTTP 404/);
+      assert.equal(early, late);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the runtime takes the compile started early: the .wasm travels once and the module is that compile\'s', { timeout: 30_000 }, async () => {
+    await writeFile(join(dir, 'embeddings.wasm'), await readFile(new URL('../../web/dist/embeddings.wasm', import.meta.url)));
+    const server = await serve();
+    try {
+      const url = new URL(`${server.origin}/embeddings.wasm`);
+      compileWasmEarly(url);
+      compileWasmEarly(url);  // twice: still one compile
+      const taken = await compileWasm(url);
+      assert.ok(taken instanceof WebAssembly.Module);
+      assert.equal(server.requests.filter((r) => r.path === '/embeddings.wasm').length, 1);
+      assert.ok(WebAssembly.Module.exports(taken).length > 0);
+      // Taken once: a later compile of the same URL fetches it again.
+      await compileWasm(url);
+      assert.equal(server.requests.filter((r) => r.path === '/embeddings.wasm').length, 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('an early compile that failed is tried once more by the runtime, which reports its own failure', { timeout: 30_000 }, async () => {
+    const server = await serve();
+    try {
+      const url = new URL(`${server.origin}/missing.wasm`);
+      compileWasmEarly(url);
+      await assert.rejects(compileWasm(url), /missing\.wasm: HTTP 404/);
+      assert.equal(server.requests.filter((r) => r.path === '/missing.wasm').length, 2);
+    } finally {
+      await server.close();
+    }
   });
 });

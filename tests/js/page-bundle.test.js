@@ -44,12 +44,15 @@ test('the chapter page loads its small first script, then the bundle', () => {
   assert.deepEqual(preloaded, ['code-parts.js']);
 });
 
-test('the first script is what its sources build now, holds no more than the weights\' requests and the model\'s address, and resolves the model beside the page', async () => {
+test('the first script is what its sources build now, holds no more than the early requests and compile and the model\'s address, and resolves the model beside the page', async () => {
   const { firstScript } = await bundlePage({ write: false });
   assert.ok(readFileSync(firstScriptFile, 'utf8') === firstScript.code, 'web/dist/first-requests.js is older than its sources: run tools/build.sh page');
-  assert.deepEqual(firstScript.inputs, ['<define:SHIPPED_MODEL_TABLES>', 'web/page/first-requests.js', 'web/page/model-choice.js', 'web/src/default-model.js', 'web/src/early-requests.js']);
+  assert.deepEqual(firstScript.inputs, ['<define:SHIPPED_MODEL_TABLES>', 'web/page/first-requests.js', 'web/page/model-choice.js',
+    'web/src/default-model.js', 'web/src/early-compile.js', 'web/src/early-requests.js']);
   assert.doesNotMatch(firstScript.code, /import\.meta/, 'a classic script has no import.meta');
   assert.ok(firstScript.code.includes('new URL("../src/default-model.js",document.currentScript.src)'));
+  // The .wasm it compiles is the runtime's critical build, beside the script.
+  assert.ok(firstScript.code.includes('new URL("../dist/embeddings.wasm",new URL("../page/first-requests.js",document.currentScript.src).href)'));
 });
 
 test('the first script carries where the shipped model\'s two tables lie, as its header says', async () => {

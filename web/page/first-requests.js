@@ -3,9 +3,12 @@
 // as soon as the parser reaches it, before the document's first layout and
 // while the bundle still travels and compiles, it asks for the model's
 // weights: their first bytes and, for the shipped model, its two tables at
-// once. The package's loader, given the same weights, takes the requests
-// made here (web/src/early-requests.js) instead of asking again.
-import { requestWeightsEarly } from '../src/early-requests.js';
+// once; the model's two small files; and it starts compiling the module's
+// .wasm. The package's loader, given the same files, takes the requests
+// made here (web/src/early-requests.js) instead of asking again, and its
+// runtime takes the compile (web/src/early-compile.js).
+import { compileWasmEarly } from '../src/early-compile.js';
+import { requestFileEarly, requestWeightsEarly } from '../src/early-requests.js';
 import { defaultModelFiles } from '../src/default-model.js';
 import { modelFilesFromAddress } from './model-choice.js';
 
@@ -18,5 +21,15 @@ import { modelFilesFromAddress } from './model-choice.js';
 // has changed since.
 const shippedTables = typeof SHIPPED_MODEL_TABLES === 'undefined' ? [] : SHIPPED_MODEL_TABLES;
 
-const weights = new URL(modelFilesFromAddress(location.search, document.baseURI).weights, document.baseURI);
+const files = modelFilesFromAddress(location.search, document.baseURI);
+const weights = new URL(files.weights, document.baseURI);
 requestWeightsEarly(weights, { expectedTables: weights.href === defaultModelFiles.weights.href ? shippedTables : [] });
+
+// The rest of what the first model widget waits for, asked for now too: by
+// the time the bundle has run, these are in and the module is compiled, so
+// the model's load goes from the instances to the token table without
+// waiting on a main-thread task. (Each alone bought nothing while the
+// widgets' definitions filled that stretch; with those held back
+// (widgets/definitions.js), they do: docs/benchmarks.md.)
+for (const file of [files.config, files.tokenizer]) if (file) requestFileEarly(new URL(file, document.baseURI));
+compileWasmEarly(new URL('../dist/embeddings.wasm', import.meta.url));

@@ -5,6 +5,7 @@ import './start.js';  // first: the model's requests leave before the rest is se
 import { rowView, dot, cosine, loadModel, backend } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
 import { whenIdle } from '../widgets/base.js';
+import { defineDeferredWidgets } from '../widgets/definitions.js';
 import { positionMap } from '../widgets/position-map.js';
 import { ModelWidget } from '../widgets/base.js';
 import { modelFilesFromPicked } from './model-choice.js';
@@ -20,6 +21,13 @@ if (document.readyState === 'loading') {
 
 const $ = (selector) => document.querySelector(selector);
 const traceWidget = $('#trace');
+
+// The other widgets are defined once the token table has shown its model or
+// failed to (start.js held them back), at the latest before the figures
+// further down are filled, and at once if the reader presses a key or
+// touches the page first.
+$('#table')?.updated.finally(defineDeferredWidgets);
+for (const type of ['keydown', 'pointerdown']) window.addEventListener(type, defineDeferredWidgets, { capture: true, once: true });
 
 // ---- The browser console ------------------------------------------------------
 // The chapter's Code lines work as written: model, trace, rowView, dot, cosine.
@@ -395,6 +403,7 @@ async function showModel(model) {
   fillFirstFigures(model);
   await afterNextFrame();
   if (current !== model) return false;
+  defineDeferredWidgets();
   fillLaterFigures(model);
   fillCode(model);
   return true;
@@ -437,6 +446,7 @@ async function main() {
   try {
     model = await sharedModel(undefined, showProgress);
   } catch (error) {
+    defineDeferredWidgets();
     showModelFailure(error);
     document.documentElement.dataset.page = 'error';
     typesetWhenIdle();

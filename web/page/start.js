@@ -6,7 +6,14 @@
 // them over. The widgets name the same files, so they share this load
 // (widgets/model-source.js); page.js waits for it and reports a failure.
 import { sharedModel, setPageModelFiles } from '../widgets/model-source.js';
+import { deferWidgetDefinitions } from '../widgets/definitions.js';
 import { modelFilesFromAddress } from './model-choice.js';
+
+// Only the token table, the first model widget, is defined as its module
+// arrives; the page defines the others once the table shows its model
+// (page.js), so their upgrades do not stand between the model and the
+// table (widgets/definitions.js says why).
+deferWidgetDefinitions({ except: ['embedding-table'] });
 
 // The address may name another model (?model=FOLDER/, see model-choice.js):
 // every widget that names no files then shows it.

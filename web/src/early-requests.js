@@ -53,6 +53,8 @@ export function urlSource(url, name, signal) {
   // round trip of its own.
   let prefix;
   let sizeKnown;
+  // The whole file's request (readAll), once asked for.
+  let wholeRead;
   // Every range asked for while the source is open (by read or prefetch),
   // as { offset, length, bytes: Promise }: a read inside one of them is
   // served from it, so bytes asked for ahead travel once. Dropped by close().
@@ -138,12 +140,16 @@ export function urlSource(url, name, signal) {
       for (const range of ranges) range.guessed = undefined;
     },
     // A whole small file (config.json, tokenizer.json): one plain request,
-    // rather than a probe for the size and then the body.
-    async readAll() {
-      if (whole) return whole;
-      whole = await bodyBytes(await fetchFile(url, name, { signal }), name, signal);
-      total = whole.length;
-      return whole;
+    // rather than a probe for the size and then the body. Once, however
+    // often it is called (the page's first script and then the loader).
+    readAll() {
+      if (whole) return Promise.resolve(whole);
+      wholeRead ??= (async () => {
+        whole = await bodyBytes(await fetchFile(url, name, { signal }), name, signal);
+        total = whole.length;
+        return whole;
+      })();
+      return wholeRead;
     },
     async close() { ranges = []; },
   };
@@ -253,7 +259,22 @@ export function requestWeightsEarly(url, { expectedTables = [] } = {}) {
   earlySources.set(url.href, source);
 }
 
-/** The source requestWeightsEarly opened for this URL, once (a later load opens its own), or undefined. */
+/**
+ * Asks for a whole small file at `url` now (config.json, tokenizer.json: the
+ * request the page preloads, one plain GET), so that its answer is read in
+ * while the document is parsed and laid out, not by main-thread tasks queued
+ * behind the bundle's first work. loadModel, given the same URL without a
+ * signal, takes this source as it takes the weights'.
+ * @param {URL} url
+ */
+export function requestFileEarly(url) {
+  if (!(url instanceof URL) || earlySources.has(url.href)) return;
+  const source = urlSource(url, url.href);
+  source.readAll().catch(() => {});  // the load that takes the source reports a failure
+  earlySources.set(url.href, source);
+}
+
+/** The source requestWeightsEarly or requestFileEarly opened for this URL, once (a later load opens its own), or undefined. */
 export function takeEarlySource(url) {
   const source = earlySources.get(url.href);
   earlySources.delete(url.href);

@@ -8,6 +8,7 @@
 // GPT-4o...) and the NFC and NFD normalizers (Qwen 3). The full one, and
 // its loader, are fetched only when a tokenizer needs them.
 import createEmbeddingsModule from '../dist/embeddings.js';
+import { fetchAndCompileWasm, takeEarlyCompile } from './early-compile.js';
 
 const builds = {
   critical: { wasmUrl: new URL('../dist/embeddings.wasm', import.meta.url), create: async () => createEmbeddingsModule },
@@ -30,19 +31,19 @@ export function observeInstances(callback) {
   observer = callback;
 }
 
-/** Compiles the .wasm at `url` (a file: URL in Node); also the layout module's (map.js). */
+/**
+ * Compiles the .wasm at `url` (a file: URL in Node); also the layout
+ * module's (map.js). Over HTTP, a compile the page's first script started
+ * for the same URL is taken instead of fetching again; if that one failed
+ * (a network error while the page loaded), this tries once more.
+ */
 export async function compileWasm(url) {
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
     return WebAssembly.compile(await readFile(url));
   }
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`Could not fetch ${url}: HTTP ${response.status}`);
-  // compileStreaming needs the application/wasm type; fall back when a server forgets it.
-  if (WebAssembly.compileStreaming && response.headers.get('content-type')?.startsWith('application/wasm')) {
-    return WebAssembly.compileStreaming(response);
-  }
-  return WebAssembly.compile(await response.arrayBuffer());
+  const early = takeEarlyCompile(url);
+  return early ? early.catch(() => fetchAndCompileWasm(url)) : fetchAndCompileWasm(url);
 }
 
 /**

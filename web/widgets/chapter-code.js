@@ -9,6 +9,7 @@
 //   code.lines = [{ code: 'dot([1, 2, 3], [4, 0, -1]);', comment: '1', run: () => dot([1, 2, 3], [4, 0, -1]) }];
 import { el, ensureStylesheet } from './base.js';
 import { consoleFormat } from './format.js';
+import { defineWidget } from './definitions.js';
 
 export class ChapterCode extends HTMLElement {
   #lines = [];
@@ -77,4 +78,4 @@ export class ChapterCode extends HTMLElement {
   }
 }
 
-customElements.get('chapter-code') ?? customElements.define('chapter-code', ChapterCode);
+defineWidget('chapter-code', ChapterCode);

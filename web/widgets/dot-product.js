@@ -4,6 +4,7 @@
 //   <dot-product a="1 2 3" b="4 0 -1"></dot-product>
 import { dot } from '../index.js';
 import { el, ensureStylesheet, mark, uniqueId } from './base.js';
+import { defineWidget } from './definitions.js';
 
 const MAX_PLACES = 8;
 // The module computes in float32: numbers beyond this become Infinity.
@@ -144,4 +145,4 @@ export class DotProduct extends HTMLElement {
   }
 }
 
-customElements.get('dot-product') ?? customElements.define('dot-product', DotProduct);
+defineWidget('dot-product', DotProduct);

@@ -9,6 +9,7 @@ import { TokenPicker, tokenLabel } from './token-picker.js';
 import { legend, robustLimit, RowImage } from './color.js';
 import { int, num } from './format.js';
 import { rowView } from '../src/matrix.js';
+import { defineWidget } from './definitions.js';
 
 // The picture is painted a block of rows at a time, each when its rows first
 // show: blocks of about this many numbers (64 rows of 128; 16 rows of a
@@ -120,4 +121,4 @@ export class EmbeddingTable extends ModelWidget {
   }
 }
 
-customElements.get('embedding-table') ?? customElements.define('embedding-table', EmbeddingTable);
+defineWidget('embedding-table', EmbeddingTable);

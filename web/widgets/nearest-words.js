@@ -14,6 +14,7 @@ import { TokenPicker, tokenLabel, notOneToken } from './token-picker.js';
 
 import { neighbourList } from './neighbours.js';
 import { num } from './format.js';
+import { defineWidget } from './definitions.js';
 
 export class NearestWords extends ModelWidget {
   static get observedAttributes() {
@@ -189,5 +190,5 @@ export class WordPairs extends ModelWidget {
   }
 }
 
-customElements.get('nearest-words') ?? customElements.define('nearest-words', NearestWords);
-customElements.get('word-pairs') ?? customElements.define('word-pairs', WordPairs);
+defineWidget('nearest-words', NearestWords);
+defineWidget('word-pairs', WordPairs);

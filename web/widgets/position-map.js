@@ -8,6 +8,7 @@ import { ModelWidget, el } from './base.js';
 import { HeatGrid } from './heat-grid.js';
 import { legend, tableImage } from './color.js';
 import { int, num } from './format.js';
+import { defineWidget } from './definitions.js';
 
 /** What the widgets say of a model whose positions are not a learned table. */
 export const NO_POSITION_TABLE = 'This model has no position table: it uses rotary positions, which turn each token’s ' +
@@ -175,4 +176,4 @@ export class PositionMap extends ModelWidget {
   }
 }
 
-customElements.get('position-map') ?? customElements.define('position-map', PositionMap);
+defineWidget('position-map', PositionMap);

@@ -15,6 +15,7 @@ import { tableLimit } from './embedding-table.js';
 import { int, num } from './format.js';
 import { Loupe, neighbourhood } from './loupe.js';
 import { byteNote, isByteToken } from './token-picker.js';
+import { defineWidget } from './definitions.js';
 
 /** Rows a long trace shows until the reader asks for all of them. */
 export const COLLAPSED_ROWS = 12;
@@ -467,4 +468,4 @@ export class TraceTable extends ModelWidget {
   }
 }
 
-customElements.get('trace-table') ?? customElements.define('trace-table', TraceTable);
+defineWidget('trace-table', TraceTable);

@@ -32,6 +32,7 @@ import { groupIds } from './vocabulary-groups.js';
 import { LearningMap, LossCurve, figuresTable, mapFigures, ordinal, pairFigures } from './training-progress.js';
 import './nearest-words.js';
 import './position-map.js';
+import { defineWidget } from './definitions.js';
 
 /** Snapshots laid out before the earliest one shown, so that a step or two back finds its map ready. */
 const LAID_OUT_AHEAD = 2;
@@ -337,4 +338,4 @@ async function fetchOk(url) {
   return response;
 }
 
-customElements.get('training-slider') ?? customElements.define('training-slider', TrainingSlider);
+defineWidget('training-slider', TrainingSlider);

@@ -16,6 +16,7 @@ import { ModelWidget, el, uniqueId } from './base.js';
 import { TokenPicker, tokenLabel } from './token-picker.js';
 import { VOCABULARY_GROUPS, groupIds, drawShape } from './vocabulary-groups.js';
 import { mapDetails } from '../index.js';
+import { defineWidget } from './definitions.js';
 
 const stylesheetUrl = new URL('./vocabulary-map.css', import.meta.url);
 const NEIGHBOURS = 10;
@@ -444,4 +445,4 @@ export class VocabularyMap extends ModelWidget {
   }
 }
 
-customElements.get('vocabulary-map') ?? customElements.define('vocabulary-map', VocabularyMap);
+defineWidget('vocabulary-map', VocabularyMap);

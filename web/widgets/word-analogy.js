@@ -12,6 +12,7 @@ import { ModelWidget, el, uniqueId } from './base.js';
 import { neighbourList } from './neighbours.js';
 import { modelWordForms, notOneToken } from './token-picker.js';
 import { num } from './format.js';
+import { defineWidget } from './definitions.js';
 
 /** A labelled text box. */
 function wordBox(label, value) {
@@ -110,5 +111,5 @@ export class WordCosine extends TypedWords {
   }
 }
 
-customElements.get('word-analogy') ?? customElements.define('word-analogy', WordAnalogy);
-customElements.get('word-cosine') ?? customElements.define('word-cosine', WordCosine);
+defineWidget('word-analogy', WordAnalogy);
+defineWidget('word-cosine', WordCosine);
