@@ -1,6 +1,6 @@
 // loadModel() and the Model it gives: the token and position tables, the
 // tokenizer, traces, nearest tokens and cosine maps.
-import { instantiate, markLoadStage } from './runtime.js';
+import { instantiate, mark } from './runtime.js';
 import { DTYPES, Matrix, checkIndex, describe, rowView } from './matrix.js';
 import { checkSignal, isUtf8, notUtf8, openSource, readBytes, readText, settleInput } from './sources.js';
 import { askForTablesEarly } from './early-requests.js';
@@ -135,9 +135,9 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
   };
   try {
     await readWeightsHeader(module, session, source, await sizePromise, fail);
-    markLoadStage('header-read');
+    mark('load:header-read');
     await readTables(module, session, source, progress, requested);
-    markLoadStage('tables-copied');
+    mark('load:tables-copied');
     if (config !== undefined) readConfig(module, session, config, fail);
     if (shards) session.setOneShardOfMany();
     if (!session.finish()) fail();
@@ -433,7 +433,7 @@ async function loadTokenizer(input, after = Promise.resolve(), signal = undefine
     if (!isUtf8(bytes)) throw notUtf8(name);
     throw new Error(`${name}: ${loaded.message}`);
   }
-  markLoadStage('tokenizer-loaded');
+  mark('load:tokenizer-loaded');
   return new TokenizerHost(loaded.module, loaded.session, name);
 }
 

@@ -63,20 +63,21 @@ export async function instantiate(role = 'kernels', { full = false } = {}) {
     printErr: (text) => console.error(`[embeddings] ${text}`),
   });
   observer?.(module, role);
-  markLoadStage(`instance-${role}`);
+  mark(`load:instance-${role}`);
   return module;
 }
 
 /**
- * A performance mark, "embeddings:load:<stage>", at a step of a model's load
- * (an instance up, the weights' header read, the tables copied in, the
- * tokenizer loaded). DevTools' Performance panel shows them in its Timings
+ * A performance mark, "embeddings:<name>": the loader's at each step of a
+ * model's load ("load:instance-tables", "load:header-read",
+ * "load:tables-copied", "load:tokenizer-loaded"), the widgets' when they
+ * show and are ready. DevTools' Performance panel shows them in its Timings
  * track; tools/bench-page.mjs reads the first model's to say where the page's
  * load goes. Marks are a nicety: where there are none, nothing is lost.
  */
-export function markLoadStage(stage) {
+export function mark(name) {
   try {
-    globalThis.performance?.mark?.(`embeddings:load:${stage}`);
+    globalThis.performance?.mark?.(`embeddings:${name}`);
   } catch {
     // A runtime without the User Timing API.
   }

@@ -2,6 +2,7 @@
 // a model handed to it), a progress bar while the model loads, a visible
 // error when it cannot, and a "ready" signal.
 import { modelFilesOf, sharedModel } from './model-source.js';
+import { mark } from '../src/runtime.js';
 import { int } from './format.js';
 
 const stylesheetUrl = new URL('./widgets.css', import.meta.url);
@@ -35,14 +36,8 @@ export function el(tag, properties = {}, ...children) {
   return element;
 }
 
-/** Marks a moment for the page's timing: performance.mark('embeddings:…'). */
-export function mark(name) {
-  try {
-    performance.mark(`embeddings:${name}`);
-  } catch {
-    // Marks are a nicety; a browser without them loses nothing.
-  }
-}
+// Marks a moment for the page's timing (performance.mark('embeddings:…')), as the package's loader does.
+export { mark };
 
 // Each entry: { run, small }. A small entry runs inside the idle callback
 // itself, so the callback can tell how much of the idle period is left.
