@@ -10,6 +10,7 @@ import rustTokenizers from 'tokenizers';
 
 import { loadModel } from '../../web/index.js';
 import { modelForTokenizer } from './helpers/big-tokenizer.js';
+import { precompiledCharsmap } from './helpers/charsmap.js';
 import { byteToUnicode } from './helpers/fixtures.js';
 import { TRICKY, oracleSafe, randomCodePoints, randomText, uniformRandom } from './helpers/text.js';
 import * as newer from './helpers/unicode-versions.js';
@@ -253,4 +254,112 @@ test('characters newer than the Rust library\'s Unicode data follow Unicode here
   // (docs/tokenizer.md), which the Rust library does not know.
   assert.equal(codes(newer.DIGITS_NEWER).length, 13);
   for (const code of codes(newer.DIGITS_NEWER)) assert.match(String.fromCodePoint(code), /^\p{N}$/u, code.toString(16));
+});
+
+// ---- The components added since: each kind tokenizer.json names -------------------
+
+test('normalizers Nmt, ByteLevel and Precompiled (SentencePiece\'s charsmap) give Rust\'s ids', async () => {
+  const texts = [...madeTexts(6, 300), 'a\r\nb', 'e\u0301 é\u0301 Ａ\u0301 x', 'ﬁ①™ß\t\u3000\u200B\u2581\uFFFD', '\u0001\u007F\u008F'];
+  // What SentencePiece's nmt_nfkc charsmap holds, in small: single characters,
+  // a key that is a prefix of another, a decomposed sequence, CR (so CR LF,
+  // one grapheme, becomes one space, as in the Rust library).
+  const charsmap = precompiledCharsmap({
+    'Ａ': 'A', 'ﬁ': 'fi', '①': '1', '™': 'TM', 'ß': 'ss', '\t': ' ', '\r': ' ', '\u3000': ' ',
+    'é': 'e', 'e\u0301': 'é', 'ab': 'Z', 'a': 'á',
+  });
+  const normalizers = [
+    { type: 'Nmt' }, { type: 'ByteLevel' },
+    { type: 'Precompiled', precompiled_charsmap: charsmap },
+    { type: 'Sequence', normalizers: [{ type: 'Nmt' }, { type: 'Precompiled', precompiled_charsmap: charsmap }, { type: 'Replace', pattern: { String: ' ' }, content: '▁' }] },
+  ];
+  for (const normalizer of normalizers) await compare(byteTokenizer(normalizer), texts, JSON.stringify(normalizer).slice(0, 80));
+});
+
+test('pre-tokenizers CharDelimiterSplit and FixedLength cut where Rust cuts', async () => {
+  const texts = madeTexts(7);
+  const preTokenizers = [
+    { type: 'CharDelimiterSplit', delimiter: ' ' }, { type: 'CharDelimiterSplit', delimiter: '▁' },
+    { type: 'FixedLength', length: 1 }, { type: 'FixedLength', length: 3 },
+    { type: 'Sequence', pretokenizers: [{ type: 'CharDelimiterSplit', delimiter: 'a' }, { type: 'FixedLength', length: 2 }] },
+  ];
+  for (const preTokenizer of preTokenizers) {
+    await compare(textTokenizer({ preTokenizer, decoder: { type: 'Sequence', decoders: [{ type: 'ByteFallback' }, { type: 'Fuse' }] } }), texts, JSON.stringify(preTokenizer));
+  }
+});
+
+test('decoders BPEDecoder and CTC give Rust\'s text, for any ids', async () => {
+  const texts = madeTexts(8, 150);
+  const decoders = [
+    { type: 'BPEDecoder', suffix: '</w>' }, { type: 'BPEDecoder', suffix: 'a' }, { type: 'BPEDecoder', suffix: '' },
+    { type: 'CTC', pad_token: '<unk>', word_delimiter_token: '▁', cleanup: true },
+    { type: 'CTC', pad_token: 'a', word_delimiter_token: ' ', cleanup: false },
+    { type: 'Sequence', decoders: [{ type: 'ByteFallback' }, { type: 'CTC', pad_token: '<unk>', word_delimiter_token: '.', cleanup: true }] },
+  ];
+  for (const decoder of decoders) {
+    const json = textTokenizer({ preTokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true }, decoder, suffix: '</w>' });
+    await compare(json, texts, JSON.stringify(decoder), { randomIds: 400 });
+  }
+});
+
+// With add_special_tokens, single texts and pairs; and decoding with and
+// without the special tokens.
+async function compareSpecial(json, texts, what) {
+  const text = JSON.stringify(json);
+  let rows = 0;
+  for (const id of [...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)]) rows = Math.max(rows, id + 1);
+  const model = await loadModel(modelForTokenizer(utf8.encode(text), rows));
+  const rust = rustTokenizers.Tokenizer.fromString(text);
+  const pairs = texts.slice(0, 60).map((t, i) => [t, texts[(i * 5 + 1) % texts.length]]);
+  try {
+    for (const addSpecialTokens of [false, true]) {
+      const singles = await rust.encodeBatch(texts, { addSpecialTokens });
+      texts.forEach((input, i) => assert.deepEqual(model.encode(input, { addSpecialTokens }), Array.from(singles[i].getIds()), `${what}: ${JSON.stringify(input)} (${addSpecialTokens})`));
+      const both = await rust.encodeBatch(pairs, { addSpecialTokens });
+      pairs.forEach(([a, b], i) => assert.deepEqual(model.encode(a, { pair: b, addSpecialTokens }), Array.from(both[i].getIds()), `${what}: the pair ${JSON.stringify([a, b])} (${addSpecialTokens})`));
+      const ids = [...singles, ...both].map((e) => Array.from(e.getIds()));
+      for (const skipSpecialTokens of [false, true]) {
+        const decoded = await rust.decodeBatch(ids, skipSpecialTokens);
+        ids.forEach((sequence, i) => assert.equal(model.decode(sequence, { skipSpecialTokens }), decoded[i], `${what}: decoding ${JSON.stringify(sequence)} (${skipSpecialTokens})`));
+      }
+    }
+  } finally {
+    model.dispose();
+  }
+}
+
+test('post-processors TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel and Sequence add Rust\'s special tokens', async () => {
+  const texts = madeTexts(9, 120);
+  const base = textTokenizer({ preTokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true }, decoder: { type: 'Sequence', decoders: [{ type: 'ByteFallback' }, { type: 'Fuse' }] } });
+  const next = Object.keys(base.model.vocab).length;
+  base.added_tokens.push(...['<s>', '</s>', '[CLS]', '[SEP]'].map((content, i) => ({ id: next + i, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })));
+  const token = (id) => ({ SpecialToken: { id, type_id: 0 } });
+  const sequence = (id, typeId = 0) => ({ Sequence: { id, type_id: typeId } });
+  const special = { '<s>': { id: '<s>', ids: [next], tokens: ['<s>'] }, '</s>': { id: '</s>', ids: [next + 1, next], tokens: ['</s>', '<s>'] } };
+  const processors = [
+    { type: 'TemplateProcessing', single: [token('<s>'), sequence('A')], pair: [token('<s>'), sequence('A'), token('</s>'), sequence('B', 1), token('</s>')], special_tokens: special },
+    { type: 'TemplateProcessing', single: [sequence('A'), token('</s>')], pair: [sequence('B'), token('<s>'), sequence('A')], special_tokens: special },
+    { type: 'BertProcessing', sep: ['[SEP]', next + 3], cls: ['[CLS]', next + 2] },
+    { type: 'RobertaProcessing', sep: ['</s>', next + 1], cls: ['<s>', next], trim_offsets: true, add_prefix_space: true },
+    { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: true },
+    { type: 'Sequence', processors: [{ type: 'ByteLevel', trim_offsets: false }, { type: 'BertProcessing', sep: ['[SEP]', next + 3], cls: ['[CLS]', next + 2] }] },
+  ];
+  for (const processor of processors) await compareSpecial({ ...base, post_processor: processor }, texts, JSON.stringify(processor).slice(0, 80));
+});
+
+// Issue 25's four cases, and more: an added token with "normalized": true is
+// matched in the normalized text, its own content normalized first.
+test('added tokens with normalized: true are matched in the normalized text, as Rust matches them', async () => {
+  const texts = ['<X> a<X>b <x>', 'ﬁ aﬁ fi', '<x> <b> x', 'a ab ab', 'AB ab', ...madeTexts(10, 100)];
+  const cases = [
+    [{ type: 'Lowercase' }, ['<X>', 'AB']], [{ type: 'NFKC' }, ['ﬁ']],
+    [{ type: 'Replace', pattern: { String: 'x' }, content: 'b' }, ['<x>']],
+    [{ type: 'Prepend', prepend: '▁' }, ['ab', '▁a']],
+    [{ type: 'Sequence', normalizers: [{ type: 'NFKD' }, { type: 'Lowercase' }] }, ['É', 'ﬁ', '<X>']],
+  ];
+  for (const [normalizer, contents] of cases) {
+    const json = textTokenizer({ normalizer, preTokenizer: { type: 'WhitespaceSplit' }, decoder: { type: 'Sequence', decoders: [{ type: 'ByteFallback' }, { type: 'Fuse' }] } });
+    const next = Object.keys(json.model.vocab).length;
+    contents.forEach((content, i) => json.added_tokens.push({ id: next + i, content, single_word: false, lstrip: false, rstrip: false, normalized: true, special: i === 0 }));
+    await compareSpecial(json, texts, `added tokens ${contents.join(' ')} after ${JSON.stringify(normalizer)}`);
+  }
 });

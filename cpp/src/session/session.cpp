@@ -1,5 +1,6 @@
 #include "embeddings/session/session.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <utility>
@@ -348,7 +349,7 @@ bool TextSession::load() {
   return true;
 }
 
-bool TextSession::encode_checked(std::string_view text, const std::size_t* max_tokens) {
+bool TextSession::encode_checked(std::string_view text, const std::size_t* max_tokens, const Request& request) {
   arm_reserve();
   over_limit_ = false;
   if (!loaded_) return fail("no tokenizer is loaded");
@@ -358,8 +359,16 @@ bool TextSession::encode_checked(std::string_view text, const std::size_t* max_t
   const std::uint64_t worst = static_cast<std::uint64_t>(text.size()) * kEncodeBytesPerInputByte;
   if (!budget_.has_room(worst)) {
     input_.reset();
-    return fail("out of memory: encoding " + mebibytes(text.size()) + " of text could need " +
-                mebibytes(worst));
+    return fail("out of memory: encoding " + mebibytes(text.size()) + " of text could need " + mebibytes(worst));
+  }
+  Tokenizer::EncodeOptions options;
+  // Stages that lengthen text (a Replace, a Prepend, NFKD...) are held to
+  // what the budget can still hold when the most their growth allows cannot
+  // fit; they refuse before they allocate, by name.
+  const std::uint64_t most = tokenizer_.most_text_bytes(text.size());
+  if (most >= text.size() && !budget_.has_room((most - text.size()) * kEncodeBytesPerInputByte + worst)) {
+    const std::uint64_t room = budget_.room();
+    options.max_added_bytes = room > worst ? static_cast<std::size_t>((room - worst) / kEncodeBytesPerInputByte) : 0;
   }
   // The piece cache is made by the first encode, not by load(): loading's
   // memory is the tables'. Without room for it, encoding goes on without a
@@ -368,20 +377,32 @@ bool TextSession::encode_checked(std::string_view text, const std::size_t* max_t
   if (piece_cache_.slot_count() == 0 && budget_.has_room(PieceCache::memory_bytes(kPieceCacheSlots)))
     piece_cache_ = PieceCache(kPieceCacheSlots);
 #endif
-  if (max_tokens != nullptr) {
-    over_limit_ = !tokenizer_.encode_at_most(text, *max_tokens, ids_, &piece_cache_);
-  } else {
-    ids_.clear();
-    tokenizer_.encode(text, ids_, &piece_cache_);
-  }
+  options.cache = &piece_cache_;
+  options.add_special_tokens = request.add_special_tokens;
+  if (max_tokens != nullptr) options.max_tokens = *max_tokens;
+  const bool pair = request.first_bytes <= text.size();
+  const std::string_view second = pair ? text.substr(request.first_bytes) : std::string_view();
+  if (pair) options.pair = &second;
+  std::string error;
+  const Tokenizer::Encoded result =
+      tokenizer_.encode(text.substr(0, std::min(request.first_bytes, text.size())), options, ids_, error);
   input_.reset();
+  if (result == Tokenizer::Encoded::Refused) {
+    release();
+    return fail(error);
+  }
+  over_limit_ = result == Tokenizer::Encoded::TooManyTokens;
   set_output(ids_.data(), ids_.size());
   return true;
 }
 
-bool TextSession::encode() { return encode_checked(input(), nullptr); }
+bool TextSession::encode() { return encode_checked(input(), nullptr, {}); }
 
-bool TextSession::encode_at_most(std::size_t max_tokens) { return encode_checked(input(), &max_tokens); }
+bool TextSession::encode_at_most(std::size_t max_tokens) { return encode_checked(input(), &max_tokens, {}); }
+
+bool TextSession::encode_special(std::size_t first_bytes, bool add_special_tokens) {
+  return encode_checked(input(), nullptr, {first_bytes, add_special_tokens});
+}
 
 char* TextSession::text_buffer(std::size_t bytes) {
   arm_reserve();
@@ -394,13 +415,19 @@ char* TextSession::text_buffer(std::size_t bytes) {
 bool TextSession::encode_text(std::size_t length) {
   if (length > text_.size())
     return fail("encode_text: " + std::to_string(length) + " bytes, more than the buffer holds");
-  return encode_checked({text_.data(), length}, nullptr);
+  return encode_checked({text_.data(), length}, nullptr, {});
 }
 
 bool TextSession::encode_text_at_most(std::size_t length, std::size_t max_tokens) {
   if (length > text_.size())
     return fail("encode_text: " + std::to_string(length) + " bytes, more than the buffer holds");
-  return encode_checked({text_.data(), length}, &max_tokens);
+  return encode_checked({text_.data(), length}, &max_tokens, {});
+}
+
+bool TextSession::encode_text_special(std::size_t length, std::size_t first_bytes, bool add_special_tokens) {
+  if (length > text_.size())
+    return fail("encode_text: " + std::to_string(length) + " bytes, more than the buffer holds");
+  return encode_checked({text_.data(), length}, nullptr, {first_bytes, add_special_tokens});
 }
 
 void TextSession::release() {
@@ -417,19 +444,32 @@ std::int32_t* TextSession::ids_input(std::size_t count) {
   return nullptr;
 }
 
-bool TextSession::decode() {
+bool TextSession::decode() { return decode_with(false); }
+
+bool TextSession::decode_skipping_special() { return decode_with(true); }
+
+bool TextSession::decode_with(bool skip_special_tokens) {
   arm_reserve();
   if (!loaded_) return fail("no tokenizer is loaded");
-  // The text is at most max_token_bytes() per id, and its UTF-8 repair at
-  // most three times that; refuse rather than abort when that cannot fit.
-  const std::uint64_t bound = static_cast<std::uint64_t>(ids_in_.size()) * tokenizer_.max_token_bytes() * 5;
+  // The tokens' text is at most max_token_bytes() per id (twice that as a
+  // byte-level vocabulary spells it), and its UTF-8 repair at most three
+  // times that; refuse rather than abort when that cannot fit.
+  const std::size_t count = ids_in_.size();
+  const std::uint64_t bound = static_cast<std::uint64_t>(count) * tokenizer_.max_token_bytes() * 5;
   if (!budget_.has_room(bound)) {
     ids_in_.reset();
-    return fail("out of memory: the text of " + std::to_string(ids_in_.size()) + " tokens could need " +
-                mebibytes(bound));
+    return fail("out of memory: the text of " + std::to_string(count) + " tokens could need " + mebibytes(bound));
+  }
+  Tokenizer::DecodeOptions options;
+  options.skip_special_tokens = skip_special_tokens;
+  // Decoders that lengthen tokens (a Replace) are held to what the budget can still hold.
+  const std::uint64_t most = tokenizer_.most_decoded_bytes(count);
+  if (!budget_.has_room(most >= Growth::kUnbounded ? most : most * 5 + bound)) {
+    const std::uint64_t room = budget_.room();
+    options.max_added_bytes = room > bound ? static_cast<std::size_t>((room - bound) / 5) : 0;
   }
   std::string text;
-  const bool ok = tokenizer_.decode(ids_in_.data(), ids_in_.size(), text, error_);
+  const bool ok = tokenizer_.decode(ids_in_.data(), count, options, text, error_);
   ids_in_.reset();
   if (!ok) return false;
   decoded_ = std::move(text);

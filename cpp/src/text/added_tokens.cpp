@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "embeddings/common/utf8.h"
+#include "embeddings/text/pipeline.h"
 #include "embeddings/text/unicode/unicode.h"
 
 namespace embeddings {
@@ -36,94 +37,27 @@ std::size_t char_at(std::string_view text, std::size_t pos, std::uint32_t& code)
 
 }  // namespace
 
-// Breadth first over the contents in sorted order: the contents below a node
-// are a consecutive range sharing its prefix, so each node's children can be
-// made consecutive, and no recursion follows a hostile token's length.
-void TokenTrie::build(const std::vector<std::string_view>& contents,
-                      const std::vector<std::int32_t>& values) {
-  std::vector<std::uint32_t> order(contents.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return contents[a] < contents[b]; });
-  nodes_.assign(1, Node{});
-  labels_.assign(1, 0);
-  struct Range {
-    std::uint32_t node, begin, end, depth;  // order[begin, end) all start with the node's depth-byte prefix.
-  };
-  std::vector<Range> queue{{0, 0, static_cast<std::uint32_t>(order.size()), 0}};
-  for (std::size_t next = 0; next < queue.size(); ++next) {
-    Range range = queue[next];
-    // A content that ends here sorts first (it is a prefix of the others).
-    if (range.begin < range.end && contents[order[range.begin]].size() == range.depth) {
-      nodes_[range.node].value = values[order[range.begin]];
-      ++range.begin;
-    }
-    nodes_[range.node].children = static_cast<std::uint32_t>(nodes_.size());
-    for (std::uint32_t i = range.begin; i < range.end;) {
-      const unsigned char byte = static_cast<unsigned char>(contents[order[i]][range.depth]);
-      std::uint32_t j = i + 1;
-      while (j < range.end && static_cast<unsigned char>(contents[order[j]][range.depth]) == byte) ++j;
-      queue.push_back({static_cast<std::uint32_t>(nodes_.size()), i, j, range.depth + 1});
-      nodes_.push_back(Node{});
-      labels_.push_back(byte);
-      ++nodes_[range.node].count;
-      i = j;
-    }
-  }
-  std::fill(std::begin(first_), std::end(first_), -1);
-  const Node& root = nodes_[0];
-  for (std::uint32_t i = root.children; i < root.children + root.count; ++i)
-    first_[labels_[i]] = static_cast<std::int32_t>(i);
-  if (contents.empty()) labels_.clear();
-}
-
-std::int32_t TokenTrie::child(const Node& node, unsigned char byte) const {
-  const auto begin = labels_.begin() + node.children, end = begin + node.count;
-  const auto it = std::lower_bound(begin, end, byte);
-  return it != end && *it == byte ? static_cast<std::int32_t>(it - labels_.begin()) : -1;
-}
-
-bool TokenTrie::find(std::string_view text, std::size_t from, std::size_t& start, std::size_t& length,
-                     std::int32_t& value) const {
-  if (empty()) return false;
-  for (std::size_t pos = from; pos < text.size(); ++pos) {
-    std::int32_t node = first_[static_cast<unsigned char>(text[pos])];
-    std::int32_t best = -1;
-    std::size_t best_length = 0;
-    for (std::size_t end = pos + 1; node >= 0; ++end) {
-      if (nodes_[node].value >= 0) {
-        best = nodes_[node].value;
-        best_length = end - pos;
-      }
-      if (end == text.size()) break;
-      node = child(nodes_[node], static_cast<unsigned char>(text[end]));
-    }
-    if (best >= 0) {
-      start = pos;
-      length = best_length;
-      value = best;
-      return true;
-    }
-  }
-  return false;
-}
-
-void AddedVocabulary::build(std::vector<AddedToken> tokens) {
+EMBEDDINGS_SMALL bool AddedVocabulary::build(std::vector<AddedToken> tokens, std::size_t& first, std::size_t& second) {
   tokens_ = std::move(tokens);
   for (int pass = 0; pass < 2; ++pass) {
     std::vector<std::string_view> contents;
     std::vector<std::int32_t> indices;
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
       if (tokens_[i].normalized != (pass == 1)) continue;
-      contents.push_back(tokens_[i].content);
+      contents.push_back(pass == 1 ? decoded_form(i) : tokens_[i].content);
       indices.push_back(static_cast<std::int32_t>(i));
     }
-    tries_[pass].build(contents, indices);
+    if (!tries_[pass].build(contents, indices, first, second)) {
+      first = static_cast<std::size_t>(indices[first]);
+      second = static_cast<std::size_t>(indices[second]);
+      return false;
+    }
   }
+  return true;
 }
 
 std::size_t AddedVocabulary::memory_bytes(std::size_t count, std::size_t content_bytes) {
-  return count * sizeof(AddedToken) + content_bytes + (content_bytes + 1) * TokenTrie::kBytesPerNode;
+  return count * sizeof(AddedToken) + content_bytes + TokenTrie::memory_bytes(content_bytes);
 }
 
 // Hugging Face's AddedVocabulary::find_matches over one pass's tokens.

@@ -1,74 +1,51 @@
-// The pipeline: text through the added tokens, the normalizer, the
-// pre-tokenizer and the model; ids back through the decoder; the book's
-// lookups by id and by display form. Loading is tokenizer_json.cpp.
+// The pipeline: text through the added tokens, the normalizers, the
+// pre-tokenizers, the model and the post-processors; ids back through the
+// decoders; the book's lookups by id and by display form. Loading is
+// tokenizer_json/.
 #include "embeddings/text/tokenizer.h"
 
 #include <algorithm>
 
+#include "embeddings/common/message.h"
 #include "embeddings/common/utf8.h"
 #include "embeddings/text/byte_level.h"
 #include "embeddings/text/display/token_display.h"
-#include "embeddings/text/pretokenizer.h"
-#include "embeddings/text/unicode/normalize.h"
-#include "pipeline_stages.h"
+#include "tokenizer_internal.h"
 
 namespace embeddings {
 namespace {
 
-constexpr std::size_t kNoLimit = static_cast<std::size_t>(-1);
-// The merge indexes a piece's symbols with int32, so a longer piece (no real
-// text has one) is encoded in parts of this many bytes.
+// A piece longer than this (no real text has one) is encoded in parts of
+// this many bytes: the merge indexes a piece's symbols with int32.
 constexpr std::size_t kMaxPieceBytes = std::size_t{1} << 30;
 
 }  // namespace
 
-// Reused buffers for encoding, so a long text does not allocate per piece.
-struct Tokenizer::Scratch {
-  bpe::MergeWorkspace merge;
-  regex::Regex::Scratch regex;
-  std::string normalized;  // the normalizer's output, when it changes the text
-  std::string spare;       // a normalizer's second buffer
-  // Where the raw text begins, and whether the gap being encoded starts it
-  // (Metaspace's prepend_scheme "first").
-  const char* text_begin = nullptr;
-  bool gap_at_start = false;
-  // The pieces a cutting stage made, one list per stage of a Sequence.
-  std::vector<std::vector<stages::Piece>> pieces;
-  // ByteLevel's added space, one buffer per stage of a Sequence: a stage's
-  // pieces are views into its own buffer while the later stages run.
-  std::vector<std::string> prefixed;
-  // encode_at_most(): stop once ids.size() passes this; `over` says it did.
-  std::size_t max_tokens = kNoLimit;
-  bool over = false;
-  PieceCache* cache = nullptr;  // The caller's, bound to this tokenizer.
-};
-
 // Receives what one pass of the added tokens leaves (added_tokens.h): a gap
 // of the raw pass is normalized and cut again by the normalized pass; a gap
-// of that pass goes on to the pre-tokenizer and the model. Tokens go
+// of that pass goes on to the pre-tokenizers and the model. Tokens go
 // straight to the ids.
 class Tokenizer::Splitter : public AddedTokenSink {
  public:
-  Splitter(const Tokenizer& tokenizer, AddedVocabulary::Pass pass, Scratch& scratch,
-           std::vector<std::int32_t>& ids)
+  Splitter(const Tokenizer& tokenizer, AddedVocabulary::Pass pass, Scratch& scratch, std::vector<std::int32_t>& ids)
       : tokenizer_(tokenizer), pass_(pass), scratch_(scratch), ids_(ids) {}
   void gap(std::string_view text) override {
     if (pass_ == AddedVocabulary::Pass::Normalized) {
-      scratch_.gap_at_start = at_start_ && text.data() == normalized_begin_;
-      tokenizer_.encode_gap(text, scratch_, ids_);
+      tokenizer_.encode_gap(text, at_start_ && text.data() == normalized_begin_, scratch_, ids_);
       return;
     }
     Splitter normalized(tokenizer_, AddedVocabulary::Pass::Normalized, scratch_, ids_);
     normalized.at_start_ = text.data() == scratch_.text_begin;
-    const std::string_view normalized_text = tokenizer_.normalize(text, scratch_);
+    const std::string_view normalized_text = tokenizer_.normalize_gap(text, scratch_);
+    if (scratch_.budget.refused()) return;
     normalized.normalized_begin_ = normalized_text.data();
     tokenizer_.added_.split(normalized_text, AddedVocabulary::Pass::Normalized, normalized);
   }
   void token(std::int32_t id) override {
     ids_.push_back(id);
-    if (ids_.size() > scratch_.max_tokens) scratch_.over = true;
+    if (scratch_.stops_early && scratch_.before + ids_.size() > scratch_.max_tokens) scratch_.over = true;
   }
-  bool stopped() const override { return scratch_.over; }
+  bool stopped() const override { return scratch_.over || scratch_.failed || scratch_.budget.refused(); }
 
  private:
   const Tokenizer& tokenizer_;
@@ -80,194 +57,155 @@ class Tokenizer::Splitter : public AddedTokenSink {
   const char* normalized_begin_ = nullptr;
 };
 
-bool Tokenizer::is_special(std::int32_t id) const {
+// The last pre-tokenizer's pieces, through the model (and the caller's cache).
+class Tokenizer::ToModel : public PieceSink {
+ public:
+  ToModel(const Tokenizer& tokenizer, Scratch& scratch, std::vector<std::int32_t>& ids)
+      : tokenizer_(tokenizer), scratch_(scratch), ids_(ids) {}
+
+  void piece(std::string_view piece, bool) override {
+    if (piece.empty()) return;
+    if (provably_over(piece.size())) return;
+    PieceCache* const cache = scratch_.cache;
+    if (cache != nullptr && piece.size() <= PieceCache::kMaxPieceBytes) {
+      if (!tokenizer_.encode_cached(piece, *cache, scratch_.model, ids_)) return refused();
+    } else {
+      for (std::size_t pos = 0; pos < piece.size(); pos += kMaxPieceBytes) {
+        if (!model(piece.substr(pos, kMaxPieceBytes))) return;
+      }
+    }
+    if (scratch_.stops_early && scratch_.before + ids_.size() > scratch_.max_tokens) {
+      scratch_.over = true;
+      stop();
+    }
+  }
+  void too_many() override {
+    scratch_.over = true;
+    stop();
+  }
+  // A piece this long has more tokens than are still allowed: every byte has
+  // a token and no token covers more than max_token_bytes() of them.
+  std::size_t enough_bytes() const override {
+    const std::size_t longest = tokenizer_.vocabulary_.max_bytes();
+    if (!counts_by_length() || longest == 0) return kNoLimit;
+    const std::size_t allowed = scratch_.max_tokens - scratch_.before - ids_.size();
+    if (allowed + 1 > (kNoLimit - 64) / longest) return kNoLimit;
+    return (allowed + 1) * longest;
+  }
+
+ private:
+  bool counts_by_length() const {
+    return scratch_.stops_early && scratch_.max_tokens != kNoLimit && tokenizer_.model_->every_byte_has_a_token() &&
+           scratch_.before + ids_.size() <= scratch_.max_tokens;
+  }
+  bool provably_over(std::size_t bytes) {
+    const std::size_t longest = tokenizer_.vocabulary_.max_bytes();
+    if (!counts_by_length() || longest == 0) return false;
+    const std::size_t at_least = (bytes + longest - 1) / longest;
+    if (at_least <= scratch_.max_tokens - scratch_.before - ids_.size()) return false;
+    scratch_.over = true;
+    stop();
+    return true;
+  }
+  bool model(std::string_view piece) {
+    if (tokenizer_.model_->encode_piece(piece, tokenizer_.vocabulary_, scratch_.model, ids_)) return true;
+    refused();
+    return false;
+  }
+  void refused() {
+    scratch_.failed = true;
+    stop();
+  }
+
+  const Tokenizer& tokenizer_;
+  Scratch& scratch_;
+  std::vector<std::int32_t>& ids_;
+};
+
+EMBEDDINGS_SMALL bool Tokenizer::is_special(std::int32_t id) const {
   const std::int32_t added = vocabulary_.added_index(id);
   return added >= 0 && added_.tokens()[added].special;
 }
 
-std::vector<std::int32_t> Tokenizer::encode(std::string_view utf8_text) const {
+EMBEDDINGS_SMALL Tokenizer::Encoded Tokenizer::encode(std::string_view utf8_text, const EncodeOptions& options,
+                                     std::vector<std::int32_t>& ids, std::string& error) const {
+  Scratch scratch;
+  scratch.cache = options.cache;
+  scratch.max_tokens = options.max_tokens;
+  scratch.budget = TextBudget(options.max_added_bytes);
+  scratch.stops_early = post_processors_keep_ids_;
+  if (scratch.cache != nullptr) scratch.cache->bind(serial_);
+  ids.clear();
+  std::string problem;  // A post-processor's.
+  if (post_processors_.empty()) {
+    // The texts' ids in turn, as Hugging Face's post-processing does without post-processors.
+    encode_sequence(utf8_text, scratch, ids);
+    if (options.pair != nullptr) encode_sequence(*options.pair, scratch, ids);
+  } else {
+    encode_processed(utf8_text, options, scratch, ids, problem);
+  }
+  if (scratch.failed || scratch.budget.refused() || !problem.empty()) {
+    ids.clear();
+    error = scratch.failed ? scratch.model.error
+            : scratch.budget.refused()
+                ? "a stage would make the text " + mebibytes(scratch.budget.asked()) + " longer, more than the " +
+                      mebibytes(options.max_added_bytes) + " there is memory for"
+                : problem;
+    return Encoded::Refused;
+  }
+  if (scratch.over) return Encoded::TooManyTokens;
+  return ids.size() > options.max_tokens ? Encoded::TooManyTokens : Encoded::Ok;
+}
+
+EMBEDDINGS_SMALL std::vector<std::int32_t> Tokenizer::encode(std::string_view utf8_text) const {
   std::vector<std::int32_t> ids;
   encode(utf8_text, ids);
   return ids;
 }
 
-void Tokenizer::encode(std::string_view utf8_text, std::vector<std::int32_t>& ids, PieceCache* cache) const {
-  Scratch scratch;
-  scratch.cache = cache;
-  encode_with(utf8_text, scratch, ids);
+EMBEDDINGS_SMALL void Tokenizer::encode(std::string_view utf8_text, std::vector<std::int32_t>& ids, PieceCache* cache) const {
+  EncodeOptions options;
+  options.cache = cache;
+  std::vector<std::int32_t> encoded;
+  std::string error;
+  if (encode(utf8_text, options, encoded, error) == Encoded::Ok) ids.insert(ids.end(), encoded.begin(), encoded.end());
 }
 
-bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_tokens,
-                               std::vector<std::int32_t>& ids, PieceCache* cache) const {
-  Scratch scratch;
-  scratch.cache = cache;
-  scratch.max_tokens = max_tokens;
-  ids.clear();
-  encode_with(utf8_text, scratch, ids);
-  return !scratch.over && ids.size() <= max_tokens;
+EMBEDDINGS_SMALL bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_tokens, std::vector<std::int32_t>& ids,
+                               PieceCache* cache) const {
+  EncodeOptions options;
+  options.cache = cache;
+  options.max_tokens = max_tokens;
+  std::string error;
+  const Encoded result = encode(utf8_text, options, ids, error);
+  if (result == Encoded::Refused) ids.clear();
+  return result != Encoded::TooManyTokens;
 }
 
-void Tokenizer::encode_with(std::string_view utf8_text, Scratch& scratch,
-                            std::vector<std::int32_t>& ids) const {
-  if (scratch.cache != nullptr) scratch.cache->bind(serial_);
+EMBEDDINGS_SMALL void Tokenizer::encode_sequence(std::string_view text, Scratch& scratch, std::vector<std::int32_t>& ids) const {
   Splitter raw(*this, AddedVocabulary::Pass::Raw, scratch, ids);
-  scratch.text_begin = utf8_text.data();
-  added_.split(utf8_text, AddedVocabulary::Pass::Raw, raw);
+  scratch.text_begin = text.data();
+  added_.split(text, AddedVocabulary::Pass::Raw, raw);
 }
 
-// A normalizer that changes the text will write it into `scratch` and
-// return a view of that.
-std::string_view Tokenizer::normalize(std::string_view text, [[maybe_unused]] Scratch& scratch) const {
-#if EMBEDDINGS_CRITICAL_MODULE
-  return text;  // (Without the normalizers in the build, the reader refuses them.)
-#else
-  if (!stages::may_change(normalizer_, text)) return text;
-  scratch.normalized.assign(text);
-  stages::normalize(normalizer_, scratch.normalized, scratch.spare, scratch.regex);
-  return scratch.normalized;
-#endif
+// One gap between added tokens, normalized: the pre-tokenizers, then the model.
+void Tokenizer::encode_gap(std::string_view gap, bool at_start, Scratch& scratch, std::vector<std::int32_t>& ids) const {
+  ToModel to_model(*this, scratch, ids);
+  if (pre_tokenizers_.size() > 1) return pre_tokenize_levels(gap, at_start, scratch, to_model);
+  if (pre_tokenizers_.empty()) return to_model.piece(gap, at_start);
+  pre_tokenizers_[0]->split(gap, at_start, scratch.own, scratch.stage, scratch.budget, to_model);
 }
 
-// One gap between added tokens, normalized: pre-tokenizer, then model.
-void Tokenizer::encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const {
-  const bool sequence = pre_tokenizer_.kind == PreTokenizer::Kind::Sequence;
-  const PreTokenizer* steps = sequence ? pre_tokenizer_.steps.data() : &pre_tokenizer_;
-  const std::size_t count = sequence ? pre_tokenizer_.steps.size() : 1;
-  // Each stage's buffers, made before any is used: the pieces are views into them.
-  if (scratch.prefixed.size() < count) scratch.prefixed.resize(count);
-  if (scratch.pieces.size() < count) scratch.pieces.resize(count);
-  pre_tokenize(steps, count, gap, 0, scratch.gap_at_start, scratch, ids);
+EMBEDDINGS_SMALL std::uint64_t Tokenizer::most_text_bytes(std::uint64_t bytes) const {
+  return growth_of(normalizers_).then(growth_of(pre_tokenizers_)).of(bytes);
 }
 
-// Runs the first of `count` stages on `piece` and the rest on each piece it
-// makes; after the last stage, the model.
-void Tokenizer::pre_tokenize(const PreTokenizer* steps, std::size_t count, std::string_view piece,
-                             std::size_t depth, bool at_start, Scratch& scratch,
-                             std::vector<std::int32_t>& ids) const {
-  if (piece.empty() || scratch.over) return;
-  if (count == 0) {
-    encode_piece(piece, scratch, ids);
-    return;
-  }
-  const PreTokenizer& step = *steps;
-  // `first`: the part starts where the piece does (so the text, if the piece does).
-  const auto next = [&](std::string_view part, bool first) {
-    if (!scratch.over) pre_tokenize(steps + 1, count - 1, part, depth + 1, at_start && first, scratch, ids);
-  };
-  // A stage that cuts: each of its pieces on to the next stage.
-  [[maybe_unused]] const auto cut = [&](std::string_view text) {
-#if !EMBEDDINGS_CRITICAL_MODULE
-    std::vector<stages::Piece>& pieces = scratch.pieces[depth];
-    stages::cut(step, text, scratch.regex, pieces);
-    for (const stages::Piece& part : pieces)
-      next(text.substr(part.begin, part.end - part.begin), part.begin == 0);
-#endif
-  };
-  switch (step.kind) {
-    case PreTokenizer::Kind::ByteLevel: {
-      std::string_view text = piece;
-      if (step.add_prefix_space && piece[0] != ' ') {
-        std::string& prefixed = scratch.prefixed[depth];
-        prefixed.assign(1, ' ');
-        prefixed.append(piece);
-        text = prefixed;
-      }
-      if (!step.use_regex) {
-        next(text, true);
-        return;
-      }
-      std::size_t pos = 0;
-      while (pos < text.size() && !scratch.over) {
-        const std::size_t length = bounded_pretoken_length(text, pos, scratch, ids.size());
-        if (scratch.over) return;
-        next(text.substr(pos, length), pos == 0);
-        pos += length;
-      }
-      return;
-    }
-    case PreTokenizer::Kind::None: next(piece, true); return;
-    case PreTokenizer::Kind::Metaspace:
-#if !EMBEDDINGS_CRITICAL_MODULE
-    {
-      std::string& rewritten = scratch.prefixed[depth];
-      stages::metaspace_rewrite(step, piece, at_start, rewritten);
-      if (step.split) {
-        cut(rewritten);
-      } else {
-        next(rewritten, true);
-      }
-    }
-#endif
-      return;
-    case PreTokenizer::Kind::Split:
-    case PreTokenizer::Kind::Whitespace:
-    case PreTokenizer::Kind::WhitespaceSplit:
-    case PreTokenizer::Kind::Digits:
-    case PreTokenizer::Kind::Punctuation:
-      cut(piece);
-      return;  // (Without them in the build, the reader refuses them.)
-    case PreTokenizer::Kind::Sequence:
-      // Not a stage here: the reader splices a Sequence's stages into the
-      // Sequence around it, and encode_gap() runs the outermost one's.
-      return;
-  }
+EMBEDDINGS_SMALL std::uint64_t Tokenizer::most_decoded_bytes(std::size_t count) const {
+  const Growth tokens{most_token_string_bytes_, 0};
+  return tokens.then(growth_of(decoders_)).of(count);
 }
 
-// pretoken_length(), but under encode_at_most() it does not scan a piece
-// further than it needs to: a piece of `enough` bytes has more tokens than
-// are still allowed, so when the piece starting at `pos` is that long the
-// text is too long, whatever follows. The piece is found in a view cut
-// `enough + 32` bytes on. It is the same piece as in the whole text when it
-// ends 16 bytes or more before the cut: every decision pretoken_length()
-// makes looks at most one character (4 bytes) past the piece. Otherwise the
-// whole text's piece is at most 4 bytes shorter (a character the cut split),
-// so still longer than `enough`.
-std::size_t Tokenizer::bounded_pretoken_length(std::string_view text, std::size_t pos, Scratch& scratch,
-                                               std::size_t ids_so_far) const {
-  const std::size_t longest = vocabulary_.max_bytes();
-  if (scratch.max_tokens == kNoLimit || !model_.every_byte_has_a_token() || longest == 0)
-    return pretoken_length(text, pos);
-  const std::size_t allowed = scratch.max_tokens - ids_so_far;  // ids_so_far <= max_tokens while not over
-  if (allowed + 1 > (kNoLimit - 64) / longest) return pretoken_length(text, pos);
-  const std::size_t enough = (allowed + 1) * longest;
-  const std::size_t view = enough + 32;
-  if (text.size() - pos <= view) return pretoken_length(text, pos);
-  const std::size_t length = pretoken_length(text.substr(0, pos + view), pos);
-  if (length + 16 > view) scratch.over = true;
-  return length;
-}
-
-void Tokenizer::encode_piece(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const {
-  if (piece.empty() || scratch.over) return;
-  const std::size_t longest = vocabulary_.max_bytes();
-  if (scratch.max_tokens != kNoLimit && model_.every_byte_has_a_token() && longest > 0) {
-    // Each token of the piece covers at most `longest` of its bytes.
-    const std::size_t at_least = (piece.size() + longest - 1) / longest;
-    if (at_least > scratch.max_tokens || ids.size() > scratch.max_tokens - at_least) {
-      scratch.over = true;
-      return;
-    }
-  }
-#if !EMBEDDINGS_CRITICAL_MODULE
-  // (The chapter's module leaves the cache out, for its size: its model's
-  // 4,096 tokens merge quickly.)
-  PieceCache* const cache = scratch.cache;
-  if (cache != nullptr && piece.size() <= PieceCache::kMaxPieceBytes) {
-    if (!cache->find(piece, ids)) {
-      const std::size_t before = ids.size();
-      model_.encode_piece(piece, vocabulary_, scratch.merge, ids);
-      cache->store(piece, ids.data() + before, ids.size() - before);
-    }
-    if (ids.size() > scratch.max_tokens) scratch.over = true;
-    return;
-  }
-#endif
-  for (std::size_t pos = 0; pos < piece.size(); pos += kMaxPieceBytes)
-    model_.encode_piece(piece.substr(pos, kMaxPieceBytes), vocabulary_, scratch.merge, ids);
-  if (ids.size() > scratch.max_tokens) scratch.over = true;
-}
-
-bool Tokenizer::join_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes,
+EMBEDDINGS_SMALL bool Tokenizer::join_bytes(const std::int32_t* ids, std::size_t count, bool skip_special, std::string& bytes,
                            std::string& error) const {
   bytes.clear();
   if (count > 0 && ids == nullptr) {
@@ -282,83 +220,44 @@ bool Tokenizer::join_bytes(const std::int32_t* ids, std::size_t count, std::stri
               " is not in the vocabulary (vocab_size " + std::to_string(vocab_size()) + ")";
       return false;
     }
-    bytes += token;
+    if (!skip_special || !is_special(ids[i])) bytes += token;
   }
   return true;
 }
 
-bool Tokenizer::decode_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes,
+EMBEDDINGS_SMALL bool Tokenizer::decode_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes,
                              std::string& error) const {
-  return join_bytes(ids, count, bytes, error);
+  return join_bytes(ids, count, false, bytes, error);
 }
 
-std::string Tokenizer::token_string(std::int32_t id) const {
-  const std::int32_t added = vocabulary_.added_index(id);
-  if (added >= 0) return added_.tokens()[added].content;
-  std::string_view bytes;
-  vocabulary_.bytes(id, bytes);
-  if (!byte_level_vocabulary_) return std::string(bytes);
-  std::string spelled;
-  byte_level::append_encoded(spelled, bytes);
-  return spelled;
-}
-
-bool Tokenizer::decode(const std::int32_t* ids, std::size_t count, std::string& text,
+EMBEDDINGS_SMALL bool Tokenizer::decode(const std::int32_t* ids, std::size_t count, const DecodeOptions& options, std::string& text,
                        std::string& error) const {
   std::string bytes;
   text.clear();
-  if (!join_bytes(ids, count, bytes, error)) return false;
+  if (!join_bytes(ids, count, options.skip_special_tokens, bytes, error)) return false;
   // A byte-level vocabulary with a ByteLevel decoder (or none): the tokens'
   // bytes are what the decoder would make of their spelling.
-  if (byte_level_vocabulary_ &&
-      (decoder_.kind == Decoder::Kind::ByteLevel || decoder_.kind == Decoder::Kind::None)) {
+  if (decodes_as_bytes_) {
     byte_level::append_utf8_lossy(text, bytes);
     return true;
   }
-#if EMBEDDINGS_CRITICAL_MODULE
-  return false;  // (There the reader refuses other vocabularies and decoders.)
-#else
-  std::vector<std::string> tokens;
-  tokens.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) tokens.push_back(token_string(ids[i]));
-  if (decoder_.kind == Decoder::Kind::None) {
-    // As tokenizers does without a decoder: the tokens joined with spaces.
-    for (std::size_t i = 0; i < tokens.size(); ++i) text.append(i == 0 ? "" : " ").append(tokens[i]);
-    return true;
-  }
-  stages::decode_chain(decoder_, tokens);
-  for (const std::string& token : tokens) text += token;
-  return true;
-#endif
+  return decode_as_tokens(ids, count, options, text, error);
 }
 
-bool Tokenizer::round_trips() const {
-  if (!byte_level_vocabulary_ || !model_.encodes_every_byte_as_itself() || !added_.empty() ||
-      normalizer_.kind != Normalizer::Kind::None) {
-    return false;
-  }
-  const bool sequence = pre_tokenizer_.kind == PreTokenizer::Kind::Sequence;
-  const PreTokenizer* steps = sequence ? pre_tokenizer_.steps.data() : &pre_tokenizer_;
-  const std::size_t count = sequence ? pre_tokenizer_.steps.size() : 1;
-  return std::all_of(steps, steps + count, [](const PreTokenizer& step) {
-    using Kind = PreTokenizer::Kind;
-    switch (step.kind) {
-      case Kind::ByteLevel: return !step.add_prefix_space;
-      case Kind::Split:
-      case Kind::Punctuation: return step.behavior != PreTokenizer::Behavior::Removed;
-      case Kind::Digits:
-      case Kind::None: return true;
-      default: return false;  // Metaspace rewrites spaces; the Whitespace kinds drop them.
-    }
-  });
+EMBEDDINGS_SMALL bool Tokenizer::round_trips() const {
+  const auto keeps = [](const auto& stages) {
+    return std::all_of(stages.begin(), stages.end(), [](const auto& stage) { return stage->keeps_text(); });
+  };
+  return byte_level_vocabulary_ && model_->encodes_every_byte_as_itself() && added_.empty() && keeps(normalizers_) &&
+         keeps(pre_tokenizers_);
 }
 
-std::string Tokenizer::token_bytes(std::int32_t id) const {
+EMBEDDINGS_SMALL std::string Tokenizer::token_bytes(std::int32_t id) const {
   std::string_view bytes;
   return vocabulary_.bytes(id, bytes) ? std::string(bytes) : std::string();
 }
 
-std::string Tokenizer::token_display(std::int32_t id) const {
+EMBEDDINGS_SMALL std::string Tokenizer::token_display(std::int32_t id) const {
   std::string_view bytes;
   if (!vocabulary_.bytes(id, bytes)) return std::string();
   const std::int32_t added = vocabulary_.added_index(id);
@@ -366,7 +265,7 @@ std::string Tokenizer::token_display(std::int32_t id) const {
   return display::from_bytes(bytes);
 }
 
-std::int32_t Tokenizer::token_id(std::string_view text) const {
+EMBEDDINGS_SMALL std::int32_t Tokenizer::token_id(std::string_view text) const {
   if (text.empty()) return -1;
   const std::int32_t by_display = vocabulary_.find(display::to_bytes(text));
   if (by_display >= 0) return by_display;

@@ -5,7 +5,7 @@
 
 #include "embeddings/formats/json.h"
 #include "embeddings/text/byte_level.h"
-#include "embeddings/text/pretokenizer.h"
+#include "embeddings/text/pre_tokenizers/gpt2_split.h"
 
 namespace embeddings {
 namespace {

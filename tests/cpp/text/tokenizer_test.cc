@@ -14,8 +14,7 @@
 #include "embeddings/text/piece_cache.h"
 #include "tokenizer_fixture.h"
 
-namespace embeddings {
-namespace {
+namespace embeddings::tokenizer_test {
 
 using test_fixtures::decode;
 using test_fixtures::Fixture;
@@ -52,7 +51,6 @@ TEST(Tokenizer, AddPrefixSpaceAppliesToEachGap) {
   Fixture fixture;
   fixture.pre_tokenizer = R"({"type": "ByteLevel", "add_prefix_space": true, "use_regex": true})";
   const Tokenizer t = fixture.load();
-  EXPECT_TRUE(t.add_prefix_space());
   EXPECT_EQ(t.encode("Lily"), (Ids{262}));
   EXPECT_EQ(t.encode(" Lily"), (Ids{262}));
   EXPECT_EQ(t.encode("Lily<|endoftext|>Lily"), (Ids{262, 274, 262}));
@@ -392,5 +390,4 @@ TEST(PieceCache, IsBoundedAndForgetsAnotherTokenizersPieces) {
   EXPECT_EQ(small.pieces(), 1u);
 }
 
-}  // namespace
-}  // namespace embeddings
+}  // namespace embeddings::tokenizer_test

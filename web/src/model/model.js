@@ -8,6 +8,24 @@ import { Trace } from './trace.js';
 import { internalsOf, textHostOf } from './internals.js';
 import { checkText } from './text.js';
 
+// The text specialTokensAround encodes to find what is put around a text.
+const SPECIAL_PROBE = 'a';
+
+function encodeOptions(options) {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`encode: options must be an object such as { addSpecialTokens: true }, got ${describe(options)}`);
+  }
+  const addSpecialTokens = options.addSpecialTokens ?? false;
+  if (typeof addSpecialTokens !== 'boolean') {
+    throw new TypeError(`encode: options.addSpecialTokens must be true or false, got ${describe(addSpecialTokens)}`);
+  }
+  const { pair } = options;
+  if (pair !== undefined && typeof pair !== 'string') {
+    throw new TypeError(`encode: options.pair must be a string, got ${describe(pair)}`);
+  }
+  return { addSpecialTokens, pair };
+}
+
 // How many tokens trace() counts exactly before it says "more than".
 const COUNT_LIMIT = 4096;
 
@@ -104,18 +122,50 @@ export class Model {
   /** True after dispose(). */
   get disposed() { return !internalsOf.get(this).tables.alive; }
 
-  /** Token ids of a text. */
-  encode(text) {
+  /**
+   * Token ids of a text: its own tokens, as the chapter counts them. With
+   * { addSpecialTokens: true }, also the special tokens the model was
+   * trained to see around it (BOS, [CLS] ... [SEP]), as Hugging Face's
+   * encode(text, pair, { addSpecialTokens: true }); { pair } encodes a second text after it.
+   */
+  encode(text, options = {}) {
     checkText(text, 'encode');
-    return this.#text().encode(text, 'encode');
+    const { addSpecialTokens, pair } = encodeOptions(options);
+    const special = addSpecialTokens || pair !== undefined ? { addSpecialTokens, pair } : undefined;
+    return this.#text().encode(text, 'encode', undefined, special);
   }
 
-  /** The text of a list of token ids, exactly (a leading U+FEFF included). */
-  decode(ids) {
+  /**
+   * The text of a list of token ids, exactly (a leading U+FEFF included);
+   * { skipSpecialTokens: true } leaves the special tokens out, as Hugging Face's decode.
+   */
+  decode(ids, options = {}) {
     const tokenizer = this.#text();
     if (!Array.isArray(ids) && !ArrayBuffer.isView(ids)) throw new TypeError(`decode: expected an array of token ids, got ${describe(ids)}`);
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`decode: options must be an object such as { skipSpecialTokens: true }, got ${describe(options)}`);
+    }
+    const skipSpecialTokens = options.skipSpecialTokens ?? false;
+    if (typeof skipSpecialTokens !== 'boolean') {
+      throw new TypeError(`decode: options.skipSpecialTokens must be true or false, got ${describe(skipSpecialTokens)}`);
+    }
     for (let i = 0; i < ids.length; i++) checkIndex(ids[i], tokenizer.vocabSize, 'token id', 'decode');
-    return tokenizer.decode(Array.from(ids));
+    return tokenizer.decode(Array.from(ids), skipSpecialTokens);
+  }
+
+  /**
+   * The special tokens encode() puts before and after a text with
+   * { addSpecialTokens: true } (Llama 2's BOS: before [{ id: 1, text: '<s>' }]).
+   */
+  get specialTokensAround() {
+    const tokenizer = this.#text();
+    const own = tokenizer.encode(SPECIAL_PROBE, 'specialTokensAround');
+    const all = tokenizer.encode(SPECIAL_PROBE, 'specialTokensAround', undefined, { addSpecialTokens: true });
+    let at = 0;
+    while (at + own.length <= all.length && own.some((id, i) => all[at + i] !== id)) at++;
+    const named = (ids) => ids.map((id) => ({ id, text: tokenizer.text(id) }));
+    if (at + own.length > all.length) return { before: named(all), after: [] };
+    return { before: named(all.slice(0, at)), after: named(all.slice(at + own.length)) };
   }
 
   /** A text's tokens as { id, text }, text in the chapter's display form ("·" for a space). */

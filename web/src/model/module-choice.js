@@ -2,14 +2,17 @@
 //
 // Whether a tokenizer.json has a component only embeddings-full.wasm holds
 // (runtime.js): the critical one reads GPT-2's components only (a ByteLevel
-// pre-tokenizer, no normalizer, a ByteLevel decoder or none, BPE without
-// byte_fallback or subword affixes; any post-processor). Any other "type",
-// a null pre-tokenizer, byte_fallback or an affix needs the full one. A token
+// pre-tokenizer, no normalizer, a ByteLevel decoder and post-processor or
+// none, BPE without byte_fallback or subword affixes: the kinds of
+// cpp/src/text/tokenizer_json/registry_critical.cpp). Any other "type"
+// (every other normalizer, pre-tokenizer, model, decoder and
+// post-processor), a null pre-tokenizer, byte_fallback or an affix needs
+// the full one. A token
 // that merely contains such words (never seen in a real file) costs a
 // needless fetch, not a wrong id: the full module reads every file the
 // critical one does, identically; and where this test misses, the critical
 // module refuses by name and the full one is fetched then.
-const FULL_MODULE_TYPE = /"type"\s*:\s*"(?!(?:ByteLevel|BPE|TemplateProcessing|BertProcessing|RobertaProcessing)")/;
+const FULL_MODULE_TYPE = /"type"\s*:\s*"(?!(?:ByteLevel|BPE)")/;
 const FULL_MODULE_SETTING =
   /"pre_tokenizer"\s*:\s*null|"byte_fallback"\s*:\s*true|"(?:continuing_subword_prefix|end_of_word_suffix)"\s*:\s*"[^"]/;
 const utf8 = new TextEncoder();

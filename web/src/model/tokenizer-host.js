@@ -16,6 +16,7 @@ const utf8 = new TextEncoder();
 // margin, is never one token and is not looked up.
 const DISPLAY_CHARS_PER_BYTE = 6;
 const TOKEN_LOOKUP_MARGIN = 16;
+const NO_PAIR = 2 ** 32 - 1;
 
 export async function loadTokenizer(input, after = Promise.resolve(), signal = undefined) {
   const { name, bytes: file } = await readBytes(input, 'tokenizer', { signal });
@@ -54,14 +55,6 @@ async function loadTokenizerIn(module, bytes) {
   return { module, session };
 }
 
-// Whether a tokenizer.json has a component only embeddings-full.wasm holds
-// (runtime.js): the critical one reads GPT-2's components only (a ByteLevel
-// pre-tokenizer, no normalizer, a ByteLevel decoder or none, BPE without
-// byte_fallback or subword affixes; any post-processor). Any other "type",
-// a null pre-tokenizer, byte_fallback or an affix needs the full one. A token
-// that merely contains such words (never seen in a real file) costs a
-// needless fetch, not a wrong id: the full module reads every file the
-// critical one does, identically; and where this test misses, the critical
 export class TokenizerHost {
   constructor(module, session, name) {
     this.module = module;
@@ -94,9 +87,11 @@ export class TokenizerHost {
 
   /**
    * Token ids of a text, or null when `maxTokens` is given and the text has
-   * more tokens than that (found without encoding all of it).
+   * more tokens than that (found without encoding all of it). `special`:
+   * { addSpecialTokens, pair } as Hugging Face's encode takes them.
    */
-  encode(text, caller, maxTokens = undefined) {
+  encode(text, caller, maxTokens = undefined, special = undefined) {
+    if (special) return this.#encodeSpecial(text, caller, special);
     // UTF-8 has at least one byte per UTF-16 unit: a cheap first check.
     if (text.length > MAX_TEXT_BYTES) throw tooLong(caller, text.length, 'characters');
     const { session, module } = this;
@@ -124,6 +119,29 @@ export class TokenizerHost {
       ok = maxTokens === undefined ? session.encode() : session.encodeAtMost(maxTokens);
     }
     if (!ok) throw new RangeError(`${caller}: ${session.error()}`);
+    return this.#ids();
+  }
+
+  // A text and its pair (or none) as one UTF-8 buffer, the first text's bytes counted.
+  #encodeSpecial(text, caller, { addSpecialTokens, pair }) {
+    const first = utf8.encode(text);
+    const second = pair === undefined ? new Uint8Array(0) : utf8.encode(pair);
+    const length = first.length + second.length;
+    if (length > MAX_TEXT_BYTES) throw tooLong(caller, length, 'bytes of UTF-8');
+    const { session, module } = this;
+    const pointer = session.inputBuffer(length);
+    if (!pointer) throw new RangeError(`${caller}: ${session.error()}`);
+    module.HEAPU8.set(first, pointer);
+    module.HEAPU8.set(second, pointer + first.length);
+    // A first text that ends past the buffer (2^32 - 1 in wasm32) is a single text.
+    if (!session.encodeSpecial(pair === undefined ? NO_PAIR : first.length, addSpecialTokens)) {
+      throw new RangeError(`${caller}: ${session.error()}`);
+    }
+    return this.#ids();
+  }
+
+  #ids() {
+    const { session, module } = this;
     const [address, count, overLimit] = module.HEAPU32.subarray(this.output, this.output + 3);
     let ids = null;
     if (!overLimit) {
@@ -138,7 +156,7 @@ export class TokenizerHost {
     return ids;
   }
 
-  decode(ids) {
+  decode(ids, skipSpecialTokens = false) {
     if (ids.length > MAX_TEXT_BYTES) {
       throw new RangeError(`decode: ${ids.length} ids are more than the ${MAX_TEXT_BYTES} that can be decoded at once`);
     }
@@ -146,7 +164,9 @@ export class TokenizerHost {
     const pointer = session.idsInput(ids.length);
     if (!pointer) throw new RangeError(`decode: ${session.error()}`);
     this.module.HEAP32.set(ids, pointer >>> 2);
-    if (!session.decode()) throw new RangeError(`decode: ${session.error()}`);
+    if (!(skipSpecialTokens ? session.decodeSkippingSpecial() : session.decode())) {
+      throw new RangeError(`decode: ${session.error()}`);
+    }
     const heap = this.module.HEAPU32;
     const text = readUtf8(this.module, heap[this.output], heap[this.output + 1]);
     session.release();

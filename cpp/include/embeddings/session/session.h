@@ -225,6 +225,10 @@ class TextSession {
   // over_limit() is true and the ids are unspecified (the encoder stops
   // early). False only on failure (memory short, no tokenizer).
   bool encode_at_most(std::size_t max_tokens);
+  // The same with Hugging Face's options: the post-processors' special
+  // tokens (BOS, [CLS] ... [SEP]), and a pair of texts, the buffer's first
+  // `first_bytes` bytes and the rest (a first_bytes past its end: one text).
+  bool encode_special(std::size_t first_bytes, bool add_special_tokens);
   bool over_limit() const { return over_limit_; }
   const std::int32_t* ids() const { return ids_.data(); }
   std::size_t id_count() const { return ids_.size(); }
@@ -240,11 +244,14 @@ class TextSession {
   char* text_buffer(std::size_t bytes);
   bool encode_text(std::size_t length);
   bool encode_text_at_most(std::size_t length, std::size_t max_tokens);
+  bool encode_text_special(std::size_t length, std::size_t first_bytes, bool add_special_tokens);
 
   // Decoding: the caller writes `count` ids at ids_input(count), then calls
   // decode(); the text is at decoded() until the next decode() or release().
   std::int32_t* ids_input(std::size_t count);
   bool decode();
+  // The same without the added tokens marked special (skip_special_tokens).
+  bool decode_skipping_special();
   std::string_view decoded() const { return decoded_; }
 
   // What the last encode or decode produced, also as words at
@@ -259,7 +266,12 @@ class TextSession {
   std::string vocabulary_json() const;
 
  private:
-  bool encode_checked(std::string_view text, const std::size_t* max_tokens);
+  struct Request {
+    std::size_t first_bytes = static_cast<std::size_t>(-1);  // A pair's first text; past the end: no pair.
+    bool add_special_tokens = false;
+  };
+  bool encode_checked(std::string_view text, const std::size_t* max_tokens, const Request& request);
+  bool decode_with(bool skip_special_tokens);
   void set_output(const void* data, std::size_t count);
   bool fail(std::string message);
   std::string_view input() const { return {input_.data(), input_.size()}; }

@@ -3,8 +3,8 @@
 // Face's AddedVocabulary does:
 //  - leftmost match wins, the longest if several start at the same place;
 //  - tokens with "normalized": false are matched in the raw text, then
-//    those with "normalized": true in the gaps after the normalizer (there
-//    is no normalizer that changes the text yet, so only the order differs);
+//    those with "normalized": true, their contents normalized too, in the
+//    gaps after the normalizers;
 //  - "lstrip"/"rstrip" make a match swallow the whitespace to its left or
 //    right; "single_word" skips a match that touches a word character (Rust
 //    regex \w) on either side.
@@ -17,7 +17,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "embeddings/text/token_trie.h"
 
 namespace embeddings {
 
@@ -29,33 +32,10 @@ struct AddedToken {
   bool rstrip = false;
   bool normalized = true;
   bool special = false;
-};
-
-// Leftmost-longest search for a set of byte strings.
-class TokenTrie {
- public:
-  // At most one node and one label per byte of content, and the root.
-  static constexpr std::size_t kBytesPerNode = 3 * sizeof(std::uint32_t) + 1;
-
-  // `contents[i]` non-empty and distinct; `value[i]` is what find() reports for it.
-  void build(const std::vector<std::string_view>& contents, const std::vector<std::int32_t>& values);
-  bool empty() const { return labels_.empty(); }
-  // The first match starting at `from` or later, the longest there: true
-  // with its start, length and value.
-  bool find(std::string_view text, std::size_t from, std::size_t& start, std::size_t& length,
-            std::int32_t& value) const;
-
- private:
-  struct Node {
-    std::int32_t value = -1;     // A content ends here: its value; else -1.
-    std::uint32_t children = 0;  // First child's index; the children are consecutive...
-    std::uint32_t count = 0;     // ...and this many, in increasing order of label.
-  };
-  std::int32_t child(const Node& node, unsigned char byte) const;
-
-  std::vector<Node> nodes_;            // [0] is the root.
-  std::vector<unsigned char> labels_;  // The byte that leads to each node.
-  std::int32_t first_[256] = {};       // The root's child for each byte, or -1.
+  // With "normalized": true, the content as the normalizers make it (what
+  // the normalized pass matches, and what decoding gives, as in Hugging
+  // Face); else, or when they leave it as it is, empty.
+  std::string normalized_content;
 };
 
 // What cutting a text hands on: the gaps between added tokens (to the rest of
@@ -75,8 +55,19 @@ class AddedVocabulary {
   // normalized gaps (AddedVocabulary::extract_and_normalize).
   enum class Pass { Raw = 0, Normalized = 1 };
 
-  void build(std::vector<AddedToken> tokens);
+  // False when two tokens of a pass have the same content there (a
+  // normalized pass's contents normalized): `first` and `second` are their places.
+  bool build(std::vector<AddedToken> tokens, std::size_t& first, std::size_t& second);
+  void build(std::vector<AddedToken> tokens) {
+    std::size_t first = 0, second = 0;
+    build(std::move(tokens), first, second);
+  }
   const std::vector<AddedToken>& tokens() const { return tokens_; }
+  // The text decoding gives for tokens()[index]: its normalized content, or its content.
+  const std::string& decoded_form(std::size_t index) const {
+    const AddedToken& token = tokens_[index];
+    return token.normalized_content.empty() ? token.content : token.normalized_content;
+  }
   bool empty() const { return tokens_.empty(); }
   // Bytes of memory `count` tokens with `content_bytes` bytes of content in
   // all take (the tokens and their tries), for loading estimates.

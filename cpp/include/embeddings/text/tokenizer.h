@@ -1,28 +1,31 @@
-// BPE (and WordPiece) tokenizer compatible with Hugging Face `tokenizers`
-// (GPT-2, Llama 2 and 3, Qwen, Gemma, GPT-4o, BERT's model): loads a
-// tokenizer.json and encodes text to exactly the ids that library gives,
-// decodes ids back to text, and names tokens for the book.
+// A tokenizer compatible with Hugging Face `tokenizers` (GPT-2, Llama 2 and
+// 3, Qwen, Gemma, GPT-4o, BERT, T5 and the other SentencePiece models):
+// loads a tokenizer.json and encodes text to exactly the ids that library
+// gives, decodes ids back to text, and names tokens for the book.
 //
-// The parts, as Hugging Face's tokenizers and tiktoken divide them: the
-// pipeline's stages (tokenizer_pipeline.h), the added tokens
-// (added_tokens.h), the BPE merge and model (bpe.h), the tokens' storage
-// (vocabulary.h), the book's display form (token_display.h); the
-// tokenizer.json reader is tokenizer_json.cpp, and this class joins them.
+// The parts, as Hugging Face's tokenizers divides them: the added tokens
+// (added_tokens.h), then the pipeline's stages (pipeline.h: the
+// normalizers, the pre-tokenizers, the model of models.h, the
+// post-processors; back from ids, the decoders), one file per kind under
+// cpp/src/text/<stage>/; the tokens' storage (vocabulary.h); the book's
+// display form (token_display.h). The tokenizer.json reader is
+// cpp/src/text/tokenizer_json/, and this class joins them.
 //
 // Encoding, step by step (as Hugging Face does it):
-//  1. Added tokens (special tokens such as "<|endoftext|>") are cut out of
-//     the raw text first (added_tokens.h says how).
-//  2. Every gap between added tokens is pre-tokenized: by each Split stage
-//     of a Sequence in turn (regex.h), then ByteLevel (pretokenizer.h); with
-//     add_prefix_space a space is put in front of a piece that does not
-//     already start with one.
-//  3. Each piece's bytes become single-byte tokens, which are merged by BPE:
-//     always the pair with the lowest merge rank, the leftmost one on ties,
-//     over a linked list of symbols with a priority queue (O(n log n) in the
-//     piece length). Bytes with no token of their own become unk_token when
-//     one is set (fused when fuse_unk) and are dropped otherwise, as in
-//     Hugging Face. (A single piece longer than 2^30 bytes, which no real
-//     text has, is encoded in 2^30-byte parts.)
+//  1. Added tokens with "normalized": false (special tokens such as
+//     "<|endoftext|>") are cut out of the raw text first.
+//  2. Each gap between them is normalized, and the added tokens with
+//     "normalized": true are cut out of the normalized text (their contents
+//     normalized too, as there).
+//  3. Every gap left is pre-tokenized: each pre-tokenizer on every piece the
+//     one before made.
+//  4. Each piece becomes ids by the model: BPE merges its byte or character
+//     tokens (always the pair with the lowest merge rank, the leftmost on
+//     ties, O(n log n) in the piece length); WordPiece cuts the longest
+//     tokens from its start; Unigram finds the best-scoring cut; WordLevel
+//     looks it up.
+//  5. With add_special_tokens, the post-processors put the special tokens
+//     around the text (or the pair of texts): BOS, [CLS] ... [SEP].
 //
 // A Tokenizer is immutable after loading: every method is const and safe to
 // call from several threads at once. A caller that encodes many texts may
@@ -38,27 +41,26 @@
 #include <string_view>
 #include <vector>
 
+#include <memory>
+
 #include "embeddings/text/added_tokens.h"
-#include "embeddings/text/bpe.h"
+#include "embeddings/text/models.h"
 #include "embeddings/text/piece_cache.h"
-#include "embeddings/text/tokenizer_pipeline.h"
+#include "embeddings/text/pipeline.h"
 #include "embeddings/text/vocabulary.h"
 
 namespace embeddings {
 
 class Tokenizer {
  public:
-  // Loads a Hugging Face tokenizer.json. Supported: model BPE (vocab;
-  // merges as "a b" strings or ["a", "b"] pairs; ignore_merges; unk_token and
-  // fuse_unk; dropout null; byte_fallback; continuing_subword_prefix and
-  // end_of_word_suffix) or WordPiece; the normalizers, pre-tokenizers and
-  // decoders of tokenizer_pipeline.h (docs/tokenizer.md lists them), a
-  // vocabulary in GPT-2's byte alphabet when the pre-tokenizer ends in
-  // ByteLevel and spelled as text otherwise; a post_processor that only adds
-  // special tokens (not run: encode adds none); truncation and padding null;
-  // added_tokens. Anything else is refused with a message that names the
-  // field and the problem (not the file: the caller, which knows its name,
-  // adds it); `out` is left untouched on failure.
+  // Loads a Hugging Face tokenizer.json: every component kind of
+  // cpp/src/text/tokenizer_json/registry_full.cpp (docs/tokenizer.md lists
+  // them; the chapter's module reads GPT-2's only,
+  // registry_critical.cpp), a vocabulary in GPT-2's byte alphabet when a
+  // pre-tokenizer is ByteLevel and spelled as text otherwise; truncation and
+  // padding null; added_tokens. Anything else is refused with a message that
+  // names the field and the problem (not the file: the caller, which knows
+  // its name, adds it); `out` is left untouched on failure.
   //
   // Memory: the file is read without building its tree; the vocabulary and
   // merges go straight into the tables. Before they are built, the memory
@@ -69,12 +71,37 @@ class Tokenizer {
   static bool from_json(std::string_view json_text, Tokenizer& out, std::string& error,
                         std::uint64_t memory_limit = std::numeric_limits<std::uint64_t>::max());
 
-  // The token ids of `utf8_text`. Invalid UTF-8 is accepted: such bytes are
-  // encoded like any others (see pretokenizer.h), so decode_bytes() gives
-  // them back.
+  struct EncodeOptions {
+    // The post-processors' special tokens, as add_special_tokens in Hugging
+    // Face's encode (false: the text's own tokens, which is what the chapter counts).
+    bool add_special_tokens = false;
+    // A second text, encoded after the first (TemplateProcessing's pair).
+    const std::string_view* pair = nullptr;
+    // Stop as soon as the ids are known to be more than this many.
+    std::size_t max_tokens = kNoLimit;
+    // The most bytes the stages may add to the text (normalized text,
+    // rewritten pieces): a stage that would pass it refuses before it
+    // allocates, and encode() says so (the caller's memory budget).
+    std::size_t max_added_bytes = kNoLimit;
+    PieceCache* cache = nullptr;  // The caller's, bound to this tokenizer.
+  };
+  enum class Encoded {
+    Ok,
+    TooManyTokens,  // More than max_tokens (the ids are then unspecified).
+    Refused,        // `error` says why: the budget, or where the Rust library fails too.
+  };
+  // The ids of `utf8_text` (and the pair), replacing the contents of `ids`.
+  // Invalid UTF-8 is accepted: such bytes are encoded like any others (see
+  // pre_tokenizers/gpt2_split.h), so decode_bytes() gives them back.
+  Encoded encode(std::string_view utf8_text, const EncodeOptions& options, std::vector<std::int32_t>& ids,
+                 std::string& error) const;
+
+  // Conveniences over the above, without special tokens, for callers whose
+  // files cannot be refused (GPT-2-style BPE: the tools, tests and
+  // benchmarks); a refusal leaves `ids` empty.
   std::vector<std::int32_t> encode(std::string_view utf8_text) const;
-  // Same, appending to `ids`; with a `cache`, the pieces it holds are not
-  // merged again, and those it does not are put in it.
+  // Appending to `ids`; with a `cache`, the pieces it holds are not merged
+  // again, and those it does not are put in it.
   void encode(std::string_view utf8_text, std::vector<std::int32_t>& ids, PieceCache* cache = nullptr) const;
   // Encodes `utf8_text` into `ids` (replacing their contents) unless it has
   // more than `max_tokens` tokens. Returns true with every id when it has at
@@ -87,20 +114,40 @@ class Tokenizer {
   bool encode_at_most(std::string_view utf8_text, std::size_t max_tokens, std::vector<std::int32_t>& ids,
                       PieceCache* cache = nullptr) const;
 
+  // The most bytes the stages can make of `bytes` bytes of text, known at
+  // load: the normalizers' and pre-tokenizers' growths in turn (saturating
+  // at Growth::kUnbounded).
+  std::uint64_t most_text_bytes(std::uint64_t bytes) const;
+  // The most ids the post-processors add.
+  std::size_t most_added_ids() const { return most_added_ids_; }
+
   // Tells this tokenizer from every other one loaded in the process (a copy
   // keeps it: it gives the same ids), so a PieceCache knows whose pieces it holds.
   std::uint64_t serial() const { return serial_; }
 
-  // The text of `count` ids: the tokens' bytes joined, then made valid UTF-8
-  // with U+FFFD for ill-formed parts (Rust's from_utf8_lossy). Special tokens
-  // are included as their content. False, with `error` naming the position
-  // and the id, when an id is not in the vocabulary; `text` is then cleared.
-  // (Hugging Face silently skips such ids.) A null decoder in the JSON is
-  // decoded the same way, not joined with spaces as Hugging Face would.
-  bool decode(const std::int32_t* ids, std::size_t count, std::string& text, std::string& error) const;
-  // Same without the UTF-8 repair: the exact bytes, so that
-  // decode_bytes(encode(s)) == s for any byte string s.
+  struct DecodeOptions {
+    // Leave out the added tokens marked special, as skip_special_tokens in Hugging Face's decode.
+    bool skip_special_tokens = false;
+    // The most bytes the decoders may add to the tokens' text.
+    std::size_t max_added_bytes = kNoLimit;
+  };
+  // The text of `count` ids, through the decoders. A byte-level vocabulary
+  // with a ByteLevel decoder (or none) gives the tokens' bytes joined, then
+  // made valid UTF-8 with U+FFFD for ill-formed parts (Rust's
+  // from_utf8_lossy); special tokens are their content. False, with `error`
+  // naming the position and the id, when an id is not in the vocabulary
+  // (Hugging Face silently skips such ids), or when the budget refused;
+  // `text` is then cleared.
+  bool decode(const std::int32_t* ids, std::size_t count, const DecodeOptions& options, std::string& text,
+              std::string& error) const;
+  bool decode(const std::int32_t* ids, std::size_t count, std::string& text, std::string& error) const {
+    return decode(ids, count, DecodeOptions{}, text, error);
+  }
+  // The tokens' bytes joined, without the decoders or the UTF-8 repair: the
+  // exact bytes, so that decode_bytes(encode(s)) == s for any byte string s.
   bool decode_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes, std::string& error) const;
+  // The most bytes decode() can make of `count` ids (with no limit from the decoders: Growth::kUnbounded).
+  std::uint64_t most_decoded_bytes(std::size_t count) const;
 
   // Largest id + 1, over the model vocabulary and the added tokens (the rows
   // an embedding table needs). Ids below it may be unused if the file has gaps.
@@ -130,33 +177,55 @@ class Tokenizer {
 
   // Whether decode_bytes(encode(s)) == s for every byte string s: a
   // byte-level vocabulary with a token for every byte, no added tokens, no
-  // normalizer, and no pre-tokenizer stage that adds or drops text.
+  // normalizer that changes text, and no pre-tokenizer stage that adds or drops text.
   bool round_trips() const;
 
   const std::vector<AddedToken>& added_tokens() const { return added_.tokens(); }
-  bool add_prefix_space() const { return pre_tokenizer_.add_prefix_space; }
 
  private:
   struct Scratch;
-  class Reader;  // Reads tokenizer.json: src/tokenizer_json.h
+  class Reader;  // Reads tokenizer.json: cpp/src/text/tokenizer_json/tokenizer_json.h
   class Splitter;
+  class ToModel;
+  class Sequences;
 
-  void encode_with(std::string_view utf8_text, Scratch& scratch, std::vector<std::int32_t>& ids) const;
-  std::string_view normalize(std::string_view text, Scratch& scratch) const;
-  void encode_gap(std::string_view gap, Scratch& scratch, std::vector<std::int32_t>& ids) const;
-  void pre_tokenize(const PreTokenizer* steps, std::size_t count, std::string_view piece, std::size_t depth,
-                    bool at_start, Scratch& scratch, std::vector<std::int32_t>& ids) const;
-  std::size_t bounded_pretoken_length(std::string_view text, std::size_t pos, Scratch& scratch,
-                                      std::size_t ids_so_far) const;
-  void encode_piece(std::string_view piece, Scratch& scratch, std::vector<std::int32_t>& ids) const;
-  bool join_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes, std::string& error) const;
-  // The token as the file spells it (an added token: its content), which is what decoders read.
+  void encode_sequence(std::string_view text, Scratch& scratch, std::vector<std::int32_t>& ids) const;
+  // The general paths (tokenizer_full.cpp; tokenizer_critical.cpp in the
+  // chapter's module): the texts through the post-processors, the
+  // normalizers, several pre-tokenizers; a piece through the cache; ids
+  // through their tokens' spelling and the decoders.
+  void encode_processed(std::string_view text, const EncodeOptions& options, Scratch& scratch,
+                        std::vector<std::int32_t>& ids, std::string& problem) const;
+  // A gap through the normalizers (a view of it, or of scratch's copy).
+  std::string_view normalize_gap(std::string_view text, Scratch& scratch) const;
+  // More than one pre-tokenizer, each on every piece the one before made.
+  void pre_tokenize_levels(std::string_view gap, bool at_start, Scratch& scratch, PieceSink& sink) const;
+  bool encode_cached(std::string_view piece, PieceCache& cache, ModelScratch& scratch,
+                     std::vector<std::int32_t>& ids) const;
+  bool decode_as_tokens(const std::int32_t* ids, std::size_t count, const DecodeOptions& options, std::string& text,
+                        std::string& error) const;
+  void encode_gap(std::string_view gap, bool at_start, Scratch& scratch, std::vector<std::int32_t>& ids) const;
+  bool join_bytes(const std::int32_t* ids, std::size_t count, bool skip_special, std::string& bytes,
+                  std::string& error) const;
+  // The token as the file spells it (an added token: its content, normalized
+  // as Hugging Face's decode gives it), which is what decoders read.
   std::string token_string(std::int32_t id) const;
 
-  Normalizer normalizer_;
-  PreTokenizer pre_tokenizer_;
-  bpe::BpeModel model_;
-  Decoder decoder_;
+  Normalizers normalizers_;
+  PreTokenizers pre_tokenizers_;
+  std::shared_ptr<const Model> model_;
+  PostProcessors post_processors_;
+  Decoders decoders_;
+  bool has_decoder_ = false;  // "decoder": null joins the tokens with spaces.
+  // A byte-level vocabulary with a ByteLevel decoder or none whose added
+  // tokens decode as their own bytes: decode() joins the bytes; else it
+  // takes the general path (decode_as_tokens).
+  bool decodes_as_bytes_ = true;
+  // Whether the post-processors keep every id of the texts (then passing
+  // max_tokens while encoding is final).
+  bool post_processors_keep_ids_ = true;
+  std::size_t most_added_ids_ = 0;
+  std::uint64_t most_token_string_bytes_ = 0;  // The longest token_string().
   // Whether the vocabulary is spelled in GPT-2's byte alphabet (a ByteLevel
   // pre-tokenizer maps text into it); else it is spelled as text itself.
   bool byte_level_vocabulary_ = true;

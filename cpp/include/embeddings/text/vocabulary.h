@@ -40,6 +40,13 @@ class Vocabulary {
   // The findable token with exactly `bytes`, or -1.
   std::int32_t find(std::string_view bytes) const;
   std::size_t max_bytes() const { return max_bytes_; }
+  // Calls visit(id, bytes) for every findable token, in id order (after index()).
+  template <typename Visit>
+  void for_each_findable(Visit&& visit) const {
+    for (const Entry& e : entries_) {
+      if (e.findable) visit(e.id, view(e));
+    }
+  }
   // Marks `id` as the added token `added_index` (see added_index()).
   void set_added_index(std::int32_t id, std::int32_t added_index);
   // The added token `id` is, or -1.

@@ -3,7 +3,7 @@
 //
 // Training sees text exactly as encoding will: special tokens are cut out
 // first, the rest is split by the project's own pre-tokenizer
-// (pretokenizer.h), and merges never cross a piece boundary.
+// (pre_tokenizers/gpt2_split.h), and merges never cross a piece boundary.
 //
 // The vocabulary, by id:
 //   0..255             one token per byte, id = byte value (GPT-2 itself

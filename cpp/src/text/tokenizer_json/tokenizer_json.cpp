@@ -8,35 +8,18 @@
 // tables' memory is known before any is allocated, and a file that would not
 // fit is refused. The second walk reads the small parts as trees and streams
 // the big ones into the final tables.
-#include "tokenizer_json.h"
+#include "tokenizer_json/tokenizer_json.h"
 
 #include <algorithm>
 #include <atomic>
 #include <utility>
 
 namespace embeddings {
-namespace tokenizer_json {
-
-std::string describe(const json::Value& value) {
-  if (value.is_number()) {
-    const bool cut = value.text.size() > 40;
-    return "the number " + value.text.substr(0, 40) + (cut ? "..." : "");
-  }
-  if (value.is_string()) return "the string " + quote(value.text);
-  if (value.is_bool()) return value.boolean ? "true" : "false";
-  return json::type_name(value.type);
-}
-
-std::string describe(const json::Value* value) { return value == nullptr ? "nothing" : describe(*value); }
-
-}  // namespace tokenizer_json
-
 namespace {
 
 using tokenizer_json::describe;
 using tokenizer_json::is_null_or_absent;
 using tokenizer_json::kMaxId;
-using tokenizer_json::quote;
 
 // A JSON tree takes up to this many bytes of memory per byte of its text
 // (measured at the worst, "[0,0,0,...]", in wasm32); the small parts of the
@@ -44,17 +27,6 @@ using tokenizer_json::quote;
 constexpr std::uint64_t kTreeBytesPerTextByte = 96;
 
 }  // namespace
-
-// Reads an optional boolean member: absent or null keeps `value`.
-bool Tokenizer::Reader::read_optional_bool(const json::Value& object, const char* key,
-                                           const std::string& where, bool& value) {
-  const json::Value* member = object.find(key);
-  if (is_null_or_absent(member)) return true;
-  if (!member->is_bool())
-    return fail(where + "." + key + " must be true or false, found " + describe(*member));
-  value = member->boolean;
-  return true;
-}
 
 bool Tokenizer::Reader::count(json::Reader& reader, Part& part, bool object) {
   part.found = true;
@@ -74,6 +46,8 @@ bool Tokenizer::Reader::count(json::Reader& reader, Part& part, bool object) {
       ++part.entries;
       if (!reader.skip_value()) return false;
     }
+    // (A Unigram list's tokens take at most its text's length.)
+    part.key_bytes = reader.offset() - part.at;
   }
   return !reader.failed();
 }
@@ -102,6 +76,10 @@ bool Tokenizer::Reader::locate() {
         json::Type value_type;
         if (!reader.peek(value_type)) return false;
         if (model_key == "vocab" && value_type == json::Type::Object) return count(reader, vocab_, true);
+        if (model_key == "vocab" && value_type == json::Type::Array) {
+          vocab_.array = true;
+          return count(reader, vocab_, false);
+        }
         if (model_key == "merges" && value_type == json::Type::Array) return count(reader, merges_, false);
         return skip_small(reader, model_key, model_small_);
       });
@@ -142,87 +120,54 @@ bool Tokenizer::Reader::read_settings() {
   return true;
 }
 
-bool Tokenizer::Reader::read_model_settings() {
+// ---- The pipeline's components ----------------------------------------------------
+
+bool Tokenizer::Reader::read_pre_tokenizer() {
+  const json::Value* pre = root_.find("pre_tokenizer");
+  PreTokenizers& stages = t_.pre_tokenizers_;
+  if (!is_null_or_absent(pre) && !reading_.read_pre_tokenizer(*pre, "pre_tokenizer", stages)) return false;
+  // A ByteLevel stage maps text into GPT-2's byte alphabet, in which the
+  // vocabulary is then spelled; a stage after it would see that alphabet
+  // instead of the text.
+  t_.byte_level_vocabulary_ = false;
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    if (!stages[i]->byte_level()) continue;
+    if (i + 1 != stages.size()) return fail("pre_tokenizer: a stage after ByteLevel (not supported)");
+    t_.byte_level_vocabulary_ = true;
+  }
+  reading_.byte_level_vocabulary = t_.byte_level_vocabulary_;
+  return true;
+}
+
+bool Tokenizer::Reader::read_normalizer() {
+  const json::Value* normalizer = root_.find("normalizer");
+  return is_null_or_absent(normalizer) || reading_.read_normalizer(*normalizer, "normalizer", t_.normalizers_);
+}
+
+bool Tokenizer::Reader::read_decoder() {
+  const json::Value* decoder = root_.find("decoder");
+  t_.has_decoder_ = !is_null_or_absent(decoder);
+  return !t_.has_decoder_ || reading_.read_decoder(*decoder, "decoder", t_.decoders_);
+}
+
+bool Tokenizer::Reader::read_post_processor() {
+  const json::Value* post = root_.find("post_processor");
+  return is_null_or_absent(post) || reading_.read_post_processor(*post, "post_processor", t_.post_processors_);
+}
+
+bool Tokenizer::Reader::read_model() {
   const json::Value* model = root_.find("model");
-  if (model == nullptr || !model->is_object())
-    return fail("model must be an object, found " + describe(model));
-  const json::Value* type = model->find("type");
-  if (type != nullptr && type->is_string() && type->text == "WordPiece") {
-#if EMBEDDINGS_CRITICAL_MODULE
-    return fail("model: WordPiece is left out of this build (it is in embeddings-full.wasm)");
-#else
-    return read_word_piece_settings(*model);
-#endif
+  if (model == nullptr || !model->is_object()) return fail("model must be an object, found " + describe(model));
+  if (!reading_.read_model(*model, builder_)) return false;
+  const bool array = builder_->scored_vocabulary();
+  if (!vocab_.found || vocab_.array != array) {
+    return fail(std::string("model.vocab must be ") + (array ? "an array" : "an object") + ", found " +
+                (vocab_.found ? (vocab_.array ? "an array" : "an object") : describe(model->find("vocab"))));
   }
-  if (type == nullptr || !type->is_string() || type->text != "BPE")
-    return fail("model.type must be \"BPE\" or \"WordPiece\", found " + describe(type) + " (not supported)");
-  const json::Value* dropout = model->find("dropout");
-  if (!is_null_or_absent(dropout)) {
-    return fail("model.dropout must be null, found " + describe(*dropout) +
-                " (BPE dropout makes encoding random; not supported)");
-  }
-  if (!read_optional_bool(*model, "byte_fallback", "model", settings_.byte_fallback)) return false;
-  for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"}) {
-    const json::Value* member = model->find(key);
-    if (is_null_or_absent(member)) continue;
-    if (!member->is_string()) {
-      return fail(std::string("model.") + key + " must be null or a string, found " + describe(*member));
-    }
-    if (!read_affix(*member, key,
-                    key[0] == 'c' ? settings_.continuing_subword_prefix : settings_.end_of_word_suffix))
-      return false;
-  }
-#if EMBEDDINGS_CRITICAL_MODULE
-  if (settings_.byte_fallback || !settings_.continuing_subword_prefix.empty() ||
-      !settings_.end_of_word_suffix.empty()) {
-    return fail(
-        "model: byte_fallback, continuing_subword_prefix and end_of_word_suffix are left out of this "
-        "build (they are in embeddings-full.wasm)");
-  }
-#endif
-  settings_.by_characters = !t_.byte_level_vocabulary_;
-  if (!read_optional_bool(*model, "fuse_unk", "model", settings_.fuse_unk) ||
-      !read_optional_bool(*model, "ignore_merges", "model", settings_.ignore_merges)) {
-    return false;
-  }
-  unk_ = model->find("unk_token");
-  if (!is_null_or_absent(unk_) && !unk_->is_string())
-    return fail("model.unk_token must be null or a string, found " + describe(*unk_));
-  if (!vocab_.found) return fail("model.vocab must be an object, found " + describe(model->find("vocab")));
-  if (!merges_.found) return fail("model.merges must be an array, found " + describe(model->find("merges")));
+  if (builder_->has_merges() && !merges_.found)
+    return fail("model.merges must be an array, found " + describe(model->find("merges")));
   return true;
 }
-
-// Kept as the bytes a vocabulary entry holds (GPT-2's alphabet decoded).
-bool Tokenizer::Reader::read_affix(const json::Value& value, const char* key, std::string& bytes) {
-  if (t_.byte_level_vocabulary_ ? !byte_level::decode(value.text, bytes) : (bytes = value.text, false)) {
-    return fail(std::string("model.") + key + " " + quote(value.text) +
-                " is not a byte-level string (the vocabulary is in GPT-2's byte alphabet)");
-  }
-  if (key[0] == 'c') prefix_ = value.text;
-  return true;
-}
-
-#if !EMBEDDINGS_CRITICAL_MODULE
-// tokenizers' WordPiece: unk_token, continuing_subword_prefix and
-// max_input_chars_per_word are required, as there; no merges.
-bool Tokenizer::Reader::read_word_piece_settings(const json::Value& model) {
-  settings_.word_piece = true;
-  settings_.by_characters = !t_.byte_level_vocabulary_;
-  unk_ = model.find("unk_token");
-  if (unk_ == nullptr || !unk_->is_string())
-    return fail("model.unk_token must be a string, found " + describe(unk_));
-  const json::Value* prefix = model.find("continuing_subword_prefix");
-  if (prefix == nullptr || !prefix->is_string())
-    return fail("model.continuing_subword_prefix must be a string, found " + describe(prefix));
-  if (!read_affix(*prefix, "continuing_subword_prefix", settings_.continuing_subword_prefix) ||
-      !read_count_member(model, "max_input_chars_per_word", "model", settings_.max_input_chars_per_word)) {
-    return false;
-  }
-  if (!vocab_.found) return fail("model.vocab must be an object, found " + describe(model.find("vocab")));
-  return true;
-}
-#endif
 
 bool Tokenizer::Reader::read_added_tokens() {
   if (!added_.found) {
@@ -251,11 +196,11 @@ bool Tokenizer::Reader::read_added_tokens() {
     AddedToken token;
     token.id = static_cast<std::int32_t>(id_value);
     token.content = content->text;
-    if (!read_optional_bool(item, "single_word", where, token.single_word) ||
-        !read_optional_bool(item, "lstrip", where, token.lstrip) ||
-        !read_optional_bool(item, "rstrip", where, token.rstrip) ||
-        !read_optional_bool(item, "normalized", where, token.normalized) ||
-        !read_optional_bool(item, "special", where, token.special)) {
+    if (!reading_.read_bool(item, "single_word", where, token.single_word) ||
+        !reading_.read_bool(item, "lstrip", where, token.lstrip) ||
+        !reading_.read_bool(item, "rstrip", where, token.rstrip) ||
+        !reading_.read_bool(item, "normalized", where, token.normalized) ||
+        !reading_.read_bool(item, "special", where, token.special)) {
       return false;
     }
     if (const auto seen = added_by_content_.find(token.content); seen != added_by_content_.end()) {
@@ -277,7 +222,7 @@ bool Tokenizer::Reader::read_added_tokens() {
 bool Tokenizer::Reader::check_memory(std::uint64_t limit) {
   const std::size_t tokens = vocab_.entries + added_tokens_.size();
   const std::uint64_t tables = Vocabulary::memory_bytes(tokens, vocab_.key_bytes + added_bytes_) +
-                               bpe::MergeTable::memory_bytes(merges_.entries) +
+                               builder_->memory_bytes(vocab_.entries, merges_.entries) +
                                AddedVocabulary::memory_bytes(added_tokens_.size(), added_bytes_);
   const std::uint64_t trees = small_bytes_ * kTreeBytesPerTextByte;
   const std::uint64_t needed = std::max(tables, trees);

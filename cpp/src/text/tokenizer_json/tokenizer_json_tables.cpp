@@ -1,16 +1,16 @@
 // The big parts of tokenizer.json, streamed from the file into the final
-// tables: the vocabulary, the ids of the added tokens, the merges.
+// tables: the vocabulary, the ids of the added tokens, the merges; then the
+// model and the tokenizer's final tables.
 #include <algorithm>
 
 #include "embeddings/common/utf8.h"
-#include "tokenizer_json.h"
+#include "tokenizer_json/tokenizer_json.h"
 
 namespace embeddings {
 
 using tokenizer_json::describe;
 using tokenizer_json::is_null_or_absent;
 using tokenizer_json::kMaxId;
-using tokenizer_json::quote;
 
 std::string Tokenizer::Reader::key_of(std::string_view bytes, bool findable) const {
   if (!findable || !t_.byte_level_vocabulary_) return std::string(bytes);
@@ -32,6 +32,7 @@ bool Tokenizer::Reader::index_vocabulary() {
 }
 
 bool Tokenizer::Reader::read_vocabulary() {
+  if (vocab_.array) return read_listed_vocabulary();
   Vocabulary& vocabulary = t_.vocabulary_;
   vocabulary.reserve(vocab_.entries + added_tokens_.size(), vocab_.key_bytes + added_bytes_);
   json::Reader reader(text_, vocab_.at);
@@ -62,24 +63,28 @@ bool Tokenizer::Reader::read_vocabulary() {
       return fail("model.vocab[" + quote(key) + "] must be an integer id from 0 to " +
                   std::to_string(kMaxId) + ", found " + describe(value));
     }
-    const auto id32 = static_cast<std::int32_t>(id);
-    std::string_view bytes;
-    if (!t_.byte_level_vocabulary_) {
-      vocabulary.add(id32, key, true);  // Spelled as text: the key is the token's bytes.
-    } else if (key_decoder_.decode(key, bytes)) {
-      vocabulary.add(id32, bytes, true);
-    } else if (added_by_content_.count(std::string(key)) != 0) {
-      // Decoded as its raw text, like Hugging Face's ByteLevel decoder does.
-      vocabulary.add(id32, key, false);
-      raw_ids_.emplace(std::string(key), id32);
-    } else {
-      return fail(
-          "model.vocab: token " + quote(key) +
-          " is not a byte-level string (it has a character outside GPT-2's 256-character byte alphabet)");
-    }
+    if (!add_entry(key, static_cast<std::int32_t>(id))) return false;
   }
   if (reader.failed()) return fail_json(reader);
   return index_vocabulary();
+}
+
+bool Tokenizer::Reader::add_entry(std::string_view key, std::int32_t id) {
+  Vocabulary& vocabulary = t_.vocabulary_;
+  std::string_view bytes;
+  if (!t_.byte_level_vocabulary_) {
+    vocabulary.add(id, key, true);  // Spelled as text: the key is the token's bytes.
+  } else if (key_decoder_.decode(key, bytes)) {
+    vocabulary.add(id, bytes, true);
+  } else if (added_by_content_.count(std::string(key)) != 0) {
+    // Decoded as its raw text, like Hugging Face's ByteLevel decoder does.
+    vocabulary.add(id, key, false);
+    raw_ids_.emplace(std::string(key), id);
+  } else {
+    return fail("model.vocab: token " + quote(key) +
+                " is not a byte-level string (it has a character outside GPT-2's 256-character byte alphabet)");
+  }
+  return true;
 }
 
 bool Tokenizer::Reader::check_added_ids() {
@@ -155,8 +160,9 @@ bool Tokenizer::Reader::read_merge(json::Reader& reader, std::size_t i, std::str
 }
 
 bool Tokenizer::Reader::read_merges() {
-  if (!merges_.found) return true;  // WordPiece (read_model_settings requires them for BPE).
-  bpe::MergeTable& merges = t_.model_.merges();
+  if (!builder_->has_merges()) return true;  // (read_model() requires them where they are.)
+  bpe::MergeTable& merges = *builder_->merges();
+  const std::string_view prefix = builder_->merge_prefix();
   const Vocabulary& vocabulary = t_.vocabulary_;
   merges.reserve(merges_.entries);
   json::Reader reader(text_, merges_.at);
@@ -167,14 +173,14 @@ bool Tokenizer::Reader::read_merges() {
     if (!read_merge(reader, i, left, right)) return false;
     // As tokenizers builds the merged token: the right token less the length
     // of continuing_subword_prefix (whether or not it starts with it).
-    const bool prefix_fits =
-        prefix_.empty() || (right.size() >= prefix_.size() && utf8::is_valid(right.substr(prefix_.size())));
+    const bool prefixfits =
+        prefix.empty() || (right.size() >= prefix.size() && utf8::is_valid(right.substr(prefix.size())));
     std::int32_t left_id = -1, right_id = -1, merged_id = -1;
     // Both parts in the byte alphabet (every merge of a byte-level file, which
     // has no prefix): the merged token's bytes are theirs joined, so nothing
     // is decoded twice.
     std::size_t left_length = byte_level::kNotByteLevel, right_length = byte_level::kNotByteLevel;
-    if (t_.byte_level_vocabulary_ && prefix_.empty()) {
+    if (t_.byte_level_vocabulary_ && prefix.empty()) {
       if (merged_bytes_.size() < left.size() + right.size()) merged_bytes_.resize(left.size() + right.size());
       left_length = byte_level::decode_into(left, merged_bytes_.data());
       if (left_length != byte_level::kNotByteLevel)
@@ -188,19 +194,19 @@ bool Tokenizer::Reader::read_merges() {
     } else {
       left_id = id_of_key(left);
       right_id = left_id < 0 ? -1 : id_of_key(right);
-      if (right_id >= 0 && prefix_fits) {
-        merged.assign(left).append(right.substr(prefix_.size()));
+      if (right_id >= 0 && prefixfits) {
+        merged.assign(left).append(right.substr(prefix.size()));
         merged_id = id_of_key(merged);
       }
     }
     if (left_id < 0) return fail(merge_name(i) + ": " + quote(left) + " is not in model.vocab");
     if (right_id < 0) return fail(merge_name(i) + ": " + quote(right) + " is not in model.vocab");
-    if (!prefix_fits) {
+    if (!prefixfits) {
       return fail(merge_name(i) + ": " + quote(right) +
                   " does not start with a whole continuing_subword_prefix's length of characters");
     }
     if (merged_id < 0) {
-      merged.assign(left).append(right.substr(prefix_.size()));
+      merged.assign(left).append(right.substr(prefix.size()));
       return fail(merge_name(i) + ": the merged token " + quote(merged) + " is not in model.vocab");
     }
     std::uint32_t existing = 0;
@@ -212,19 +218,36 @@ bool Tokenizer::Reader::read_merges() {
   return !reader.failed() || fail_json(reader);
 }
 
-bool Tokenizer::Reader::read_unk() {
-  if (is_null_or_absent(unk_)) return true;
-  settings_.unk_id = id_of_key(unk_->text);
-  if (settings_.unk_id < 0) return fail("model.unk_token " + quote(unk_->text) + " is not in model.vocab");
-  return true;
+bool Tokenizer::Reader::build_model() {
+  class Keys : public tokenizer_json::VocabularyKeys {
+   public:
+    explicit Keys(Reader& reader) : reader_(reader) {}
+    std::int32_t id_of_key(std::string_view key) override { return reader_.id_of_key(key); }
+
+   private:
+    Reader& reader_;
+  } keys(*this);
+  return builder_->build(t_.vocabulary_, keys, reading_, t_.model_);
 }
 
 bool Tokenizer::Reader::finish() {
-  for (std::size_t i = 0; i < added_tokens_.size(); ++i)
+  if (!check_post_processors()) return false;
+  // Ids become their tokens' bytes joined where nothing spells them otherwise.
+  bool as_bytes = t_.byte_level_vocabulary_ &&
+                  (!t_.has_decoder_ || (t_.decoders_.size() == 1 && t_.decoders_[0]->byte_level()));
+  std::uint64_t longest = t_.vocabulary_.max_bytes() * (t_.byte_level_vocabulary_ ? 2 : 1);
+  for (std::size_t i = 0; i < added_tokens_.size(); ++i) {
     t_.vocabulary_.set_added_index(added_tokens_[i].id, static_cast<std::int32_t>(i));
-  t_.added_.build(std::move(added_tokens_));
-  t_.model_.set_settings(settings_);
-  t_.model_.set_vocabulary(t_.vocabulary_);
+    if (!added_tokens_[i].normalized_content.empty()) as_bytes = false;
+    longest = std::max<std::uint64_t>(longest, added_tokens_[i].normalized_content.size());
+  }
+  t_.decodes_as_bytes_ = as_bytes;
+  t_.most_token_string_bytes_ = longest;
+  std::size_t first = 0, second = 0;
+  if (!t_.added_.build(std::move(added_tokens_), first, second)) {
+    return fail("added_tokens[" + std::to_string(second) + "] (" + quote(t_.added_.tokens()[second].content) +
+                ") and added_tokens[" + std::to_string(first) + "] are the same once normalized (not supported)");
+  }
   return true;
 }
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "embeddings/text/pretokenizer.h"
+#include "embeddings/text/pre_tokenizers/gpt2_split.h"
 #include "embeddings/text/unicode/normalize.h"
 #include "embeddings/text/unicode/unicode.h"
 

@@ -20,7 +20,7 @@
 //
 // Text is UTF-8; a byte that does not begin a valid sequence is matched as one
 // character that is in no property and no range (so [^...] matches it), as
-// the GPT-2 pre-tokenizer (pretokenizer.h) treats it.
+// the GPT-2 pre-tokenizer (pre_tokenizers/gpt2_split.h) treats it.
 //
 // Matching is a backtracking machine over a compiled program with its own
 // stack (no recursion per character, so a megabyte-long word is no deeper

@@ -1,0 +1,45 @@
+// The model stage of a tokenizer: a pre-tokenized piece in, its ids out.
+// One class per tokenizer.json "model" type, each in its own file under
+// cpp/src/text/models/: BPE (bpe.cpp, with the pure merge of models/bpe.h),
+// WordPiece (word_piece.cpp), WordLevel (word_level.cpp), Unigram
+// (unigram.cpp). The tokens themselves are the tokenizer's Vocabulary.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "embeddings/text/models/bpe.h"
+#include "embeddings/text/vocabulary.h"
+
+namespace embeddings {
+
+// Buffers reused from piece to piece, so a long text does not allocate per piece.
+struct ModelScratch {
+  bpe::MergeWorkspace merge;             // BPE
+  std::vector<double> best_score;        // Unigram: the best path's score to each byte,
+  std::vector<std::int32_t> best_id;     // its last token,
+  std::vector<std::uint32_t> best_start; // where that starts,
+  std::vector<std::uint32_t> path;       // and the best path; WordPiece: each character's start.
+  std::string error;                     // Why encode_piece() failed.
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  // Appends the ids of one piece. False, with scratch.error, where the Rust
+  // library fails too (Unigram meeting a character it has no token for and no unk_id).
+  virtual bool encode_piece(std::string_view piece, const Vocabulary& vocabulary, ModelScratch& scratch,
+                            std::vector<std::int32_t>& ids) const = 0;
+  // Whether every byte of a piece is covered by ids whose tokens are no
+  // longer than the bytes they cover: then a piece of n bytes has at least
+  // n / (longest token) ids, and encode_at_most() can stop early.
+  virtual bool every_byte_has_a_token() const { return false; }
+  // Whether a piece always starts as its bytes' single-byte tokens (GPT-2's
+  // BPE), so that decode_bytes(encode(s)) == s.
+  virtual bool encodes_every_byte_as_itself() const { return false; }
+};
+
+}  // namespace embeddings
