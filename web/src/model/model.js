@@ -38,9 +38,11 @@ export class Model {
     const { width, vocabSize, context, pointers } = tables;
     // One view per table, made again only if memory was ever replaced: rowView
     // (and the chapter's cosine(rowView(..), rowView(..))) then costs a
-    // subarray, not a new view of the whole table each call.
+    // subarray, not a new view of the whole table each call. Dropped on
+    // dispose(), with the instance.
     const liveView = (pointer, count, dtype) => {
       let view;
+      tables.onDispose.push(() => { view = undefined; });
       return () => {
         const host = this.#live();
         if (view === undefined || view.buffer !== host.module.HEAPF32.buffer) view = host.numbers(pointer, count, dtype);
@@ -228,6 +230,7 @@ export class Model {
     // asking for as many more as there are gaps leaves k after the gaps go.
     // Excluded ids likewise take at most excluded.size places among the best.
     const { tokenizer } = internalsOf.get(this);
+    tokenizer?.checkAlive();
     const wanted = Math.min(vocabSize, k + (tokenizer ? tokenizer.unusedIds : 0) + excluded.size);
     const { session } = tables;
     let ok;
@@ -297,13 +300,14 @@ export class Model {
 
   /**
    * A two-dimensional map of a table's rows (default wte), one point per
-   * row, by UMAP (default) or PCA; see index.d.ts for the options.
+   * row, by UMAP (default) or PCA; see index.d.ts for the options. Every
+   * failure is a rejection, a disposed model's too.
    */
-  map(options = {}) {
+  async map(options = {}) {
     this.#live();
     // model.wpe of a model with rotary positions is null: mapping wte instead would be a silent surprise.
     if (options?.table === null) {
-      return Promise.reject(new TypeError('map: the table is null (a model with rotary positions has no position table: model.wpe is null)'));
+      throw new TypeError('map: the table is null (a model with rotary positions has no position table: model.wpe is null)');
     }
     return mapRows(options?.table ?? internalsOf.get(this).wte, options, 'map');
   }
