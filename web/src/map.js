@@ -198,6 +198,10 @@ export async function mapRows(table, options, caller = 'map') {
   const settings = checkOptions(options, caller);
   const { rows, cols } = table;
   if (rows < 3) throw new RangeError(`${caller}: a map needs a table of at least 3 rows, ${table.name || 'this one'} has ${rows}`);
+  if (settings.method === 'pca' && cols < 2) {
+    throw new RangeError(`${caller}: PCA maps a table onto its 2 main directions, so it needs at least 2 columns; ` +
+      `${table.name || 'this table'} has ${cols} (UMAP, method 'umap', maps a single column too)`);
+  }
   if (settings.method === 'umap' && settings.neighbours > rows) {
     throw new RangeError(`${caller}: neighbours (${settings.neighbours}) must be at most the table's ${rows} rows`);
   }

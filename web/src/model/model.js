@@ -116,8 +116,15 @@ export class Model {
   decode(ids) {
     const tokenizer = this.#text();
     if (!Array.isArray(ids) && !ArrayBuffer.isView(ids)) throw new TypeError(`decode: expected an array of token ids, got ${describe(ids)}`);
-    for (let i = 0; i < ids.length; i++) checkIndex(ids[i], tokenizer.vocabSize, 'token id', 'decode');
-    return tokenizer.decode(Array.from(ids));
+    // Each id read once: what is checked is what is decoded (a getter may answer differently twice).
+    const count = ids.length;
+    const checked = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const id = ids[i];
+      checkIndex(id, tokenizer.vocabSize, 'token id', 'decode');
+      checked[i] = id;
+    }
+    return tokenizer.decode(checked);
   }
 
   /** A text's tokens as { id, text }, text in the chapter's display form ("·" for a space). */

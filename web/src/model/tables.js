@@ -37,6 +37,7 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
   try {
     await readWeightsHeader(module, session, source, await sizePromise, fail);
     mark('load:header-read');
+    shards?.checkTables(session.tableBytes(TOKEN) + session.tableBytes(POSITION));
     await readTables(module, session, source, progress, requested);
     mark('load:tables-copied');
     if (config !== undefined) readConfig(module, session, config, fail);
@@ -53,8 +54,9 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
   if (shards) {
     // The shard's header counts its own tensors only; the index's total_size
     // counts every shard's bytes, at the token table's bytes per number.
+    // Without one, the count is this shard's (docs/design.md).
     const bytesPerNumber = session.tableBytes(TOKEN) / (host.vocabSize * host.width);
-    if (shards.totalBytes > 0) host.parameterCount = Math.round(shards.totalBytes / bytesPerNumber);
+    if (shards.totalBytes !== undefined) host.parameterCount = Math.round(shards.totalBytes / bytesPerNumber);
     host.shardIndex = shards.indexName;
   }
   return host;

@@ -18,6 +18,11 @@ const utf8 = new TextEncoder();
 const DISPLAY_CHARS_PER_BYTE = 6;
 const TOKEN_LOOKUP_MARGIN = 16;
 
+// A message of the core's under the caller's name, once: some of the
+// tokenizer's already start with it ("decode: id 9 at position 2 is not in
+// the vocabulary").
+const prefixed = (caller, message) => (message.startsWith(`${caller}: `) ? message : `${caller}: ${message}`);
+
 export async function loadTokenizer(input, after = Promise.resolve(), signal = undefined) {
   const { name, bytes: file } = await readBytes(input, 'tokenizer', { signal });
   await after;
@@ -146,9 +151,9 @@ export class TokenizerHost {
     }
     const { session } = this;
     const pointer = session.idsInput(ids.length);
-    if (!pointer) throw new RangeError(`decode: ${session.error()}`);
+    if (!pointer) throw new RangeError(prefixed('decode', session.error()));
     this.module.HEAP32.set(ids, pointer >>> 2);
-    if (!session.decode()) throw new RangeError(`decode: ${session.error()}`);
+    if (!session.decode()) throw new RangeError(prefixed('decode', session.error()));
     const heap = this.module.HEAPU32;
     const text = readUtf8(this.module, heap[this.output], heap[this.output + 1]);
     session.release();
