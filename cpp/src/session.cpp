@@ -426,7 +426,8 @@ bool TextSession::decode() {
   const std::uint64_t bound = static_cast<std::uint64_t>(count) * tokenizer_.max_token_bytes() * 5;
   if (!budget_.has_room(bound)) {
     ids_in_.reset();
-    return fail("out of memory: the text of " + std::to_string(count) + " tokens could need " + mebibytes(bound));
+    return fail("out of memory: the text of " + std::to_string(count) + " tokens could need " +
+                mebibytes(bound));
   }
   std::string text;
   const bool ok = tokenizer_.decode(ids_in_.data(), ids_in_.size(), text, error_);
