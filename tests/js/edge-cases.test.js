@@ -34,11 +34,17 @@ test('decode reads each id once: what is checked is what is decoded, and an erro
 });
 
 test('decode\'s out-of-memory refusal counts the ids it was given', async () => {
-  // A token of 1,000 bytes: decoding a million ids could need 5 GB, more than an instance can have.
-  const long = makeModel({ words: ['a'.repeat(1000)] });
-  const m = await loadModel({ weights: long.weights, tokenizer: long.tokenizer });
+  // Tokens of 2, 4, ... 8,192 a's, each two of the one before: decoding
+  // 200,000 ids could need 8 GB, more than an instance can have.
+  const long = makeModel({ extraRows: 13 });
+  const json = JSON.parse(long.tokenizerJson);
+  for (let piece = 'a'; piece.length < 8192; piece += piece) {
+    json.model.merges.push(`${piece} ${piece}`);
+    json.model.vocab[piece + piece] = Object.keys(json.model.vocab).length;
+  }
+  const m = await loadModel({ weights: long.weights, tokenizer: new TextEncoder().encode(JSON.stringify(json)) });
   try {
-    const count = 1_000_000;
+    const count = 200_000;
     assert.throws(() => m.decode(new Int32Array(count).fill(97)), (error) => {
       assert.equal(error.constructor, RangeError);
       assert.match(error.message, new RegExp(`^decode: out of memory: the text of ${count} tokens could need \\d+\\.\\d MiB$`));
