@@ -1,5 +1,5 @@
 // Text from a file, shown in a message as the C++ messages show it
-// (cpp/include/embeddings/message.h): cut to a readable length, and unable
+// (cpp/include/embeddings/common/message.h): cut to a readable length, and unable
 // to change how the rest of the message reads.
 
 /** Bytes of UTF-8 shown before the cut ("..." marks one), as kQuotedTextLimit. */
