@@ -75,12 +75,12 @@ async function shardBeside(indexInput, indexName, file) {
       }
       return urlBeside(base, indexName, file);
     }
-    const { dirname, join, relative, isAbsolute } = await import('node:path');
+    const { dirname, join } = await import('node:path');
     const path = join(dirname(indexInput), file);
-    // Lexically, not through symbolic links: a Hugging Face cache's snapshot
-    // folder holds links to its blobs folder, and those are the model's own.
-    const within = relative(dirname(indexInput), path);
-    if (within !== file || isAbsolute(within)) {
+    // In the index's folder (as join() normalises it), lexically,
+    // not through symbolic links: a Hugging Face cache's snapshot folder
+    // holds links to its blobs folder, and those are the model's own.
+    if (dirname(path) !== join(dirname(indexInput), '.')) {
       throw new Error(`${indexName}: the shard name ${quote(file)} leads out of the index's folder`);
     }
     return path;
