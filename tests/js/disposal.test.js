@@ -113,7 +113,7 @@ test('a view kept past dispose() holds the whole instance; a copy holds only its
   assert.deepEqual(Array.from(view), Array.from(copy));
 });
 
-// Four 8,293 × 256 models (8.1 MiB tables, 13 MiB of WebAssembly memory
+// Four 8,285 × 256 models (8.1 MiB tables, 14 MiB of WebAssembly memory
 // each), disposed and still held by an array: their memory comes back
 // (before, the disposed models kept all of it: +55 MiB).
 test('disposed models that are still referenced keep no WebAssembly memory', async () => {
