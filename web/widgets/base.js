@@ -36,6 +36,23 @@ export function el(tag, properties = {}, ...children) {
   return element;
 }
 
+/**
+ * A tap into a filled box selects its text, so that typing replaces it: a
+ * finger would otherwise leave the caret wherever it landed, often in the
+ * middle of the word. The mouse and the keyboard keep their own caret.
+ * Selected on the click, after the browser has placed its caret.
+ */
+export function selectAllOnTap(input) {
+  let tapped = false;
+  input.addEventListener('pointerdown', (event) => {
+    tapped = event.pointerType === 'touch' && document.activeElement !== input;
+  });
+  input.addEventListener('click', () => {
+    if (tapped && input.value) input.select();
+    tapped = false;
+  });
+}
+
 // Marks a moment for the page's timing (performance.mark('embeddings:…')), as the package's loader does.
 export { mark };
 
