@@ -27,7 +27,7 @@ import { loadModel, alignMap } from '../index.js';
 import { ModelWidget, el, scrollCue, uniqueId, whenVisible } from './base.js';
 import { snapshotIndexOf } from './model-source.js';
 import { int, num } from './format.js';
-import { shareVocabulary, vocabularyOf } from './token-picker.js';
+import { hasTokenizer, shareVocabulary, vocabularyOf } from './token-picker.js';
 import { groupIds } from './vocabulary-groups.js';
 import { LearningMap, LossCurve, figuresTable, mapFigures, ordinal, pairFigures } from './training-progress.js';
 import './nearest-words.js';
@@ -124,6 +124,13 @@ export class TrainingSlider extends ModelWidget {
   }
 
   async show(model) {
+    if (model && !hasTokenizer(model)) {
+      const error = new Error(`Watch it learn finds ${this.getAttribute('word') ?? '·girl'} and ${this.getAttribute('pair') ?? '·boy'} in each ` +
+        'training snapshot, which needs the model’s tokenizer.json, and this model came without one.');
+      error.heading = 'No tokenizer.json.';
+      this.resolveFirst.reject(error);
+      throw error;
+    }
     // The snapshots load only when the widget is near the screen.
     await whenVisible(this);
     const files = this.files;
