@@ -11,6 +11,7 @@ import { defineDeferredWidgets } from '../widgets/definitions.js';
 import { positionMap } from '../widgets/position-map.js';
 import { ModelWidget } from '../widgets/base.js';
 import { modelFilesFromPicked } from './model-choice.js';
+import { PageState } from './page-state.js';
 import { int, num, share, quote } from '../widgets/format.js';
 import { dot as jsDot, cosine as jsCosine } from './code-parts.js';
 
@@ -522,6 +523,21 @@ async function openPicked(picked) {
   if (await showModel(model)) document.documentElement.dataset.page = 'ready';
 }
 
+let pageState;
+
+/**
+ * A row of the trace the reader is on lights up its token elsewhere: its row
+ * in the token table (picked there) and its dot on the map (ringed, not
+ * picked, so the map's word and its neighbours stay).
+ */
+function linkViews() {
+  traceWidget.addEventListener('ew-trace-row', (event) => {
+    const { id, row, text, token } = event.detail;
+    $('#table')?.pick(id);
+    $('#vocabulary-map')?.lightUp(id, `${token} (place ${row + 1} of text ${text})`);
+  });
+}
+
 async function main() {
   let model;
   try {
@@ -552,10 +568,14 @@ async function main() {
       map.querySelector('.ew-grid-viewport')?.focus({ preventScroll: true });
     });
   }
+  linkViews();
   if (await shown) {
     document.documentElement.dataset.page = 'ready';
     performance.mark('embeddings:figures');
   }
+  // The reader's word, texts, step and map view in the address (restored from it, and Back).
+  pageState = new PageState({ nearest: $('#nearest'), map: $('#vocabulary-map'), trace: traceWidget, slider: $('#slider') });
+  pageState.start();
   console.info(consoleBanner(model));
   typesetWhenIdle();
 }

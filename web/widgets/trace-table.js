@@ -36,8 +36,9 @@ const headerCells = (parts) => parts.map(([, name, what]) => el('span', { role: 
 
 /** One text's trace as rows of colour strips that read out their numbers. */
 class TraceView {
-  constructor({ label }) {
+  constructor({ label, onSelect }) {
     this.label = label;
+    this.onSelect = onSelect;
     this.cursor = null;
     const helpId = uniqueId('ew-trace-help');
     this.body = el('div', { role: 'rowgroup', className: 'ew-trace-body' });
@@ -168,6 +169,7 @@ class TraceView {
     }
     this.readout.classList.remove('ew-prompt');
     this.readout.textContent = this.describe(r, c);
+    this.onSelect?.(r, c);
   }
 
   #pointer(event, click) {
@@ -340,12 +342,12 @@ export class TraceTable extends ModelWidget {
   build() {
     const update = () => this.#schedule();
     this.boxA = new TextBox({ label: this.hasAttribute('compare') ? 'Text 1' : 'Text', value: this.getAttribute('text') ?? 'Lily saw Max', onInput: update });
-    this.viewA = new TraceView({ label: 'Trace of text 1: one row per token' });
+    this.viewA = new TraceView({ label: 'Trace of text 1: one row per token', onSelect: (r) => this.#rowSelected(1, this.trace, r) });
     this.legendHost = el('div');
     this.append(this.boxA.element, this.viewA.element);
     if (this.hasAttribute('compare')) {
       this.boxB = new TextBox({ label: 'Text 2', value: this.getAttribute('compare') || 'Max saw Lily', onInput: update });
-      this.viewB = new TraceView({ label: 'Trace of text 2: one row per token' });
+      this.viewB = new TraceView({ label: 'Trace of text 2: one row per token', onSelect: (r) => this.#rowSelected(2, this.compareTrace, r) });
       this.comparison = el('div', { className: 'ew-compare', 'aria-live': 'polite' });
       this.append(this.boxB.element, this.viewB.element, this.comparison);
     }
@@ -386,6 +388,17 @@ export class TraceTable extends ModelWidget {
     if (!this.boxB) return;
     this.boxB.input.value = value;
     this.#update();
+  }
+
+  /**
+   * The reader is on a row of a trace (a tap, a click, the arrow keys):
+   * "ew-trace-row" says which, { text: 1 or 2, row (from 0), id, token },
+   * so that a page can light up the token elsewhere (its row of the token table, its dot on a map).
+   */
+  #rowSelected(text, trace, row) {
+    const token = trace?.tokens[row];
+    if (!token) return;
+    this.dispatchEvent(new CustomEvent('ew-trace-row', { bubbles: true, detail: { text, row, id: token.id, token: token.text } }));
   }
 
   show(model) {

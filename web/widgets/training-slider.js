@@ -117,6 +117,34 @@ export class TrainingSlider extends ModelWidget {
     this.setAttribute('word', String(text));
   }
 
+  /**
+   * The training step shown (a step of the snapshots' index, such as 160).
+   * Setting it goes to that step's snapshot (or the last one before it),
+   * at once if the snapshots are listed, else when they are.
+   */
+  get step() {
+    return this.snapshots?.[this.index]?.step ?? this.wantedStep;
+  }
+
+  set step(value) {
+    const step = Number(value);
+    if (Number.isNaN(step)) return;
+    if (!this.snapshots) {
+      // Infinity: the last step, as the slider opens anyway.
+      this.wantedStep = Number.isFinite(step) ? step : undefined;
+      return;
+    }
+    const i = this.#indexOfStep(step);
+    if (i !== this.index) this.#go(i).catch(() => {});
+  }
+
+  /** The snapshot of a step, or the last one before it (the first for a step before all). */
+  #indexOfStep(step) {
+    let found = 0;
+    this.snapshots.forEach((entry, i) => { if (entry.step <= step) found = i; });
+    return found;
+  }
+
   /** How many snapshots stay loaded. */
   get keep() {
     const keep = Number(this.getAttribute('keep') ?? 4);
@@ -177,7 +205,10 @@ export class TrainingSlider extends ModelWidget {
       this.provisional = [];
     }
     this.earliestShown = this.snapshots.length - 1;
-    await this.#go(this.snapshots.length - 1);
+    // The last snapshot, unless a step was asked for meanwhile (a shared address names one).
+    const start = this.wantedStep === undefined ? this.snapshots.length - 1 : this.#indexOfStep(this.wantedStep);
+    this.wantedStep = undefined;
+    await this.#go(start);
     this.#learn(generation, word, pair).catch((error) => {
       if (this.generation === generation) this.learnMap.status.textContent = `The maps could not be laid out: ${error.message}`;
     });

@@ -269,13 +269,12 @@ export class VocabularyMap extends ModelWidget {
     this.#resize();
     if (wanted && wanted.method === this.method) {
       this.pick(this.id_, { keepView: true });
-      this.setIsolated(Boolean(wanted.isolated), { fit: false });
-      this.#setCentre(wanted.scale, wanted.centre);
+      this.#showView(wanted);
     } else {
       this.pick(this.id_, { keepView: true });
       this.#fitView();
     }
-    this.#viewChanged();
+    this.#viewChanged({ now: true });
   }
 
   /**
@@ -295,7 +294,7 @@ export class VocabularyMap extends ModelWidget {
     }
     this.draw();
     this.#describe();
-    this.#viewChanged();
+    this.#viewChanged({ now: true });
     const target = this.target;
     if (target && typeof target.pick === 'function' && target.tokenId !== id) target.pick(id);
     this.dispatchEvent(new CustomEvent('ew-map-pick', { bubbles: true, detail: { id } }));
@@ -321,7 +320,7 @@ export class VocabularyMap extends ModelWidget {
     if (fit) this.#fitView();
     this.draw();
     this.#describe();
-    this.#viewChanged();
+    this.#viewChanged({ now: true });
   }
 
   setMoveMode(on) {
@@ -352,19 +351,21 @@ export class VocabularyMap extends ModelWidget {
   /**
    * What the reader sees, to be kept or shared (the page puts it in its
    * address): the method, the zoom, the map's point in the middle of the
-   * view, whether the word is isolated, and the axes' words.
+   * view, whether the word is isolated, and the axes' words; `whole` when
+   * the view is the map as first shown (the whole of it, or the isolated words fitted).
    */
   get viewState() {
     if (!this.map_ || !this.base) return undefined;
     const { fit, cx, cy } = this.base, { scale, x, y } = this.view;
-    const state = { method: this.method, scale, centre: [cx - x / (fit * scale), cy + y / (fit * scale)], isolated: this.isolated };
+    const state = { method: this.method, scale, centre: [cx - x / (fit * scale), cy + y / (fit * scale)], isolated: this.isolated,
+      whole: this.fitted === true };
     if (this.method === 'axes' && this.axes && this.model) {
       state.axes = [this.axes.from, this.axes.to, this.axes.upFrom, this.axes.upTo].filter((id) => id !== undefined).map((id) => tokenLabel(this.model, id));
     }
     return state;
   }
 
-  /** Shows a view given as viewState gives it (once its map is made, if it is not yet). */
+  /** Shows a view given as viewState gives it (once its map is made, if it is not yet); `whole` (or no centre) fits the map. */
   async setViewState(state) {
     this.ensureBuilt();
     if (!state) return;
@@ -382,9 +383,14 @@ export class VocabularyMap extends ModelWidget {
       return;
     }
     this.wantedView = undefined;
-    this.setIsolated(Boolean(state.isolated), { fit: false });
-    this.#setCentre(state.scale, state.centre);
-    this.#viewChanged();
+    this.#showView(state);
+    this.#viewChanged({ now: true });
+  }
+
+  #showView(state) {
+    const fitted = state.whole || !state.centre;
+    this.setIsolated(Boolean(state.isolated), { fit: fitted });
+    if (!fitted) this.#setCentre(state.scale, state.centre);
   }
 
   get target() {
@@ -500,6 +506,7 @@ export class VocabularyMap extends ModelWidget {
 
   /** Puts the map's point (x, y) in the middle of the view at `scale`. */
   #setCentre(scale, [x, y]) {
+    this.fitted = false;
     const { fit, cx, cy } = this.base;
     const s = Math.max(MIN_SCALE, Math.min(MAX_SCALE, Number(scale) || 1));
     this.view = { scale: s, x: -(x - cx) * fit * s, y: (y - cy) * fit * s };
@@ -510,6 +517,7 @@ export class VocabularyMap extends ModelWidget {
   #fitView() {
     if (!this.isolated || this.id_ === undefined || !this.neighbours) {
       this.view = { scale: 1, x: 0, y: 0 };
+      this.fitted = true;
       return;
     }
     const ids = [this.id_, ...this.neighbours];
@@ -520,6 +528,7 @@ export class VocabularyMap extends ModelWidget {
     const across = (this.width - 2 * Math.min(90, this.width / 4)) / ((x1 - x0) * fit || 1e-9);
     const up = (this.height - 2 * 36) / ((y1 - y0) * fit || 1e-9);
     this.#setCentre(Math.min(across, up), [(x0 + x1) / 2, (y0 + y1) / 2]);
+    this.fitted = true;
   }
 
   /** Pans so that a token's dot is on the map, when it is off it or at its very edge. */
@@ -558,24 +567,32 @@ export class VocabularyMap extends ModelWidget {
     this.view.x = px - this.width / 2 - (px - this.width / 2 - this.view.x) * applied;
     this.view.y = py - this.height / 2 - (py - this.height / 2 - this.view.y) * applied;
     this.view.scale = scale;
+    this.fitted = false;
     this.draw();
     this.#viewChanged();
   }
 
   #pan(dx, dy) {
+    this.fitted = false;
     this.view.x += dx;
     this.view.y += dy;
     this.draw();
     this.#viewChanged();
   }
 
-  /** One "ew-map-view" event a frame at most, however many moves the frame had. */
-  #viewChanged() {
-    if (this.viewFrame) return;
-    this.viewFrame = requestAnimationFrame(() => {
+  /**
+   * Says the view changed ("ew-map-view", its detail the viewState): at
+   * once for a pick or a choice (`now`), so that it comes with the choice's
+   * own events; a move's, one a frame at most, however many moves the frame had.
+   */
+  #viewChanged({ now = false } = {}) {
+    if (now) cancelAnimationFrame(this.viewFrame);
+    else if (this.viewFrame) return;
+    const send = () => {
       this.viewFrame = 0;
       this.dispatchEvent(new CustomEvent('ew-map-view', { bubbles: true, detail: this.viewState }));
-    });
+    };
+    if (now) send(); else this.viewFrame = requestAnimationFrame(send);
   }
 
   // ---- drawing ----------------------------------------------------------------------
