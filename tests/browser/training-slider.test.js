@@ -249,7 +249,7 @@ describe('<training-slider> at 375 px on a touch screen', () => {
     await touch('touchStart', [[x, y]]);
     for (let step = 1; step <= 8; step++) await touch('touchMove', [[x - 25 * step, y]]);
     await touch('touchEnd', []);
-    // Scrolled to its end (however little is cut off), and there the shadow is gone (the cue stays: it may scroll back).
+    // Scrolled to its end, however little is cut off.
     await page.waitForFunction(() => {
       const scroller = document.querySelector('#slider .ew-table-scroll');
       return scroller.scrollLeft > 0 && scroller.scrollLeft >= scroller.scrollWidth - scroller.clientWidth - 1;
