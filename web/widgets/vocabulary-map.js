@@ -19,14 +19,14 @@
 // focus; the word box picks. The + and − buttons, keys and a pinch zoom
 // around the picked word while it is on the map. The list under the map
 // says the same as the picture, in words.
-import { ModelWidget, el, uniqueId } from './base.js';
-import { TokenPicker, hasTokenizer, modelWordForms, notOneToken, tokenLabel } from './token-picker.js';
-import { VOCABULARY_GROUPS, groupIds, drawShape } from './vocabulary-groups.js';
-import { placeLabels } from './label-placement.js';
-import { axisMap } from './word-axes.js';
+import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { TokenPicker, hasTokenizer, modelWordForms, notOneToken, tokenLabel } from './parts/token-picker.js';
+import { VOCABULARY_GROUPS, groupIds, drawShape } from './parts/vocabulary-groups.js';
+import { placeLabels } from './parts/label-placement.js';
+import { axisMap } from './parts/word-axes.js';
 import { mapDetails } from '../index.js';
-import { num } from './format.js';
-import { defineWidget } from './definitions.js';
+import { num } from './parts/format.js';
+import { defineWidget } from './parts/definitions.js';
 
 const stylesheetUrl = new URL('./vocabulary-map.css', import.meta.url);
 const NEIGHBOURS = 10;
