@@ -198,7 +198,13 @@ function fillFirstFigures(model) {
     }
     setFigure('lily-five', 'not available, because without the model’s tokenizer.json the page cannot find “Lily”');
   } else if (lily === undefined) {
-    setFigure('lily-id', '(none: “Lily” is not one token in this model)');
+    // The Story's sentence needs an id: the first of Lily's pieces, said as such.
+    const pieces = model.tokenize('Lily');
+    for (const element of document.querySelectorAll('[data-fig="lily-id"]')) {
+      element.textContent = element.closest('.story') && pieces.length
+        ? `${pieces[0].id} (the first of the ${pieces.length} tokens “Lily” is in this model)`
+        : 'none: “Lily” is not one token in this model';
+    }
     setFigure('lily-five', 'not available, because “Lily” is not one token in this model');
   } else {
     setFigure('lily-id', String(lily));
