@@ -507,6 +507,8 @@ export class VocabularyMap extends ModelWidget {
   /** Puts the map's point (x, y) in the middle of the view at `scale`. */
   #setCentre(scale, [x, y]) {
     this.fitted = false;
+    // The tip named a dot where it was: the view moving leaves it behind.
+    this.tip.hidden = true;
     const { fit, cx, cy } = this.base;
     const s = Math.max(MIN_SCALE, Math.min(MAX_SCALE, Number(scale) || 1));
     this.view = { scale: s, x: -(x - cx) * fit * s, y: (y - cy) * fit * s };
@@ -516,6 +518,7 @@ export class VocabularyMap extends ModelWidget {
   /** The whole map, or (isolated) the picked word and its neighbours, with room for their labels. */
   #fitView() {
     if (!this.isolated || this.id_ === undefined || !this.neighbours) {
+      this.tip.hidden = true;
       this.view = { scale: 1, x: 0, y: 0 };
       this.fitted = true;
       return;
@@ -568,12 +571,14 @@ export class VocabularyMap extends ModelWidget {
     this.view.y = py - this.height / 2 - (py - this.height / 2 - this.view.y) * applied;
     this.view.scale = scale;
     this.fitted = false;
+    this.tip.hidden = true;
     this.draw();
     this.#viewChanged();
   }
 
   #pan(dx, dy) {
     this.fitted = false;
+    this.tip.hidden = true;
     this.view.x += dx;
     this.view.y += dy;
     this.draw();
