@@ -169,7 +169,6 @@ class TraceView {
     }
     this.readout.classList.remove('ew-prompt');
     this.readout.textContent = this.describe(r, c);
-    this.onSelect?.(r, c);
   }
 
   #pointer(event, click) {
@@ -185,6 +184,8 @@ class TraceView {
     const touch = (event.pointerType || this.lastPointer) === 'touch';
     if (click || touch) {
       this.select(r, c);
+      // A click or tap is the reader choosing a row (a finger passing over the strips is not).
+      if (click) this.onSelect?.(r, c);
       // A strip gives a finger a pixel or two a number: the loupe opens beside it with numbers to tap.
       if (click && touch) this.#openLoupe(canvas);
       return;
@@ -245,6 +246,7 @@ class TraceView {
     }
     event.preventDefault();
     this.select(r, c);
+    this.onSelect?.(this.cursor.r, this.cursor.c);
     this.body.children[this.cursor.r]?.scrollIntoView({ block: 'nearest' });
   }
 }
