@@ -4,8 +4,9 @@
 // reader's disk, read in the browser and sent nowhere. Files that cannot be
 // opened (garbage, cut short, a bad config.json) leave the page's model in
 // place and say why beside the picker; an address whose model cannot be
-// opened gives the page's own; weights alone (picked, or ?weights=) open the
-// tables by row id and the page names the missing tokenizer.json; a
+// opened gives the page's own; weights alone open the tables by row id and
+// the page names the missing tokenizer.json (?weights= alone gives the same
+// files, tests/js/model-choice.test.js); a
 // training snapshot opened as a model claims no share of the whole model.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -172,6 +173,7 @@ test('the weights alone open the tables, shown by row id; the page names the mis
   await page.locator('#nearest input[role="combobox"]').press('Enter');
   assert.match(await page.locator('#nearest .ew-summary').textContent(), /closest to #5 \(id 5\)/);
   assert.match(await page.locator('#trace .ew-status').textContent(), /tokenizer\.json/);
+  assert.match(await page.locator('#pairs').innerText(), /came without its tokenizer\.json/);
   await page.locator('#vocabulary-map').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.querySelector('#vocabulary-map').map?.rows === window.model.vocabSize);
   assert.equal(await page.evaluate(() => document.querySelector('#vocabulary-map').tokenId), 5);
@@ -202,16 +204,5 @@ test('an address whose model cannot be opened gives the page\'s own model, and s
   assert.match(await other.locator('#model-text').textContent(), /The model the address names could not be opened/);
   // Its files were asked for, and answered 404; nothing else went wrong.
   assert.deepEqual(other.problems.filter((p) => !/Failed to load resource: the server responded with a status of 404/.test(p)), []);
-  await other.context().close();
-});
-
-test('?weights= alone opens the tables without a tokenizer', async () => {
-  const other = await openPage(browser);
-  await other.goto(`${origin}/web/page/?weights=/model/rotary/model.safetensors`);
-  await other.waitForFunction(() => document.documentElement.dataset.page === 'ready', undefined, { timeout: 60000 });
-  assert.deepEqual(await waitForWidgets(other, '#table, #nearest, #positions'), []);
-  assert.match(await other.locator('#model-text').textContent(), /^Model loaded from its weights alone/);
-  assert.match(await other.locator('#pairs').innerText(), /tokenizer\.json/);
-  assert.deepEqual(other.problems, []);
   await other.context().close();
 });
