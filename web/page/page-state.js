@@ -14,16 +14,15 @@
 // the view), isolate, axes (the axes' words, comma-separated).
 //
 // History: a choice (a word, a step, a method, isolate) is a new entry, so
-// Back undoes it; typing and moving the map replace the entry while they go
-// on, and start a new one after a pause, so Back never steps through
-// keystrokes or frames.
+// Back undoes it; typing goes on replacing the entry its first key made
+// until the reader does something else, and so does moving the map, so
+// Back never steps through keystrokes or frames: it undoes the typing, or
+// the moving, whole.
 
 const MAP_KEYS = ['map', 'zoom', 'at', 'isolate', 'axes'];
 const KEYS = ['word', 'text', 'compare', 'step', ...MAP_KEYS];
 /** A change of these is a choice: a new history entry. */
 const CHOICES = new Set(['word', 'step', 'map', 'isolate', 'axes']);
-/** Within this long of the last entry written, a typed or moved change replaces it. */
-const BURST_MS = 1500;
 /** Typing and moving are written this long after they stop, not on every key or frame. */
 const SETTLE_MS = 300;
 
@@ -92,7 +91,6 @@ export class PageState {
     this.pending = {};
     this.section = undefined;
     this.kinds = new Set();
-    this.lastWrite = -Infinity;
     this.lastKinds = new Set();
     this.timer = 0;
   }
@@ -108,6 +106,8 @@ export class PageState {
     slider?.addEventListener('ew-step', () => this.changed('step', slider));
     map?.addEventListener('ew-map-view', (event) => this.changed(this.#mapKind(event.detail), map));
     window.addEventListener('popstate', () => {
+      // After Back or Forward, the next typing or moving starts an entry of its own.
+      this.lastKinds = new Set();
       const parsed = parseFragment(location.hash);
       this.section = parsed.section;
       this.apply(parsed.state, { everything: true });
@@ -219,12 +219,10 @@ export class PageState {
     const fragment = fragmentOf(this.section, now);
     if (fragmentOf(undefined, now) === fragmentOf(undefined, before)) return;
     const url = `${location.pathname}${location.search}${fragment}`;
-    const time = performance.now();
-    // More of the same typing or moving, soon after: the same entry. Anything else: a new one.
+    // More of the same typing or moving: the same entry. Anything else: a new one.
     const same = [...kinds].every((k) => this.lastKinds.has(k)) && [...this.lastKinds].every((k) => kinds.has(k));
-    if (!choice && same && time - this.lastWrite < BURST_MS) history.replaceState(null, '', url);
+    if (!choice && same) history.replaceState(null, '', url);
     else history.pushState(null, '', url);
-    this.lastWrite = time;
     this.lastKinds = kinds;
   }
 }
