@@ -8,7 +8,7 @@
 // and overlaps no label placed before it and no dot it must keep clear
 // (`obstacles`). The boxes already placed sit in a uniform grid of cells,
 // so a try looks only at the few boxes in the cells it covers, not at all
-// of them (docs/map.md has the time for a map's labels).
+// of them (docs/map.md has the times).
 // Written here rather than taken from a library: @d3fc/d3fc-label-layout
 // has a greedy strategy too, but as a D3 component over SVG with d3's
 // selection modules behind it, for a canvas that needs the boxes alone;
@@ -62,7 +62,8 @@ class BoxGrid {
   constructor(width, height) {
     this.columns = Math.max(1, Math.ceil(width / CELL));
     this.rows = Math.max(1, Math.ceil(height / CELL));
-    this.cells = Array.from({ length: this.columns * this.rows }, () => []);
+    // Made as boxes arrive: most cells of a map's picture stay empty.
+    this.cells = new Array(this.columns * this.rows);
   }
 
   #range(box) {
@@ -74,7 +75,8 @@ class BoxGrid {
     const [c0, r0, c1, r1] = this.#range(box);
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
-        this.cells[r * this.columns + c].push(box);
+        const key = r * this.columns + c;
+        (this.cells[key] ??= []).push(box);
       }
     }
   }
@@ -83,7 +85,8 @@ class BoxGrid {
     const [c0, r0, c1, r1] = this.#range(box);
     for (let r = r0; r <= r1; r++) {
       for (let c = c0; c <= c1; c++) {
-        for (const other of this.cells[r * this.columns + c]) if (overlaps(box, other)) return true;
+        const cell = this.cells[r * this.columns + c];
+        if (cell) for (const other of cell) if (overlaps(box, other)) return true;
       }
     }
     return false;
