@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "embeddings/formats/model.h"
+#include "embeddings/formats/tables_loader.h"
 #include "embeddings/kernels/kernels.h"
 #include "findings.h"
 

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "embeddings/common/buffer.h"
-#include "embeddings/formats/model.h"
+#include "embeddings/formats/tables_loader.h"
 #include "embeddings/kernels/kernels.h"
 #include "embeddings/text/tokenizer.h"
 
