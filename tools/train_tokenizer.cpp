@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "embeddings/file_io/file_io.h"
-#include "embeddings/formats/tables_loader.h"
 #include "embeddings/text/tokenizer.h"
 #include "embeddings/training/bpe_trainer.h"
 #include "embeddings/training/corpus.h"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "embeddings/file_io/file_io.h"
-#include "embeddings/formats/tables_loader.h"
+#include "embeddings/formats/tables.h"
 #include "embeddings/text/tokenizer.h"
 
 namespace bench {

@@ -293,7 +293,12 @@ TEST(TablesLoader, ReadsTheTensorNamesAndConfigFieldsOfTheCommonFamilies) {
       EXPECT_EQ(tables.wpe().row(2)[0], -float(c.position_offset + 2));
     }
   }
-  // A family's config field that contradicts the tensors is named as the config spells it.
+}
+
+// A family's config field that contradicts the tensors is named as the
+// config spells it; a missing position table and two families' token tables
+// are refused.
+TEST(TablesLoader, ErrorsNameTheFamilysFieldsAndTables) {
   const std::string llama = family_checkpoint("model.embed_tokens.weight", "", "model.layers.0.x", 6, 3, 4);
   std::string config = R"({"hidden_size":8})";
   EXPECT_ERROR_HAS(load_error(llama, &config),
@@ -307,7 +312,6 @@ TEST(TablesLoader, ReadsTheTensorNamesAndConfigFieldsOfTheCommonFamilies) {
   EXPECT_ERROR_HAS(load_error(opt, &config),
                    "max_position_embeddings is 5 but model.decoder.embed_positions.weight "
                    "has, after its 2 leading rows, 3");
-  // A family with a position table needs it; two families' token tables are ambiguous.
   EXPECT_ERROR_HAS(load_error(family_checkpoint("model.decoder.embed_tokens.weight", "", "x", 6, 5, 4)),
                    "needs model.decoder.embed_positions.weight");
   auto both = tiny_model(6, 3, 4);

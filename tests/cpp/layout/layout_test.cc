@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "embeddings/file_io/file_io.h"
-#include "embeddings/formats/tables_loader.h"
+#include "embeddings/formats/tables.h"
 
 namespace layout = embeddings::layout;
 
