@@ -7,9 +7,9 @@
 //
 //   const code = document.querySelector('chapter-code');
 //   code.lines = [{ code: 'dot([1, 2, 3], [4, 0, -1]);', comment: '1', run: () => dot([1, 2, 3], [4, 0, -1]) }];
-import { el, ensureStylesheet } from './base.js';
-import { consoleFormat } from './format.js';
-import { defineWidget } from './definitions.js';
+import { el, ensureStylesheet } from './parts/base.js';
+import { consoleFormat } from './parts/format.js';
+import { defineWidget } from './parts/definitions.js';
 
 export class ChapterCode extends HTMLElement {
   #lines = [];

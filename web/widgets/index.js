@@ -17,4 +17,4 @@ export { TrainingSlider } from './training-slider.js';
 export { ChapterCode } from './chapter-code.js';
 export { VocabularyMap } from './vocabulary-map.js';
 export { WordAnalogy, WordCosine } from './word-analogy.js';
-export { sharedModel, modelFilesOf } from './model-source.js';
+export { sharedModel, modelFilesOf } from './parts/model-source.js';

@@ -2,10 +2,10 @@
 // a model handed to it), a progress bar while the model loads, a visible
 // error when it cannot, and a "ready" signal.
 import { modelFilesOf, sharedModel } from './model-source.js';
-import { mark } from '../src/runtime.js';
+import { mark } from '../../src/runtime.js';
 import { int } from './format.js';
 
-const stylesheetUrl = new URL('./widgets.css', import.meta.url);
+const stylesheetUrl = new URL('../widgets.css', import.meta.url);
 
 /** Adds the widgets' stylesheet to the document once, unless the page links it already. */
 export function ensureStylesheet() {

@@ -10,7 +10,7 @@
 // is shown on hover, tap and keyboard focus.
 //   https://personal.sron.nl/~pault/#sec:diverging
 import { num } from './format.js';
-import { widen } from '../src/matrix.js';
+import { widen } from '../../src/matrix.js';
 
 const STOPS = ['#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b'];
 const SIZE = 256;

@@ -6,7 +6,7 @@
 // the whole vocabulary (4,096 texts from the module, or 50,257 for GPT-2)
 // is read only when a reader searches. Until then each form of a word is
 // looked up in the module, and the answers are the vocabulary index's.
-import { findTokenId, tokenizerSize } from '../src/model.js';
+import { findTokenId, tokenizerSize } from '../../src/model/for-widgets.js';
 
 const vocabularies = new WeakMap();
 /** model.vocabulary(), computed once per model. */

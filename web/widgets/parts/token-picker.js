@@ -10,7 +10,7 @@
 // (or #number) is a row id. A word that is no single token shows its
 // pieces, each one a button, until the reader types something else.
 import { el, uniqueId } from './base.js';
-import { tokenizerSize } from '../src/model.js';
+import { tokenizerSize } from '../../src/model/for-widgets.js';
 import { FORM_NAMES, modelWordForms, notOneToken, tokenTextOf, vocabularyOf } from './word-forms.js';
 
 export {

@@ -1,9 +1,9 @@
 // Where widgets get their model: one load per set of files, shared by every
 // widget on the page that names the same files.
-// From src/model.js, not the package's index.js: index.js waits at its top
+// From src/model/, not the package's index.js: index.js waits at its top
 // level for its kernels instance, and a page may start a load before that
 // (web/page/start.js does).
-import { loadModel, defaultModelFiles } from '../src/model.js';
+import { loadModel, defaultModelFiles } from '../../src/model/index.js';
 
 const loads = new Map();
 // What a widget naming no files loads: the package's model, unless the page chose another.
@@ -61,7 +61,7 @@ function keyOf(files) {
  * later call tries again.
  * @param {{ weights: URL | string, config?: URL | string, tokenizer?: URL | string }} files
  * @param {(progress: { loaded: number, total: number, stage: string }) => void} [onProgress]
- * @returns {Promise<import('../index.js').Model>}
+ * @returns {Promise<import('../../index.js').Model>}
  */
 export function sharedModel(files = pageFiles, onProgress) {
   const key = keyOf(files);

@@ -20,6 +20,7 @@
 import { el, uniqueId } from './base.js';
 import { int } from './format.js';
 import { Loupe, neighbourhood } from './loupe.js';
+import { paintColumnLabels, paintMarks, paintRowLabels } from './heat-grid-paint.js';
 
 const ZOOMS = [1, 2, 3, 4, 6, 8, 12, 16, 24];
 
@@ -59,6 +60,14 @@ export class HeatGrid {
     this.style = null;          // colours and font of the labels, read once per layout
     this.paintedScrollTop = null;  // the scroll position the canvas shows
 
+    this.#build();
+    this.#listen();
+    this.#updateZoomLabel();
+  }
+
+  /** The canvas in its viewport, the readout and help, and a tall table's toolbars. */
+  #build() {
+    const { options } = this;
     const helpId = uniqueId('ew-grid-help');
     this.canvas = el('canvas', { className: 'ew-grid-canvas', 'aria-hidden': 'true' });
     this.spacer = el('div', { className: 'ew-grid-spacer' });
@@ -78,25 +87,31 @@ export class HeatGrid {
         ? 'Arrow keys move between cells; Home and End go to the ends of a row.'
         : 'Arrow keys move between cells; Page Up and Page Down move a screenful; Home and End go to the ends of a row, with Ctrl to the first and last rows; + and − zoom.') });
     this.element = el('div', { className: 'ew-grid' });
-    if (!this.square) {
-      this.zoomOut = el('button', { type: 'button', className: 'ew-button', textContent: '−', 'aria-label': 'Zoom out: thinner rows' });
-      this.zoomIn = el('button', { type: 'button', className: 'ew-button', textContent: '+', 'aria-label': 'Zoom in: taller rows' });
-      this.zoomLabel = el('span', { className: 'ew-grid-zoom' });
-      this.zoomOut.addEventListener('click', () => this.zoom(-1));
-      this.zoomIn.addEventListener('click', () => this.zoom(1));
-      this.earlier = el('button', { type: 'button', className: 'ew-button', textContent: '▲ Earlier rows' });
-      this.later = el('button', { type: 'button', className: 'ew-button', textContent: '▼ Later rows' });
-      this.earlier.addEventListener('click', () => this.#page(-1));
-      this.later.addEventListener('click', () => this.#page(1));
-      // No slider: a finger swiping the page over it would move the rows instead.
-      this.windowLabel = el('span', { className: 'ew-grid-rows' });
-      this.element.append(
-        el('div', { className: 'ew-grid-toolbar' }, this.zoomOut, this.zoomIn, this.zoomLabel),
-        el('div', { className: 'ew-grid-toolbar ew-grid-window' }, this.earlier, this.later, this.windowLabel));
-    }
+    if (!this.square) this.#buildToolbars();
     this.loupe = new Loupe({ label: `${options.label}: the numbers around the tapped cell`, onPick: (r, c) => this.#loupeAt(r, c) });
     this.element.append(this.viewport, this.tip, this.readout, help);
+  }
 
+  /** Zoom and the window of rows: a tall table's two toolbars. */
+  #buildToolbars() {
+    this.zoomOut = el('button', { type: 'button', className: 'ew-button', textContent: '−', 'aria-label': 'Zoom out: thinner rows' });
+    this.zoomIn = el('button', { type: 'button', className: 'ew-button', textContent: '+', 'aria-label': 'Zoom in: taller rows' });
+    this.zoomLabel = el('span', { className: 'ew-grid-zoom' });
+    this.zoomOut.addEventListener('click', () => this.zoom(-1));
+    this.zoomIn.addEventListener('click', () => this.zoom(1));
+    this.earlier = el('button', { type: 'button', className: 'ew-button', textContent: '▲ Earlier rows' });
+    this.later = el('button', { type: 'button', className: 'ew-button', textContent: '▼ Later rows' });
+    this.earlier.addEventListener('click', () => this.#page(-1));
+    this.later.addEventListener('click', () => this.#page(1));
+    // No slider: a finger swiping the page over it would move the rows instead.
+    this.windowLabel = el('span', { className: 'ew-grid-rows' });
+    this.element.append(
+      el('div', { className: 'ew-grid-toolbar' }, this.zoomOut, this.zoomIn, this.zoomLabel),
+      el('div', { className: 'ew-grid-toolbar ew-grid-window' }, this.earlier, this.later, this.windowLabel));
+  }
+
+  /** Scroll, pointer, keyboard and focus, and the viewport's size as the browser reports it. */
+  #listen() {
     // A scroll the grid made itself (to the picked row, as it lays out) has
     // been painted already: the event comes after, and would paint it twice.
     this.viewport.addEventListener('scroll', () => {
@@ -125,7 +140,6 @@ export class HeatGrid {
       this.layout();
     });
     this.resizeObserver.observe(this.viewport);
-    this.#updateZoomLabel();
   }
 
   #measure() {
@@ -436,15 +450,15 @@ export class HeatGrid {
     context.rect(m.left, m.top, m.width - m.left, gridHeight);
     context.clip();
     this.#paintCells(context, view);
-    this.#paintMarks(context, view);
+    paintMarks(context, view, this);
     context.restore();
 
     // Labels: row names on the left, column numbers on top.
     context.fillStyle = style.color || '#222';
     context.textBaseline = 'middle';
     context.font = `11px ${style.fontFamily || 'system-ui, sans-serif'}`;
-    if (this.options.rowLabel && m.left > 0) this.#paintRowLabels(context, view, style);
-    if (this.options.colLabel) this.#paintColumnLabels(context, view);
+    if (this.options.rowLabel && m.left > 0) paintRowLabels(context, view, style, this);
+    if (this.options.colLabel) paintColumnLabels(context, view, this);
   }
 
   /** The numbers' colours, drawn from the row picture (one pixel per number), scaled up without smoothing. */
@@ -455,99 +469,4 @@ export class HeatGrid {
     if (typeof image.ensureRows === 'function') image.ensureRows(first, count);
     context.drawImage(image.canvas ?? image, 0, first, this.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
   }
-
-  /** The picked row's frame and the hover and cursor cells' outlines. */
-  #paintMarks(context, { m, gridWidth, yOf }) {
-    // The picked row: a dark frame with a light one inside, visible on any colour.
-    // Drawn around the row, not over it, so its colours stay visible.
-    if (this.highlighted !== null && this.highlighted !== undefined) {
-      const y = yOf(this.highlighted);
-      const h = m.rowHeight;
-      context.fillStyle = '#fff';
-      context.fillRect(m.left, y - 2, gridWidth, 2);
-      context.fillRect(m.left, y + h, gridWidth, 2);
-      context.fillStyle = '#000';
-      context.fillRect(m.left, y - 4, gridWidth, 2);
-      context.fillRect(m.left, y + h + 2, gridWidth, 2);
-    }
-    for (const [cell, strong] of [[this.hover, false], [this.cursor, true]]) {
-      if (!cell) continue;
-      const x = m.left + cell.c * m.cellWidth, y = yOf(cell.r);
-      const w = Math.max(m.cellWidth, 3), h = Math.max(m.rowHeight, 3);
-      context.lineWidth = strong ? 3 : 2;
-      context.strokeStyle = '#000';
-      context.strokeRect(x - 1.5, y - 1.5, w + 3, h + 3);
-      context.lineWidth = strong ? 1.5 : 1;
-      context.strokeStyle = '#fff';
-      context.strokeRect(x - 0.25, y - 0.25, w + 0.5, h + 0.5);
-    }
-  }
-
-  /** Row names on the left (every row when rows are tall enough, otherwise every few), and the picked row's word. */
-  #paintRowLabels(context, { m, first, count, gridHeight, yOf }, style) {
-    const label = this.options.rowLabel;
-    const font = style.fontFamily || 'system-ui, sans-serif';
-    const ink = style.color || '#222';
-    context.save();
-    if (!this.square) {
-      context.beginPath();
-      context.rect(0, m.top, m.left, gridHeight);
-      context.clip();
-    }
-    context.textAlign = 'right';
-    const full = m.rowHeight >= 11;
-    const every = full ? 1 : niceStep(Math.ceil(14 / m.rowHeight));
-    const start = Math.floor(first / every) * every;
-    const ticks = this.options.rowTicks ?? range(start, first + count, every);
-    for (const r of ticks) {
-      if (r < first || r >= first + count) continue;
-      const text = label(r, !full || m.narrow);
-      context.fillText(fitText(context, text, m.left - 6), m.left - 4, yOf(r) + (full || this.square ? m.rowHeight / 2 : 0));
-    }
-    const h = this.highlighted;
-    if (h !== null && h !== undefined && h >= first && h < first + count) {
-      context.font = `bold 11px ${font}`;
-      const y = yOf(h) + Math.max(m.rowHeight, 2) / 2;
-      // The picked row keeps its word even where the other labels shrink to ids.
-      const text = `▶ ${(this.options.highlightLabel ?? label)(h, m.narrow)}`;
-      const w = Math.min(m.left - 2, context.measureText(text).width + 4);
-      context.fillStyle = style.backgroundColor && style.backgroundColor !== 'rgba(0, 0, 0, 0)' ? style.backgroundColor : '#fff';
-      context.fillRect(m.left - 2 - w, y - 7, w, 14);
-      context.fillStyle = ink;
-      context.fillText(fitText(context, text, m.left - 6), m.left - 4, y);
-      context.font = `11px ${font}`;
-    }
-    context.restore();
-  }
-
-  /** Column numbers on top, every few columns, kept inside the canvas at both ends. */
-  #paintColumnLabels(context, { m }) {
-    context.textAlign = 'center';
-    context.textBaseline = 'alphabetic';
-    const every = niceStep(Math.ceil(30 / m.cellWidth));
-    for (const c of this.options.colTicks ?? range(0, this.cols, every)) {
-      const text = this.options.colLabel(c);
-      const half = context.measureText(text).width / 2;
-      const x = m.left + (c + 0.5) * m.cellWidth;
-      context.fillText(text, Math.min(m.width - 1 - half, Math.max(m.left + half, x)), m.top - 5);
-    }
-  }
-}
-
-function range(start, end, step) {
-  const out = [];
-  for (let i = start; i < end; i += step) out.push(i);
-  return out;
-}
-
-function niceStep(n) {
-  for (const step of [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]) if (step >= n) return step;
-  return 8192;
-}
-
-function fitText(context, text, width) {
-  if (context.measureText(text).width <= width) return text;
-  let cut = text;
-  while (cut.length > 1 && context.measureText(`${cut}…`).width > width) cut = cut.slice(0, -1);
-  return `${cut}…`;
 }
