@@ -162,7 +162,7 @@ describe('a Matrix of 16-bit numbers made by hand', () => {
 });
 
 // The chapter's module scores a 16-bit table a block of rows at a time
-// (kernels/generic.h, cosine_scores_widened): tables of many blocks, with
+// (kernels/generic.h, its cosine_scores_16): tables of many blocks, with
 // blocks that do not end on a multiple of four rows, and rows wider than a
 // block, score every row as the float32 table does.
 for (const dtype of ['F16', 'BF16']) {

@@ -24,7 +24,7 @@ function wordBox(label, value) {
 
 /**
  * A typed word's token, by the page's one rule for typed words (wordForms,
- * docs/page.md "Search"): its first form, or model.tokenId's error naming
+ * docs/page.md): its first form, or model.tokenId's error naming
  * the text when it is no single token.
  */
 function tokenOf(model, text) {

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "embeddings/kernels/kernels.h"
-#include "generic.h"
+#include "scalar.h"
 
 namespace embeddings::kernels {
 

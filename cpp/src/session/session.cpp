@@ -34,6 +34,14 @@ void arm_reserve() {
 // Armed from the start, so that a fresh instance's heap already holds it.
 [[maybe_unused]] const bool reserve_armed = (arm_reserve(), true);
 
+// Whether a TextSession keeps a piece cache: the chapter's module keeps
+// none (tokenizer.cpp says why), and leaves its code out.
+#if EMBEDDINGS_CRITICAL_MODULE
+constexpr bool kKeepsPieceCache = false;
+#else
+constexpr bool kKeepsPieceCache = true;
+#endif
+
 // Table numbers as callers pass them.
 constexpr int kTokenTable = static_cast<int>(Table::Token);
 constexpr int kPositionTable = static_cast<int>(Table::Position);
@@ -363,11 +371,10 @@ bool TextSession::encode_checked(std::string_view text, const std::size_t* max_t
   }
   // The piece cache is made by the first encode, not by load(): loading's
   // memory is the tables'. Without room for it, encoding goes on without a
-  // cache (the same ids). The chapter's module has none (tokenizer.cpp says why).
-#if !EMBEDDINGS_CRITICAL_MODULE
-  if (piece_cache_.slot_count() == 0 && budget_.has_room(PieceCache::memory_bytes(kPieceCacheSlots)))
+  // cache (the same ids).
+  if (kKeepsPieceCache && piece_cache_.slot_count() == 0 &&
+      budget_.has_room(PieceCache::memory_bytes(kPieceCacheSlots)))
     piece_cache_ = PieceCache(kPieceCacheSlots);
-#endif
   if (max_tokens != nullptr) {
     over_limit_ = !tokenizer_.encode_at_most(text, *max_tokens, ids_, &piece_cache_);
   } else {

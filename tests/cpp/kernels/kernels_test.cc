@@ -47,14 +47,41 @@ class Kernels : public ::testing::TestWithParam<const KernelBackend*> {
   const KernelBackend& be = *GetParam();
 };
 
-TEST(KernelBackends, ThePortableBackendIsAlwaysBuiltAndTheSelectedOneComesFirst) {
-  const auto backends = k::built_backends();
-  ASSERT_FALSE(backends.empty());
-  EXPECT_STREQ(backends[0]->name, k::backend_name());
-  EXPECT_NE(std::find(backends.begin(), backends.end(), &k::kPortableBackend), backends.end());
+// Every backend of the target is built, whatever -march says: AVX2 + FMA in
+// every x86-64 binary (target attributes), SIMD128 in WebAssembly.
+TEST(KernelBackends, EveryBackendOfTheTargetIsBuilt) {
+  std::vector<std::string> names;
+  for (const KernelBackend* backend : k::built_backends()) names.push_back(backend->name);
 #if defined(__wasm_simd128__)
-  EXPECT_STREQ(k::backend_name(), "wasm-simd128");
+  EXPECT_EQ(names, (std::vector<std::string>{"wasm-simd128", "portable"}));
+#elif defined(__x86_64__)
+  EXPECT_EQ(names, (std::vector<std::string>{"avx2-fma", "portable"}));
+#else
+  EXPECT_EQ(names, std::vector<std::string>{"portable"});
 #endif
+}
+
+// The tests below run on every available backend: those this CPU runs.
+TEST(KernelBackends, TheSelectedOneIsTheFastestThisCpuRuns) {
+  const auto built = k::built_backends();
+  const auto available = k::available_backends();
+  ASSERT_FALSE(available.empty());
+  EXPECT_EQ(available.front(), &k::selected_backend());
+  EXPECT_STREQ(k::backend_name(), k::selected_backend().name);
+  EXPECT_EQ(available.back(), &k::kPortableBackend);
+  std::vector<const KernelBackend*> runnable;
+  for (const KernelBackend* backend : built)
+    if (k::runs_here(*backend)) runnable.push_back(backend);
+  EXPECT_EQ(available, runnable);
+}
+
+// A built backend this CPU cannot run is not tested here: said as a skip.
+TEST(KernelBackends, EveryBuiltBackendRunsHere) {
+  EXPECT_TRUE(k::runs_here(k::kPortableBackend));
+  std::string missing;
+  for (const KernelBackend* backend : k::built_backends())
+    if (!k::runs_here(*backend)) missing += std::string(missing.empty() ? "" : ", ") + backend->name;
+  if (!missing.empty()) GTEST_SKIP() << "this CPU does not run " << missing << ": not tested here";
 }
 
 TEST_P(Kernels, DotMatchesReferenceOverAwkwardLengthsAndOffsets) {
@@ -445,6 +472,6 @@ TEST(KernelBackends, ThePublicFunctionsRunTheSelectedBackend) {
     EXPECT_EQ(inverse[r], selected.inverse_norm(table.data() + r * cols, cols));
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Kernels, ::testing::ValuesIn(k::built_backends()), backend_param_name);
+INSTANTIATE_TEST_SUITE_P(Backends, Kernels, ::testing::ValuesIn(k::available_backends()), backend_param_name);
 
 }  // namespace

@@ -1,7 +1,7 @@
 // A search box over a model's vocabulary (the ARIA 1.2 combobox pattern):
 // type a word, pick from the list with the mouse, a tap or the arrow keys.
 //
-// A typed word means what a reader means by it (docs/page.md, "Search"):
+// A typed word means what a reader means by it (docs/page.md):
 // a lower-case word such as `red` is first the word as it stands inside a
 // sentence, `·red`, when that token exists; a leading space or "·" means the
 // same; a word with capitals (`Lily`) is first its exact form, the word at

@@ -1,4 +1,4 @@
-// What a typed word means (docs/page.md, "Search"), and a token's text as
+// What a typed word means (docs/page.md), and a token's text as
 // the widgets show it: the rules the search boxes follow, kept apart from
 // the DOM so that Node tests read them too.
 //

@@ -7,11 +7,12 @@
 // table starts at table + r * cols.
 //
 // Backends: the fast kernels are written once (src/kernels/generic.h) over
-// a small set of vector operations, one file per backend: AVX2 + FMA
-// natively (ops_haswell.h), WebAssembly SIMD128 (ops_v128.h), and a
-// portable one (ops_portable.h) built beside either. The functions below run
-// the best backend built; kernels/backends.h lists every built one, and the
-// tests hold each of them to the reference.
+// a small set of vector operations, one file per backend: AVX2 + FMA in
+// every x86-64 binary (ops_haswell.h), WebAssembly SIMD128 (ops_v128.h), and
+// a portable one (ops_portable.h) built beside either. The functions below
+// run the fastest backend this CPU runs, chosen at the first call;
+// kernels/backends.h lists every built one, and the tests hold each one the
+// CPU runs to the reference.
 //
 // Numerics:
 // - The `*_reference` kernels accumulate in double, one term at a time.

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "embeddings/common/buffer.h"
-#include "embeddings/formats/model.h"
+#include "embeddings/formats/tables_loader.h"
 #include "embeddings/kernels/kernels.h"
 #include "embeddings/text/tokenizer.h"
 
@@ -70,7 +70,7 @@ inline constexpr std::uint64_t kJsonBytesPerInputByte = 96;
 // 12, doubled), the prefixed copy of a gap (1), with margin.
 inline constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
 // Slots of a TextSession's piece cache: 256 KiB, enough for the words of
-// a long story (the hit rate on TinyStories is in docs/benchmarks.md).
+// a long story (what it saves on TinyStories: docs/benchmarks.md).
 inline constexpr std::size_t kPieceCacheSlots = 4096;
 // Tokens one trace holds for a model without a position table (rotary
 // positions): its context (Llama 3's is 131,072) would make the trace rows
