@@ -86,6 +86,8 @@ class ProgramWriter {
   // The instructions write() would make, saturating past kMaxProgram.
   static std::uint64_t size(const detail::Node& node);
   static bool nullable(const detail::Node& node);
+  // How deep lookaheads nest in it (0: none).
+  static std::size_t lookahead_depth(const detail::Node& node);
 
  private:
   void emit(const detail::Node& node);

@@ -62,8 +62,8 @@ class PikeMachine {
   }
 
  private:
+  // The lists of a lookahead `depth` deep (search_linear() made them all).
   Threads& level(std::size_t depth) {
-    while (scratch_.levels.size() <= depth) scratch_.levels.emplace_back();
     Threads& lists = scratch_.levels[depth];
     if (lists.seen.size() != regex_.program_.size()) {
       lists.seen.assign(regex_.program_.size(), 0);
@@ -173,6 +173,7 @@ class PikeMachine {
 
 bool Regex::search_linear(std::string_view text, std::size_t from, std::size_t& begin, std::size_t& end,
                           Scratch& scratch) const {
+  if (scratch.levels.size() <= lookahead_depth_) scratch.levels.resize(lookahead_depth_ + 1);
   return PikeMachine(*this, text, scratch).search(from, begin, end);
 }
 

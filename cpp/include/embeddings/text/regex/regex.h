@@ -4,19 +4,28 @@
 // leads to a match wins (not the longest), greedy quantifiers that give back
 // one character at a time.
 //
-// Exactly the subset the field's patterns use (docs/tokenizer.md lists it
-// and says why this is an engine of its own): literals; \r \n \t \f \v, \xHH,
-// \x{H...}, \uHHHH and escaped punctuation; "." (any character but \n); \s and
-// \S (White_Space, as Oniguruma reads them); \p{...} and \P{...} for the
-// general categories L Lu Ll Lt Lm Lo M Mn Mc Me N Nd Nl No; classes [...]
-// and [^...] of those with ranges; groups (...) and (?:...) (nothing is
-// captured), (?i:...) over ASCII letters (with Unicode's simple case folding,
-// so "s" also matches U+017F and "k" U+212A, as in Oniguruma); the lookaheads
-// (?!...) and (?=...); ? * + {n} {n,} {n,m}, greedy only. Anything else
-// (anchors, \b, \d, \w, backreferences, lazy or possessive quantifiers,
-// nested classes) is refused by compile() with a message naming it, so a
-// pattern never silently matches differently. A repeated part that can
-// match the empty string is refused too.
+// The subset the field's patterns use, and Oniguruma's character classes
+// whole (docs/tokenizer.md lists it and says why this is an engine of its
+// own): literals; \r \n \t \f \v, \xHH, \x{H...}, \uHHHH and escaped
+// punctuation; "." (any character but \n); \s and \S (White_Space, as
+// Oniguruma reads them); \p{...}, \P{...} and \p{^...} for every general
+// category and group (Lu, L, LC, P, Sm, Z, C, Cn...), every script Oniguruma
+// knows (Han, Latin, Cyrillic...), Any, Assigned and ASCII, by their long
+// names and aliases as Oniguruma matches names (any case; spaces, hyphens
+// and underscores ignored: "Uppercase_Letter", "uppercase letter", "Hani");
+// classes [...] and [^...] of those with ranges, nested classes and "&&"
+// intersections; groups (...) and (?:...) (nothing is captured), (?i:...)
+// over ASCII letters (with Unicode's simple case folding, so "s" also
+// matches U+017F and "k" U+212A, as in Oniguruma; a property outside a
+// class is not folded, as in Oniguruma); the lookaheads (?!...) and (?=...);
+// ? * + {n} {n,} {n,m}, greedy only. What Oniguruma refuses is refused
+// (a class escape as a range's end, [\p{L}-z]; unknown names), and so is
+// what this engine does not implement (anchors, \b, \d, \w,
+// backreferences, lazy or possessive quantifiers, POSIX brackets, binary
+// properties and blocks, a property inside a class under (?i)), by
+// compile() with a message naming it, so a pattern never silently matches
+// differently. A repeated part that can match the empty string is refused
+// too.
 //
 // Text is UTF-8; a byte that does not begin a valid sequence is matched as one
 // character that is in no property and no range (so [^...] matches it), as
@@ -35,7 +44,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -70,7 +78,7 @@ class Regex {
       std::uint32_t step = 0;
       std::vector<std::int32_t> todo;  // instructions still to follow in a closure
     };
-    std::deque<Threads> levels;  // a deque: a level stays where it is while deeper ones are added
+    std::vector<Threads> levels;  // sized once per search: a level stays where it is
   };
 
   // Compiles `pattern`; false with `error` naming what is not supported (or
@@ -170,6 +178,7 @@ class Regex {
   std::vector<Start> starts_;  // Per instruction; empty when not optimized.
   std::vector<CharSet> sets_;
   bool matches_empty_ = false;
+  std::size_t lookahead_depth_ = 0;  // how deep lookaheads nest
 
   friend class Compiler;
   friend class ProgramWriter;
