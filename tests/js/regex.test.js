@@ -52,7 +52,7 @@ const CONSTRUCT_PATTERNS = [
   '\\p{Common}+', '\\p{Inherited}+', '\\p{Hani}+|\\p{Latn}\\p{Zinh}*', '[\\p{Devanagari}\\p{Thai}\\p{Hebrew}]+',
   '\\P{Latin}+', '[^\\p{Han}\\p{Common}]+',
   // Nested classes and intersections (JavaScript's v flag).
-  '[\\p{L}&&\\p{Latin}]+', '[a-z&&[^aeiou]]+', '[[0-9][a-f]]+', '[^\\p{L}&&[^\\p{Han}]]+',
+  '[\\p{L}&&\\p{Latin}]+', '[[a-z]&&[^aeiou]]+', '[[0-9][a-f]]+', '[^\\p{L}&&[^\\p{Han}]]+',
 ];
 
 /** `pattern` in JavaScript's syntax, read as Oniguruma reads it (see the top). */
