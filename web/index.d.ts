@@ -99,6 +99,15 @@ export interface ModelConfig {
   readonly context: number;
   readonly layers?: number;
   readonly heads?: number;
+  /**
+   * A model without a position table: what config.json says of its rotary
+   * positions, where it says it: rope_theta (or rotary_emb_base), head_dim,
+   * and the share of each head's numbers that turn (partial_rotary_factor
+   * or rotary_pct).
+   */
+  readonly ropeTheta?: number;
+  readonly headSize?: number;
+  readonly rotaryShare?: number;
 }
 
 /**

@@ -6,7 +6,7 @@ import { rowView, dot, cosine, loadModel, backend } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
 import { whenIdle } from '../widgets/base.js';
 import { defineDeferredWidgets } from '../widgets/definitions.js';
-import { positionMap } from '../widgets/position-map.js';
+import { positionMap, sinusoidMap } from '../widgets/position-map.js';
 import { ModelWidget } from '../widgets/base.js';
 import { modelFilesFromPicked } from './model-choice.js';
 import { int, num, share, quote } from '../widgets/format.js';
@@ -47,10 +47,25 @@ function chapterIds(model) {
   return CHAPTER_TOKENS.map((text) => `${text} ${idOf(model, text) ?? '(not one token here)'}`).join(', ');
 }
 
-/** The one short message the console shows on load: where the reader is. */
+/** The ids the chapter's Code lines use: the default model gives its tokens these. */
+const CHAPTER_LINE_IDS = { Lily: 665, '·girl': 477, '·boy': 497 };
+
+/** Whether a model's ids are the chapter's, so that its lines work as written. */
+function hasChapterIds(model) {
+  return Object.entries(CHAPTER_LINE_IDS).every(([text, id]) => idOf(model, text) === id);
+}
+
+/**
+ * The one short message the console shows on load: where the reader is, and
+ * for a model whose ids are not the chapter's, that its lines need this model's.
+ */
 function consoleBanner(model) {
-  return 'Embeddings and position. In this console: model, trace (the first text box), rowView, dot, cosine, and help() for the whole API.\n' +
-    `This model's ids: ${chapterIds(model)}.\n` +
+  const intro = 'Embeddings and position. In this console: model, trace (the first text box), rowView, dot, cosine, and help() for the whole API.\n';
+  if (hasChapterIds(model)) {
+    return `${intro}The chapter’s lines work as written: rowView(model.wte, 665) is “Lily”, ` +
+      'cosine(rowView(model.wte, 477), rowView(model.wte, 497)) is ·girl and ·boy.';
+  }
+  return intro + `This model's ids: ${chapterIds(model)}.\n` +
     'The book’s ids (665 for Lily, 477 and 497 in its cosine line) belong to the book’s model, not this one: ' +
     `ask this model with model.tokenId('Lily'), or read rowView(model.wte, model.tokenId('·girl')).`;
 }
@@ -178,6 +193,11 @@ function fillLaterFigures(model) {
   };
   setFigure('pos-near', place(2, 3));
   setFigure('pos-far', place(2, 51));
+  // The original transformer's waves, for as many places and numbers (128 places without a position table).
+  const waves = sinusoidMap(model).map;
+  const wave = (p, q) => (p <= waves.rows && q <= waves.rows ? num(waves.at(p - 1, q - 1), 2) : `nothing (only ${waves.rows} places)`);
+  setFigure('wave-near', wave(2, 3));
+  setFigure('wave-far', wave(2, 51));
 
   $('#model-details').textContent = `The model: ${model.source.replace(location.origin, '')}, ` +
     `${int(vocabSize)} tokens × ${int(width)} numbers, ${placesOf(model)}, ` +
@@ -216,14 +236,28 @@ function traceShape(model) {
   return trace ? `${trace.tokens.length} × ${model.width}` : `n × ${model.width}`;
 }
 
+/** Five numbers of a row, as the chapter lists them. */
+function firstFive(model, id) {
+  return Array.from(rowView(model.wte, id).subarray(0, 5), (x) => num(x)).join(', ');
+}
+
 function fillCode(model) {
+  // The chapter's lines as written where this model has the chapter's ids
+  // (the default model does); else each with this model's id, or the
+  // tokenId call that says why there is none.
+  const asWritten = hasChapterIds(model);
   const lily = rowOf(model, 'Lily');
   $('#code-embeddings').lines = [
     {
       code: `const lily = ${lily.code};`,
-      comment: `${model.width} numbers${lily.id === undefined ? '' : ' (the book’s id for Lily: 665)'}`,
+      comment: `${model.width} numbers${lily.id === undefined || asWritten ? '' : ' (the book’s id for Lily: 665)'}`,
       name: 'lily',
       run: lily.run,
+      figure: {
+        what: 'The first five numbers of “Lily”',
+        book: '0.008, 0.006, −0.046, 0.001, −0.209',
+        ours: () => (lily.id === undefined ? 'none: “Lily” is not one token here' : firstFive(model, lily.id)),
+      },
     },
     {
       code: 'trace.tokenEmbeddings;',
@@ -233,6 +267,8 @@ function fillCode(model) {
   ];
 
   const girl = rowOf(model, '·girl'), boy = rowOf(model, '·boy');
+  const pairScore = () => (girl.id === undefined || boy.id === undefined
+    ? 'none: “·girl” or “·boy” is not one token here' : num(jsCosine(girl.run(), boy.run()), 2));
   $('#code-similar').lines = [
     dotLine,
     {
@@ -242,8 +278,9 @@ function fillCode(model) {
     },
     {
       code: `cosine(${girl.code}, ${boy.code});`,
-      comment: '·girl and ·boy (the book’s model: 0.74)',
+      comment: asWritten ? '·girl and ·boy, 0.74' : '·girl and ·boy (the book’s model: 0.74)',
       run: () => jsCosine(girl.run(), boy.run()),
+      figure: { what: '·girl and ·boy', book: '0.74', ours: pairScore },
     },
   ];
 
@@ -454,6 +491,21 @@ async function main() {
   }
   const shown = showModel(model);
   traceWidget.addEventListener('ew-trace', () => fillCode(current));
+
+  // The texts the trace compares: the same tokens swapped (the default), or the chapter's own pair.
+  const textButtons = [...document.querySelectorAll('[data-texts]')];
+  for (const button of textButtons) {
+    button.addEventListener('click', () => {
+      const [first, second] = button.dataset.texts.split('|');
+      traceWidget.text = first;
+      traceWidget.compareText = second;
+      for (const other of textButtons) other.setAttribute('aria-pressed', String(other === button));
+    });
+  }
+  traceWidget.addEventListener('input', () => {
+    const texts = `${traceWidget.text}|${traceWidget.compareText}`;
+    for (const button of textButtons) button.setAttribute('aria-pressed', String(button.dataset.texts === texts));
+  });
 
   for (const button of document.querySelectorAll('[data-places]')) {
     button.addEventListener('click', () => {
