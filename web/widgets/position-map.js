@@ -186,7 +186,7 @@ export class PositionMap extends ModelWidget {
       this.grid = placeGrid({
         map,
         label: `Position map: cosine similarity between the lists of places 1 to ${n}`,
-        describe: describe(withWaves ? 'Learned: ' : '', 'the position table'),
+        describe: describe('', 'the position table'),
         onSelect: (r, c) => this.#select(r, c, 'learned'),
       });
       this.gridKind = 'learned';

@@ -491,13 +491,16 @@ export class TraceTable extends ModelWidget {
     }
     const bytes = [this.trace, this.compareTrace].reduce((sum, trace) => sum + trace.tokens.filter((token) => isByteToken(token.text)).length, 0);
     if (bytes) sentences.push(`${int(bytes)} byte ${bytes === 1 ? 'token is' : 'tokens are'} left out of the table: ${bytes === 1 ? 'it is a piece' : 'they are pieces'} of a character, not a word.`);
-    for (const row of split) {
+    if (split.length) {
       const where = (trace, i) => `${tokenOf(trace, i)} at place ${i + 1}`;
-      const why = this.trace.positionEmbeddings && row.a !== row.b
-        ? 'so its sum differs for two reasons, another token list and another position list, not only because it moved'
-        : 'so its token list differs';
-      sentences.push(`“${row.word}” is ${where(this.trace, row.a)} in text 1 and ${where(this.compareTrace, row.b)} in text 2: two different tokens ` +
-        `(a word at the start has no space before it, as the Tokens chapter showed), ${why}.`);
+      const one = split.length === 1;
+      const moved = this.trace.positionEmbeddings && split.some((row) => row.a !== row.b);
+      const why = moved
+        ? `so ${one ? 'its sum differs' : 'their sums differ'} for two reasons, another token list and another position list, ` +
+          `not only because ${one ? 'it' : 'they'} moved`
+        : `so ${one ? 'its token list differs' : 'their token lists differ'}`;
+      sentences.push(`${split.map((row) => `“${row.word}” is ${where(this.trace, row.a)} in text 1 and ${where(this.compareTrace, row.b)} in text 2`).join('; ')}: ` +
+        `${one ? 'two different tokens' : 'different tokens each'} (a word at the start has no space before it, as the Tokens chapter showed), ${why}.`);
     }
     // A long text's table collapses like its trace.
     const more = el('button', { type: 'button', className: 'ew-button ew-trace-more', 'aria-expanded': String(Boolean(this.compareOpen)),
