@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 
 import { loadModel, Matrix } from '../web/index.js';
 import { neighboursKept, mapDetails as mapDetailsOf } from '../web/src/map.js';
-import { groupIds } from '../web/widgets/vocabulary-groups.js';
+import { groupIds } from '../web/widgets/parts/vocabulary-groups.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const now = () => performance.now();

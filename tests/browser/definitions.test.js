@@ -1,5 +1,5 @@
 // A page may hold the widgets' custom element definitions back
-// (web/widgets/definitions.js), as the chapter page does for every widget
+// (web/widgets/parts/definitions.js), as the chapter page does for every widget
 // but its token table: held elements stay unknown elements until
 // defineDeferredWidgets(), and a member a page set on one meanwhile reaches
 // the class's setter once it is defined.
@@ -24,7 +24,7 @@ after(async () => {
 test('held definitions wait for defineDeferredWidgets; the ones excepted are defined at once; a member set meanwhile is kept', async () => {
   const result = await page.evaluate(async () => {
     document.body.innerHTML = '<dot-product id="dot"></dot-product><chapter-code id="code"></chapter-code>';
-    const definitions = await import('/web/widgets/definitions.js');
+    const definitions = await import('/web/widgets/parts/definitions.js');
     definitions.deferWidgetDefinitions({ except: ['dot-product'] });
     await import('/web/widgets/dot-product.js');
     await import('/web/widgets/chapter-code.js');
@@ -55,7 +55,7 @@ test('held definitions wait for defineDeferredWidgets; the ones excepted are def
 
 test('after that, a widget module imported again or later defines at once, and a name defined already is left alone', async () => {
   const result = await page.evaluate(async () => {
-    const definitions = await import('/web/widgets/definitions.js');
+    const definitions = await import('/web/widgets/parts/definitions.js');
     await import('/web/widgets/position-map.js');
     const first = customElements.get('position-map');
     class Other extends HTMLElement {}

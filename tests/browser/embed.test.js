@@ -3,7 +3,7 @@
 // show a visible error when their files are missing.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { num } from '../../web/widgets/format.js';
+import { num } from '../../web/widgets/parts/format.js';
 import { startServer, launch, openPage, waitForWidgets, screenshot, checkModel, nodeModel, modelMode } from './helpers/browser.js';
 
 let server, browser, model;

@@ -7,9 +7,9 @@
 // figures beside the table are filled when it is ready, the rest after.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { num } from '../../web/widgets/format.js';
-import { wordForms } from '../../web/widgets/word-forms.js';
-import { colorOf } from '../../web/widgets/color.js';
+import { num } from '../../web/widgets/parts/format.js';
+import { wordForms } from '../../web/widgets/parts/word-forms.js';
+import { colorOf } from '../../web/widgets/parts/color.js';
 import { sortedColourLimit } from '../js/helpers/reference.js';
 import { startServer, launch, openPage, waitForWidgets, checkModel, nodeModel, modelMode } from './helpers/browser.js';
 
@@ -55,7 +55,7 @@ describe(`an <embedding-table> given a fresh model (${modelMode} model)`, () => 
     // A model of its own (the page's shared one may have had its vocabulary read by
     // other widgets), its vocabulary() counted from the start.
     await page.evaluate(async () => {
-      const { loadModel } = await import('/web/src/model.js');
+      const { loadModel } = await import('/web/src/model/index.js');
       const fresh = await loadModel();
       window.vocabularyReads = 0;
       const read = fresh.vocabulary;

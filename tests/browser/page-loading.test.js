@@ -57,7 +57,7 @@ test('the model is asked for once, before the widgets are up, and every widget s
   assert.ok(marks['embeddings:model-requested'] < marks['embeddings:ready:dot-product'],
     'web/page/start.js asks for the model before the first widget (the dot product, which needs no model) is up');
   assert.ok(marks['embeddings:ready:embedding-table'] <= marks['embeddings:ready:dot-product'],
-    'the other widgets are defined once the token table has shown its model (web/widgets/definitions.js)');
+    'the other widgets are defined once the token table has shown its model (web/widgets/parts/definitions.js)');
   assert.equal(await page.evaluate(() => document.querySelector('#table').model === window.model), true);
 });
 

@@ -5,7 +5,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rowView, cosine } from '../../web/index.js';
-import { num } from '../../web/widgets/format.js';
+import { num } from '../../web/widgets/parts/format.js';
 import {
   startServer, launch, openPage, waitForWidgets, screenshot, checkModel, nodeModel, nodeSnapshot,
   snapshotIndex, modelMode, checkPng,

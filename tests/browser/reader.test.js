@@ -7,7 +7,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { num } from '../../web/widgets/format.js';
+import { num } from '../../web/widgets/parts/format.js';
 import { Matrix } from '../../web/index.js';
 import { startServer, launch, openPage, waitForWidgets, screenshot, checkModel, nodeModel, checkPng, modelMode } from './helpers/browser.js';
 

@@ -9,9 +9,9 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadModel } from '../../web/index.js';
-import { robustLimit, selectRank } from '../../web/widgets/color.js';
-import { modelWordForms, tokenLabel, tokenTextOf, vocabularyOf, wordForms } from '../../web/widgets/word-forms.js';
-import { findTokenId, tokenizerSize } from '../../web/src/model.js';
+import { robustLimit, selectRank } from '../../web/widgets/parts/color.js';
+import { modelWordForms, tokenLabel, tokenTextOf, vocabularyOf, wordForms } from '../../web/widgets/parts/word-forms.js';
+import { findTokenId, tokenizerSize } from '../../web/src/model/for-widgets.js';
 import { seededRandom } from './helpers/fixtures.js';
 import { sortedColourLimit as sortedLimit } from './helpers/reference.js';
 import { modelForTokenizer, tokenizerWithAddedTokens } from './helpers/big-tokenizer.js';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import rustTokenizers from 'tokenizers';
 
 import { loadModel } from '../../web/index.js';
-import { needsFullModule } from '../../web/src/model.js';
+import { needsFullModule } from '../../web/src/model/module-choice.js';
 import { instantiate } from '../../web/src/runtime.js';
 import { byteToUnicode } from './helpers/fixtures.js';
 import { modelForTokenizer } from './helpers/big-tokenizer.js';

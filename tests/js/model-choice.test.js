@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { modelFilesFromAddress, modelFilesFromPicked } from '../../web/page/model-choice.js';
-import { defaultModelFiles } from '../../web/src/model.js';
+import { defaultModelFiles } from '../../web/src/model/index.js';
 
 const page = 'https://example.org/book/web/page/';
 

@@ -14,7 +14,7 @@ test('web/dist/page.js is what the sources build now (else: tools/build.sh page)
   const onDisk = readFileSync(bundleFile, 'utf8');
   assert.ok(onDisk === fresh.code, 'web/dist/page.js is older than its sources: run tools/build.sh page (or wasm)');
   // Everything the page imports is inside: the page, the widgets, the package and Emscripten's glue.
-  for (const source of ['web/page/page.js', 'web/index.js', 'web/src/model.js', 'web/widgets/index.js',
+  for (const source of ['web/page/page.js', 'web/index.js', 'web/src/model/model.js', 'web/widgets/index.js',
     'web/widgets/embedding-table.js', 'web/dist/embeddings.js']) {
     assert.ok(fresh.inputs.includes(source), `the bundle holds ${source}`);
   }
@@ -23,7 +23,7 @@ test('web/dist/page.js is what the sources build now (else: tools/build.sh page)
 test('each bundled module resolves its own URLs as its source did (the .wasm, the model, the stylesheet, KaTeX)', async () => {
   const { code } = await bundlePage({ write: false });
   assert.doesNotMatch(code, /new URL\("\.\/widgets\.css",import\.meta\.url\)/, 'a source URL left relative to the bundle');
-  for (const own of ['../widgets/base.js', '../src/default-model.js', '../src/runtime.js', '../page/page.js']) {
+  for (const own of ['../widgets/parts/base.js', '../src/default-model.js', '../src/runtime.js', '../page/page.js']) {
     assert.ok(code.includes(`new URL(${JSON.stringify(own)},import.meta.url)`), `${own} keeps its own import.meta.url`);
   }
 });
@@ -48,7 +48,8 @@ test('the first script is what its sources build now, holds no more than the ear
   const { firstScript } = await bundlePage({ write: false });
   assert.ok(readFileSync(firstScriptFile, 'utf8') === firstScript.code, 'web/dist/first-requests.js is older than its sources: run tools/build.sh page');
   assert.deepEqual(firstScript.inputs, ['<define:SHIPPED_MODEL_TABLES>', 'web/page/first-requests.js', 'web/page/model-choice.js',
-    'web/src/default-model.js', 'web/src/early-compile.js', 'web/src/early-requests.js']);
+    'web/src/default-model.js', 'web/src/early-compile.js', 'web/src/early-requests.js', 'web/src/sources/http.js',
+    'web/src/sources/signals.js']);
   assert.doesNotMatch(firstScript.code, /import\.meta/, 'a classic script has no import.meta');
   assert.ok(firstScript.code.includes('new URL("../src/default-model.js",document.currentScript.src)'));
   // The .wasm it compiles is the runtime's critical build, beside the script.

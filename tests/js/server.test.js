@@ -340,7 +340,7 @@ function pick(random, list) {
 }
 
 // Paths that exist, for the fuzz to start from and mutate.
-const REAL_PATHS = ['/web/index.js', '/web/src/model.js', '/web/dist/embeddings.wasm', '/web/page/', '/web/widgets/widgets.css',
+const REAL_PATHS = ['/web/index.js', '/web/src/model/index.js', '/web/dist/embeddings.wasm', '/web/page/', '/web/widgets/widgets.css',
   '/model/config.json', '/model/tokenizer.json', '/model/model.safetensors', '/node_modules/katex/dist/katex.min.css'];
 
 function randomPath(random) {

@@ -4,12 +4,12 @@
 import './start.js';  // first: the model's requests leave before the rest is set up
 import { rowView, dot, cosine, loadModel, backend } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
-import { whenIdle } from '../widgets/base.js';
-import { defineDeferredWidgets } from '../widgets/definitions.js';
+import { whenIdle } from '../widgets/parts/base.js';
+import { defineDeferredWidgets } from '../widgets/parts/definitions.js';
 import { positionMap, sinusoidMap } from '../widgets/position-map.js';
-import { ModelWidget } from '../widgets/base.js';
+import { ModelWidget } from '../widgets/parts/base.js';
 import { modelFilesFromPicked } from './model-choice.js';
-import { int, num, share, quote } from '../widgets/format.js';
+import { int, num, share, quote } from '../widgets/parts/format.js';
 import { dot as jsDot, cosine as jsCosine } from './code-parts.js';
 
 // The page's script loads async, so start.js asks for the model as soon as

@@ -4,9 +4,9 @@
 // compile). The weights' range requests, the critical path, left earlier
 // still, from the page's first script (first-requests.js): this load takes
 // them over. The widgets name the same files, so they share this load
-// (widgets/model-source.js); page.js waits for it and reports a failure.
-import { sharedModel, setPageModelFiles } from '../widgets/model-source.js';
-import { deferWidgetDefinitions } from '../widgets/definitions.js';
+// (widgets/parts/model-source.js); page.js waits for it and reports a failure.
+import { sharedModel, setPageModelFiles } from '../widgets/parts/model-source.js';
+import { deferWidgetDefinitions } from '../widgets/parts/definitions.js';
 import { modelFilesFromAddress } from './model-choice.js';
 
 // Only the token table, the first model widget, is defined as its module

@@ -13,7 +13,7 @@
 // much over 50 ms) and an AbortSignal can stop it between two slices. Both
 // run the same WebAssembly, so they give the same bits.
 import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
-import { checkSignal } from './sources.js';
+import { checkSignal } from './sources/index.js';
 import { compileWasm } from './runtime.js';
 import { beginUmap, finishUmap, instantiateLayout, lastError } from './layout-run.js';
 

@@ -3,8 +3,8 @@
 //
 //   <dot-product a="1 2 3" b="4 0 -1"></dot-product>
 import { dot } from '../index.js';
-import { el, ensureStylesheet, mark, uniqueId } from './base.js';
-import { defineWidget } from './definitions.js';
+import { el, ensureStylesheet, mark, uniqueId } from './parts/base.js';
+import { defineWidget } from './parts/definitions.js';
 
 const MAX_PLACES = 8;
 // The module computes in float32: numbers beyond this become Infinity.

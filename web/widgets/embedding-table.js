@@ -3,13 +3,13 @@
 // number.
 //
 //   <embedding-table src="model/" token="Lily"></embedding-table>
-import { ModelWidget, el, shape } from './base.js';
-import { HeatGrid } from './heat-grid.js';
-import { TokenPicker, tokenLabel } from './token-picker.js';
-import { legend, robustLimit, RowImage } from './color.js';
-import { int, num } from './format.js';
+import { ModelWidget, el, shape } from './parts/base.js';
+import { HeatGrid } from './parts/heat-grid.js';
+import { TokenPicker, tokenLabel } from './parts/token-picker.js';
+import { legend, robustLimit, RowImage } from './parts/color.js';
+import { int, num } from './parts/format.js';
 import { rowView } from '../src/matrix.js';
-import { defineWidget } from './definitions.js';
+import { defineWidget } from './parts/definitions.js';
 
 // The picture is painted a block of rows at a time, each when its rows first
 // show: blocks of about this many numbers (64 rows of 128; 16 rows of a

@@ -19,4 +19,4 @@ export { VocabularyMap } from './vocabulary-map.js';
 export { WordAnalogy, WordCosine } from './word-analogy.js';
 export { RowDotProduct } from './row-dot.js';
 export { OneHotLookup } from './one-hot.js';
-export { sharedModel, modelFilesOf } from './model-source.js';
+export { sharedModel, modelFilesOf } from './parts/model-source.js';

@@ -9,12 +9,12 @@
 //
 //   <word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76" for="nearest"></word-pairs>
 import { rowView, cosine } from '../index.js';
-import { ModelWidget, el } from './base.js';
-import { TokenPicker, tokenLabel, notOneToken } from './token-picker.js';
+import { ModelWidget, el } from './parts/base.js';
+import { TokenPicker, tokenLabel, notOneToken } from './parts/token-picker.js';
 
-import { neighbourList } from './neighbours.js';
-import { num } from './format.js';
-import { defineWidget } from './definitions.js';
+import { neighbourList } from './parts/neighbours.js';
+import { num } from './parts/format.js';
+import { defineWidget } from './parts/definitions.js';
 
 export class NearestWords extends ModelWidget {
   static get observedAttributes() {

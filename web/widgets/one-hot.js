@@ -7,12 +7,12 @@
 //
 //   <one-hot-lookup src="model/" token="Lily"></one-hot-lookup>
 import { rowView } from '../index.js';
-import { ModelWidget, el, uniqueId } from './base.js';
-import { tableImage, legend } from './color.js';
+import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { tableImage, legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
-import { int, num } from './format.js';
-import { TokenPicker, tokenLabel } from './token-picker.js';
-import { defineWidget } from './definitions.js';
+import { int, num } from './parts/format.js';
+import { TokenPicker, tokenLabel } from './parts/token-picker.js';
+import { defineWidget } from './parts/definitions.js';
 
 // Rows drawn on each side of the token's: the others are counted, not drawn.
 const AROUND = 2;

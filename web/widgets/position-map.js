@@ -8,12 +8,12 @@
 // vector's similarity depends on the distance between two places.
 //
 //   <position-map src="model/" place="2" other="3"></position-map>
-import { ModelWidget, el } from './base.js';
-import { HeatGrid } from './heat-grid.js';
-import { legend, tableImage } from './color.js';
-import { int, num } from './format.js';
+import { ModelWidget, el } from './parts/base.js';
+import { HeatGrid } from './parts/heat-grid.js';
+import { legend, tableImage } from './parts/color.js';
+import { int, num } from './parts/format.js';
 import { Matrix, cosineMatrix } from '../index.js';
-import { defineWidget } from './definitions.js';
+import { defineWidget } from './parts/definitions.js';
 
 /** What the widgets say of a model whose positions are not a learned table. */
 export const NO_POSITION_TABLE = 'This model has no position table: it uses rotary positions, which turn each token’s ' +

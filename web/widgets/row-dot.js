@@ -11,13 +11,13 @@
 // `editor` names a <dot-product> on the page: a button puts the rows' first
 // three places into it.
 import { dot, cosine, rowView } from '../index.js';
-import { ModelWidget, el, uniqueId } from './base.js';
-import { tableImage, legend } from './color.js';
+import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { tableImage, legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
-import { int, num } from './format.js';
-import { TokenPicker, tokenLabel } from './token-picker.js';
-import { findTokenId } from '../src/model.js';
-import { defineWidget } from './definitions.js';
+import { int, num } from './parts/format.js';
+import { TokenPicker, tokenLabel } from './parts/token-picker.js';
+import { findTokenId } from '../src/model/for-widgets.js';
+import { defineWidget } from './parts/definitions.js';
 
 /**
  * Everyday words of the chapter's stories: the presets' pairs are found

@@ -9,13 +9,13 @@
 // two: the same word keeps its token row wherever it stands, but its sum
 // changes with its place.
 import { rowView, cosine } from '../index.js';
-import { ModelWidget, el, uniqueId } from './base.js';
-import { tableImage, legend } from './color.js';
+import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { tableImage, legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
-import { int, num } from './format.js';
-import { Loupe, neighbourhood } from './loupe.js';
-import { byteNote, isByteToken } from './token-picker.js';
-import { defineWidget } from './definitions.js';
+import { int, num } from './parts/format.js';
+import { Loupe, neighbourhood } from './parts/loupe.js';
+import { byteNote, isByteToken } from './parts/token-picker.js';
+import { defineWidget } from './parts/definitions.js';
 
 // Six tokens, as the chapter's 6 × 128 says; the same tokens swap places in
 // the two (·Lily and ·Max, a word before them), so only the positions differ.

@@ -24,15 +24,15 @@
 // each snapshot's map and figures are kept for the page's life. The loss
 // curve is `curve` (default: training-curve.json next to the model).
 import { loadModel, alignMap } from '../index.js';
-import { ModelWidget, el, uniqueId, whenVisible } from './base.js';
-import { snapshotIndexOf } from './model-source.js';
-import { int, num } from './format.js';
-import { shareVocabulary, vocabularyOf } from './token-picker.js';
-import { groupIds } from './vocabulary-groups.js';
-import { LearningMap, LossCurve, figuresTable, mapFigures, ordinal, pairFigures } from './training-progress.js';
+import { ModelWidget, el, uniqueId, whenVisible } from './parts/base.js';
+import { snapshotIndexOf } from './parts/model-source.js';
+import { int, num } from './parts/format.js';
+import { shareVocabulary, vocabularyOf } from './parts/token-picker.js';
+import { groupIds } from './parts/vocabulary-groups.js';
+import { LearningMap, LossCurve, figuresTable, mapFigures, ordinal, pairFigures } from './parts/training-progress.js';
 import './nearest-words.js';
 import './position-map.js';
-import { defineWidget } from './definitions.js';
+import { defineWidget } from './parts/definitions.js';
 
 /** Snapshots laid out before the earliest one shown, so that a step or two back finds its map ready. */
 const LAID_OUT_AHEAD = 2;

@@ -12,11 +12,11 @@
 // scrolls the page unless "Move the map" is on. Keyboard: the arrows pan,
 // + and − zoom, 0 resets, when the map has focus; the word box picks. The
 // list under the map says the same as the picture, in words.
-import { ModelWidget, el, uniqueId } from './base.js';
-import { TokenPicker, tokenLabel } from './token-picker.js';
-import { VOCABULARY_GROUPS, groupIds, drawShape } from './vocabulary-groups.js';
+import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { TokenPicker, tokenLabel } from './parts/token-picker.js';
+import { VOCABULARY_GROUPS, groupIds, drawShape } from './parts/vocabulary-groups.js';
 import { mapDetails } from '../index.js';
-import { defineWidget } from './definitions.js';
+import { defineWidget } from './parts/definitions.js';
 
 const stylesheetUrl = new URL('./vocabulary-map.css', import.meta.url);
 const NEIGHBOURS = 10;

@@ -8,11 +8,11 @@
 //
 //   <word-cosine a="·girl" b="·boy"></word-cosine>
 import { rowView, cosine } from '../index.js';
-import { ModelWidget, el, uniqueId } from './base.js';
-import { neighbourList } from './neighbours.js';
-import { modelWordForms, notOneToken } from './token-picker.js';
-import { num } from './format.js';
-import { defineWidget } from './definitions.js';
+import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { neighbourList } from './parts/neighbours.js';
+import { modelWordForms, notOneToken } from './parts/token-picker.js';
+import { num } from './parts/format.js';
+import { defineWidget } from './parts/definitions.js';
 
 /** A labelled text box. */
 function wordBox(label, value) {

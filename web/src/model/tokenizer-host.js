@@ -1,0 +1,175 @@
+// The tokenizer's instance: tokenizer.json loaded into a TextSession, and
+// encode, decode and token texts through it.
+import { instantiate, mark } from '../runtime.js';
+import { checkSignal, isUtf8, notUtf8, readBytes } from '../sources/index.js';
+import { LEFT_OUT, needsFullModule } from './module-choice.js';
+import { MAX_TEXT_BYTES, readUtf8, tooLong } from './text.js';
+
+// Texts of at most this many UTF-16 units are encoded through the session's
+// kept buffer (TokenizerHost.encode), which starts at SHORT_TEXT_ROOM bytes
+// and is never more than three times this.
+const SHORT_TEXT = 16384;
+const SHORT_TEXT_ROOM = 4096;
+const utf8 = new TextEncoder();
+// A display form spells a byte in at most this many characters ("<0xNN>"),
+// so a text longer than that many per byte of the longest token, with some
+// margin, is never one token and is not looked up.
+const DISPLAY_CHARS_PER_BYTE = 6;
+const TOKEN_LOOKUP_MARGIN = 16;
+
+export async function loadTokenizer(input, after = Promise.resolve(), signal = undefined) {
+  const { name, bytes: file } = await readBytes(input, 'tokenizer', { signal });
+  await after;
+  checkSignal(signal);
+  // The bytes go to the module as they are, without a byte order mark (as
+  // TextDecoder would drop it).
+  const bytes = file[0] === 0xef && file[1] === 0xbb && file[2] === 0xbf ? file.subarray(3) : file;
+  const full = needsFullModule(bytes);
+  let loaded = await loadTokenizerIn(await instantiate('tokenizer', { full }), bytes);
+  // A file the test below misjudged: the critical module names what it leaves out.
+  if (!loaded.session && !full && LEFT_OUT.test(loaded.message)) {
+    loaded = await loadTokenizerIn(await instantiate('tokenizer', { full: true }), bytes);
+  }
+  if (!loaded.session) {
+    // The core says what is wrong; the file's name is the caller's to give.
+    // Text that is not UTF-8 is said first, as for every other file: the
+    // module checks UTF-8 as it reads (a file it loads is valid), so only a
+    // refused file needs the check.
+    if (!isUtf8(bytes)) throw notUtf8(name);
+    throw new Error(`${name}: ${loaded.message}`);
+  }
+  mark('load:tokenizer-loaded');
+  return new TokenizerHost(loaded.module, loaded.session, name);
+}
+
+async function loadTokenizerIn(module, bytes) {
+  const session = new module.TextSession();
+  // The pointer first: allocating it may grow memory and replace HEAPU8's buffer.
+  const pointer = session.inputBuffer(bytes.length);
+  if (!pointer || (module.HEAPU8.set(bytes, pointer), !session.load())) {
+    const message = session.error();
+    session.delete();
+    return { message };
+  }
+  return { module, session };
+}
+
+// Whether a tokenizer.json has a component only embeddings-full.wasm holds
+// (runtime.js): the critical one reads GPT-2's components only (a ByteLevel
+// pre-tokenizer, no normalizer, a ByteLevel decoder or none, BPE without
+// byte_fallback or subword affixes; any post-processor). Any other "type",
+// a null pre-tokenizer, byte_fallback or an affix needs the full one. A token
+// that merely contains such words (never seen in a real file) costs a
+// needless fetch, not a wrong id: the full module reads every file the
+// critical one does, identically; and where this test misses, the critical
+export class TokenizerHost {
+  constructor(module, session, name) {
+    this.module = module;
+    this.session = session;
+    this.name = name;
+    this.vocabSize = session.vocabSize();
+    // Ids below vocabSize that no token has (gaps in the file's numbering).
+    this.unusedIds = this.vocabSize - session.tokenCount();
+    this.maxTokenBytes = session.maxTokenBytes();
+    // Where the session says what its last encode or decode produced:
+    // [address, count, over the limit], as 32-bit words (wasm32). Addresses
+    // pass 2^31 in a memory near 4 GiB, so they are shifted unsigned (>>>).
+    this.output = session.outputAddress() >>> 2;
+    // The session's buffer for short texts (encode): its address and size.
+    this.textPointer = 0;
+    this.textRoom = 0;
+    this.texts = new Array(this.vocabSize);
+    this.allTexts = undefined;
+    this.refs = 1;  // Models using this tokenizer (see shareTokenizer).
+  }
+
+  /** Every id's display text, fetched in one call and kept. */
+  vocabulary() {
+    if (!this.allTexts) {
+      this.allTexts = Object.freeze(JSON.parse(this.session.vocabularyJson()));
+      this.allTexts.forEach((text, id) => { this.texts[id] = text; });
+    }
+    return this.allTexts;
+  }
+
+  /**
+   * Token ids of a text, or null when `maxTokens` is given and the text has
+   * more tokens than that (found without encoding all of it).
+   */
+  encode(text, caller, maxTokens = undefined) {
+    // UTF-8 has at least one byte per UTF-16 unit: a cheap first check.
+    if (text.length > MAX_TEXT_BYTES) throw tooLong(caller, text.length, 'characters');
+    const { session, module } = this;
+    let ok;
+    if (text.length <= SHORT_TEXT) {
+      // Written straight into the session's buffer, kept from call to call
+      // (at most three bytes of UTF-8 per UTF-16 unit): no allocation for
+      // the text on either side. TextEncoder turns lone
+      // surrogates into U+FFFD, as the Hugging Face tokenizers do when they
+      // receive such a string.
+      const room = 3 * text.length;
+      if (room > this.textRoom || !this.textPointer) {
+        this.textPointer = session.textBuffer(Math.max(room, SHORT_TEXT_ROOM));
+        if (!this.textPointer) throw new RangeError(`${caller}: ${session.error()}`);
+        this.textRoom = Math.max(room, SHORT_TEXT_ROOM);
+      }
+      const { written } = utf8.encodeInto(text, module.HEAPU8.subarray(this.textPointer, this.textPointer + room));
+      ok = maxTokens === undefined ? session.encodeText(written) : session.encodeTextAtMost(written, maxTokens);
+    } else {
+      const bytes = utf8.encode(text);
+      if (bytes.length > MAX_TEXT_BYTES) throw tooLong(caller, bytes.length, 'bytes of UTF-8');
+      const pointer = session.inputBuffer(bytes.length);
+      if (!pointer) throw new RangeError(`${caller}: ${session.error()}`);
+      module.HEAPU8.set(bytes, pointer);
+      ok = maxTokens === undefined ? session.encode() : session.encodeAtMost(maxTokens);
+    }
+    if (!ok) throw new RangeError(`${caller}: ${session.error()}`);
+    const [address, count, overLimit] = module.HEAPU32.subarray(this.output, this.output + 3);
+    let ids = null;
+    if (!overLimit) {
+      const view = new Int32Array(module.HEAP32.buffer, address, count);
+      // Filled in place: twice as fast as push() for a paragraph's ids.
+      ids = new Array(count);
+      for (let i = 0; i < count; i++) ids[i] = view[i];
+    }
+    // The ids are freed at once, so that what the session holds does not
+    // depend on the last text (the kept buffer is its only memory).
+    session.release();
+    return ids;
+  }
+
+  decode(ids) {
+    if (ids.length > MAX_TEXT_BYTES) {
+      throw new RangeError(`decode: ${ids.length} ids are more than the ${MAX_TEXT_BYTES} that can be decoded at once`);
+    }
+    const { session } = this;
+    const pointer = session.idsInput(ids.length);
+    if (!pointer) throw new RangeError(`decode: ${session.error()}`);
+    this.module.HEAP32.set(ids, pointer >>> 2);
+    if (!session.decode()) throw new RangeError(`decode: ${session.error()}`);
+    const heap = this.module.HEAPU32;
+    const text = readUtf8(this.module, heap[this.output], heap[this.output + 1]);
+    session.release();
+    return text;
+  }
+
+  text(id) {
+    return (this.texts[id] ??= this.session.tokenText(id));
+  }
+
+  /**
+   * A single token's id by its text, shown or raw, or -1. A text longer than
+   * any token's display form is not looked up.
+   */
+  id(text) {
+    const longest = DISPLAY_CHARS_PER_BYTE * this.maxTokenBytes + TOKEN_LOOKUP_MARGIN;
+    return text.length <= longest ? this.session.tokenId(text) : -1;
+  }
+
+  dispose() {
+    if (--this.refs > 0) return;
+    this.session?.delete();
+    this.session = undefined;
+  }
+}
+

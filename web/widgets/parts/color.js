@@ -1,0 +1,256 @@
+// The colour scale of every heat map, and its legend.
+//
+// Scale: Paul Tol's diverging "BuRd" (the same nine colours as ColorBrewer's
+// RdBu), blue for negative, white for zero, red for positive. It was chosen
+// because it stays readable with the common colour-vision deficiencies
+// (deuteranopia, protanopia, tritanopia): its two arms differ in hue *and*
+// get darker away from zero, so the sign and the size of a number survive
+// even in greyscale-like vision. It avoids a red–green split, which about 1 in
+// 12 men cannot see. Colour never carries a value alone: every cell's number
+// is shown on hover, tap and keyboard focus.
+//   https://personal.sron.nl/~pault/#sec:diverging
+import { num } from './format.js';
+import { widen } from '../../src/matrix.js';
+
+const STOPS = ['#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b'];
+const SIZE = 256;
+
+function hexToRgb(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+/** 256 colours from −1 to 1 as packed RGBA (little-endian ABGR) for fast image fills. */
+const packed = new Uint32Array(SIZE);
+const rgbTable = [];
+{
+  const stops = STOPS.map(hexToRgb);
+  for (let i = 0; i < SIZE; i++) {
+    const t = (i / (SIZE - 1)) * (stops.length - 1);
+    const k = Math.min(stops.length - 2, Math.floor(t));
+    const f = t - k;
+    const rgb = [0, 1, 2].map((j) => Math.round(stops[k][j] * (1 - f) + stops[k + 1][j] * f));
+    rgbTable.push(rgb);
+    packed[i] = (255 << 24) | (rgb[2] << 16) | (rgb[1] << 8) | rgb[0];
+  }
+}
+
+function indexOf(value, limit) {
+  const t = limit > 0 ? value / limit : 0;
+  if (!(t === t)) return (SIZE - 1) >> 1; // NaN: the middle
+  const clamped = t < -1 ? -1 : t > 1 ? 1 : t;
+  return Math.round((clamped + 1) * 0.5 * (SIZE - 1));
+}
+
+/** The CSS colour of a value on a scale from −limit to +limit. */
+export function colorOf(value, limit) {
+  const [r, g, b] = rgbTable[indexOf(value, limit)];
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
+/** Whether dark text reads better than light text on a value's colour. */
+export function darkTextOn(value, limit) {
+  const [r, g, b] = rgbTable[indexOf(value, limit)];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 140;
+}
+
+/**
+ * A canvas of cols × rows pixels, one per number of a row-major table, for
+ * drawing scaled up with smoothing off.
+ */
+export function tableImage(data, rows, cols, limit) {
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, cols);
+  canvas.height = Math.max(1, rows);
+  if (rows === 0 || cols === 0) return canvas;
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(cols, rows);
+  fillPixels(new Uint32Array(image.data.buffer), data, rows * cols, limit);
+  context.putImageData(image, 0, 0);
+  return canvas;
+}
+
+/**
+ * The picture of a tall table, painted a block of rows at a time: the rows
+ * asked for at once (those on screen), the others when the browser is idle.
+ * The token table has half a million numbers; the first screenful needs
+ * about a fiftieth of them. `read()` gives the table's numbers each time
+ * (a view of WebAssembly memory can be replaced when the memory grows).
+ */
+export class RowImage {
+  /**
+   * @param {() => Float32Array | Uint16Array} read the table's numbers, row-major
+   *   (a 16-bit table's bits: each block is widened as it is painted)
+   * @param {number} rows
+   * @param {number} cols
+   * @param {number} limit the colour scale runs from −limit to +limit
+   * @param {number} [blockRows]
+   * @param {string} [dtype] the numbers' format, as a Matrix's dtype
+   */
+  constructor(read, rows, cols, limit, blockRows = 128, dtype = 'float32') {
+    this.read = read;
+    this.dtype = dtype;
+    this.rows = rows;
+    this.cols = cols;
+    this.limit = limit;
+    this.blockRows = blockRows;
+    this.canvas = document.createElement('canvas');
+    this.canvas.width = Math.max(1, cols);
+    this.canvas.height = Math.max(1, rows);
+    this.context = rows && cols ? this.canvas.getContext('2d') : null;
+    this.painted = new Uint8Array(Math.ceil(rows / blockRows));
+    this.left = this.painted.length;
+  }
+
+  /** Paints rows first … first + count − 1 if they are not yet. */
+  ensureRows(first, count) {
+    if (!this.left) return;
+    const last = Math.min(this.rows, first + count) - 1;
+    for (let block = Math.max(0, Math.floor(first / this.blockRows)); block <= Math.floor(last / this.blockRows); block++) {
+      this.#paintBlock(block);
+    }
+  }
+
+  /** Paints the rest a few blocks at a time in idle time, nearest `row` first. */
+  paintRestWhenIdle(row = 0) {
+    if (!this.left || this.idle) return;
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : (callback) => setTimeout(() => callback({ timeRemaining: () => 8 }), 16);
+    const start = Math.min(this.painted.length - 1, Math.max(0, Math.floor(row / this.blockRows)));
+    const order = [];
+    for (let step = 0; order.length < this.painted.length; step++) {
+      if (start + step < this.painted.length) order.push(start + step);
+      if (step > 0 && start - step >= 0) order.push(start - step);
+    }
+    const work = (deadline) => {
+      do {
+        const block = order.shift();
+        if (block === undefined) break;
+        this.#paintBlock(block);
+      } while (this.left && deadline.timeRemaining() > 3);
+      this.idle = this.left ? idle(work) : 0;
+    };
+    this.idle = idle(work);
+  }
+
+  #paintBlock(block) {
+    if (this.painted[block]) return;
+    this.painted[block] = 1;
+    this.left -= 1;
+    const first = block * this.blockRows;
+    const rows = Math.min(this.blockRows, this.rows - first);
+    let data;
+    try {
+      data = this.read();
+    } catch {
+      return;  // a disposed model: nothing left to draw
+    }
+    const image = this.context.createImageData(this.cols, rows);
+    const numbers = data.subarray(first * this.cols, (first + rows) * this.cols);
+    fillPixels(new Uint32Array(image.data.buffer), this.dtype === 'float32' ? numbers : widen(numbers, this.dtype), rows * this.cols, this.limit);
+    this.context.putImageData(image, 0, first);
+  }
+}
+
+/**
+ * pixels[i] = the packed colour of data[i], for i < n: indexOf inlined, so
+ * that the first call (half a million numbers for the token table, run
+ * before V8 has optimised anything) is a plain loop without a call per number.
+ * Same colours as indexOf, to the bit.
+ */
+function fillPixels(pixels, data, n, limit) {
+  if (!(limit > 0)) {
+    for (let i = 0; i < n; i++) pixels[i] = packed[indexOf(data[i], limit)];
+    return;
+  }
+  const top = SIZE - 1, middle = packed[top >> 1], low = packed[0], high = packed[top];
+  const half = top / 2;
+  for (let i = 0; i < n; i++) {
+    const t = data[i] / limit;
+    pixels[i] = t > -1 ? (t < 1 ? packed[Math.round((t + 1) * half)] : high) : t <= -1 ? low : middle;
+  }
+}
+
+/**
+ * A symmetric limit for a table's colours: the 99.5th percentile of |x|, so a
+ * few large numbers do not wash the rest out. Larger numbers get the end colours.
+ * Read from a sample of about 20,000 numbers, evenly spaced.
+ */
+export function robustLimit(data, dtype = 'float32') {
+  const n = data.length;
+  if (n === 0) return 1;
+  const step = Math.max(1, Math.floor(n / 20000));
+  const sample = new Float64Array(Math.ceil(n / step));
+  for (let i = 0, k = 0; i < n; i += step, k++) sample[k] = data[i];
+  // A 16-bit table's sample is its numbers' bits until widened.
+  const values = dtype === 'float32' ? sample : widen(Uint16Array.from(sample), dtype);
+  // The place the percentile has in the sorted sample; NaN sorts last
+  // (as a typed array's sort puts it), so only the numbers are searched.
+  const rank = Math.min(sample.length - 1, Math.floor(sample.length * 0.995));
+  let numbers = 0;
+  for (let k = 0; k < sample.length; k++) {
+    const size = Math.abs(values[k]);
+    if (size === size) sample[numbers++] = size;
+  }
+  if (rank >= numbers) return 1;  // NaN there: no scale to read
+  const value = selectRank(sample, numbers, rank);
+  return value > 0 ? value : 1;
+}
+
+/**
+ * The value at `rank` of values[0 … count − 1] once sorted (no NaN among
+ * them), found by selection in O(count) on average rather than by sorting:
+ * the first view of the token table waits for this. Reorders the values.
+ */
+export function selectRank(values, count, rank) {
+  let low = 0, high = count - 1;
+  while (high > low) {
+    // The middle of three as the pivot: sorted or constant runs stay linear.
+    const middle = (low + high) >>> 1;
+    const a = values[low], b = values[middle], c = values[high];
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+    // Three parts: below the pivot, equal to it, above it (equal values are many in a 16-bit table).
+    let lt = low, i = low, gt = high;
+    while (i <= gt) {
+      const v = values[i];
+      if (v < pivot) {
+        values[i++] = values[lt];
+        values[lt++] = v;
+      } else if (v > pivot) {
+        values[i] = values[gt];
+        values[gt--] = v;
+      } else {
+        i++;
+      }
+    }
+    if (rank < lt) high = lt - 1;
+    else if (rank > gt) low = gt + 1;
+    else return pivot;
+  }
+  return values[low];
+}
+
+/** A legend: the colour bar with its numbers at both ends and in the middle. */
+export function legend(limit, { label = 'Colour scale', digits = 2 } = {}) {
+  const figure = document.createElement('div');
+  figure.className = 'ew-legend';
+  figure.setAttribute('role', 'img');
+  figure.setAttribute('aria-label', `${label}: blue is ${num(-limit, digits)} or less, white is 0, red is ${num(limit, digits)} or more`);
+  const bar = document.createElement('canvas');
+  bar.className = 'ew-legend-bar';
+  bar.width = SIZE;
+  bar.height = 1;
+  const context = bar.getContext('2d');
+  const image = context.createImageData(SIZE, 1);
+  new Uint32Array(image.data.buffer).set(packed);
+  context.putImageData(image, 0, 0);
+  const labels = document.createElement('div');
+  labels.className = 'ew-legend-labels';
+  for (const [text, name] of [[`${num(-limit, digits)} blue`, 'low'], ['0 white', 'zero'], [`${num(limit, digits)} red`, 'high']]) {
+    const span = document.createElement('span');
+    span.className = `ew-legend-${name}`;
+    span.textContent = text;
+    labels.append(span);
+  }
+  figure.append(bar, labels);
+  return figure;
+}
