@@ -10,7 +10,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rowView, dot, cosine } from '../../web/index.js';
-import { num } from '../../web/widgets/format.js';
+import { num } from '../../web/widgets/parts/format.js';
 import { openPage, waitForWidgets, screenshot, checkPng, chapterSuite, modelMode } from './helpers/browser.js';
 
 const suite = chapterSuite({ before, after });
@@ -206,7 +206,7 @@ describe(`the chapter's claims, live, at 375 px with touch (${modelMode} model)`
     await page.locator('[data-texts^="Lily saw Max"]').tap();
     await page.waitForFunction(() => document.querySelector('#trace').compareText.startsWith('Max saw Lily'));
     assert.match(await compare.textContent(), /“Lily” is Lily at place 1 in text 1 and ·Lily at place 3 in text 2; “Max” is ·Max at place 3 in text 1 and Max at place 1 in text 2: different tokens each/);
-    assert.match(await compare.textContent(), /not only because it moved/);
+    assert.match(await compare.textContent(), /not only because they moved/);
     // The issue's case, typed: one of three shared words is the same token.
     const boxes = page.locator('#trace textarea');
     await boxes.nth(0).fill('Lily saw Max');

@@ -93,6 +93,8 @@ function helpText(model) {
     ['model.trace(text)', 'what the first layer reads', "model.trace('Lily saw Max').embeddings  // token + position, one row per token"],
     ['trace', 'the trace of the first text box, kept current', 'trace.tokens, trace.tokenEmbeddings, trace.positionEmbeddings, trace.embeddings'],
     ['model.cosineMatrix(table)', 'every row against every row', 'model.cosineMatrix(model.wpe).at(1, 2)  // places 2 and 3'],
+    ['model.vectorTimesWte(vector)', `a vector of ${model.vocabSize} numbers times the token table, by the kernels: a one-hot vector gives its row`,
+      `const oneHot = new Float32Array(${model.vocabSize}); oneHot[${girl}] = 1; model.vectorTimesWte(oneHot)  // row ${girl}`],
     ['Matrix', `rows, cols, name, dtype, data (the numbers${sixteen ? '; of a 16-bit table, their bits' : ''}), .at(r, c), .row(i), .rowView(i), .toArray()`, 'model.wte.data.length  // every number of the table'],
   ];
   return ['The chapter’s API (each line: what, then an example to paste):',
