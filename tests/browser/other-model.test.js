@@ -167,7 +167,10 @@ test('a file that cannot be opened leaves the page\'s model in place, and the li
 test('the weights alone open the tables, shown by row id; the page names the missing tokenizer.json', async () => {
   await pick({ 'model.safetensors': learned.get('model.safetensors') });
   await page.waitForFunction(() => window.model?.context === 64 && document.documentElement.dataset.page === 'ready');
-  assert.deepEqual(await waitForWidgets(page, '#table, #nearest, #positions, #analogy'), []);
+  assert.deepEqual(await waitForWidgets(page, '#table, #nearest, #positions, #analogy, #one-hot, #row-dot'), []);
+  // The one-hot product and the real rows' dot product by row id, without words.
+  assert.equal(await page.evaluate(() => document.querySelector('#one-hot').result.equal), 128);
+  assert.match(await page.locator('#row-dot .ew-rowdot-presets').textContent(), /came without its tokenizer\.json/);
   const header = await page.locator('#model-text').textContent();
   assert.match(header, /^Model loaded from its weights alone: .* It came without its tokenizer\.json/);
   assert.doesNotMatch(header, /Every figure below comes from it/);

@@ -15,7 +15,7 @@ import { ModelWidget, el, uniqueId } from './parts/base.js';
 import { tableImage, legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
-import { TokenPicker, tokenLabel } from './parts/token-picker.js';
+import { TokenPicker, hasTokenizer, tokenLabel } from './parts/token-picker.js';
 import { findTokenId } from '../src/model/for-widgets.js';
 import { defineWidget } from './parts/definitions.js';
 
@@ -42,6 +42,7 @@ export function caseOf(cos) {
  * with the most negative (null when no dot product is below zero).
  */
 export function presetsFor(model, id) {
+  if (!hasTokenizer(model)) return [];  // the words are texts: without a tokenizer.json there are none
   const a = rowView(model.wte, id);
   const scored = [];
   for (const word of PRESET_WORDS) {
@@ -106,8 +107,8 @@ export class RowDotProduct extends ModelWidget {
   }
 
   build() {
-    this.pickerA = new TokenPicker({ label: 'First word', onPick: (id) => this.#set(id, this.ids?.[1]) });
-    this.pickerB = new TokenPicker({ label: 'Second word', onPick: (id) => this.#set(this.ids?.[0], id) });
+    this.pickerA = new TokenPicker({ label: 'First word', rowIds: true, onPick: (id) => this.#set(id, this.ids?.[1]) });
+    this.pickerB = new TokenPicker({ label: 'Second word', rowIds: true, onPick: (id) => this.#set(this.ids?.[0], id) });
     this.presets = el('div', { className: 'ew-buttons ew-rowdot-presets', role: 'group', 'aria-label': 'The chapter’s three cases, on real rows' });
     this.verdict = el('p', { className: 'ew-rowdot-verdict', role: 'status', 'aria-live': 'polite' });
     this.place = 0;
@@ -190,6 +191,11 @@ export class RowDotProduct extends ModelWidget {
     const model = this.model;
     this.presetList = presetsFor(model, a);
     const label = tokenLabel(model, a);
+    if (!hasTokenizer(model)) {
+      this.presets.replaceChildren(el('span', { className: 'ew-muted', textContent: 'The three cases are found among everyday words, ' +
+        'which this model’s rows cannot be matched to: it came without its tokenizer.json. Pick two rows by id instead.' }));
+      return;
+    }
     const considered = PRESET_WORDS.filter((word) => findTokenId(model, `·${word}`) >= 0).length;
     this.presets.replaceChildren(el('span', { className: 'ew-muted', textContent: `Found among ${considered} everyday words (each one token here), against ${label}: ` }),
       ...this.presetList.map((preset) => {
