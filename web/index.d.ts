@@ -99,6 +99,15 @@ export interface ModelConfig {
   readonly context: number;
   readonly layers?: number;
   readonly heads?: number;
+  /**
+   * A model without a position table: what config.json says of its rotary
+   * positions, where it says it: rope_theta (or rotary_emb_base), head_dim,
+   * and the share of each head's numbers that turn (partial_rotary_factor
+   * or rotary_pct).
+   */
+  readonly ropeTheta?: number;
+  readonly headSize?: number;
+  readonly rotaryShare?: number;
 }
 
 /**
@@ -225,7 +234,12 @@ export class Model implements Disposable {
   tokenize(text: string): Token[];
   /** A token's text as the chapter shows it: "·Lily" for " Lily". */
   tokenText(id: number): string;
-  /** The id of a single token given as shown ("·girl") or raw (" girl"); throws a RangeError otherwise. */
+  /**
+   * The id of a single token given as shown ("·girl") or raw (" girl");
+   * throws a RangeError otherwise, naming the text's pieces and the close
+   * spellings that are one token ("girl" suggests '·girl', the word after a
+   * space).
+   */
   tokenId(text: string): number;
   /** Every token's display text, by id. */
   vocabulary(): string[];
@@ -275,6 +289,16 @@ export class Model implements Disposable {
    * that, a RangeError (nearest() or cosine() give the rows you need).
    */
   cosineMatrix(table: Matrix): Matrix<'float32'>;
+  /**
+   * A row vector times the token table: `vector` holds vocabSize finite
+   * float32 numbers, the result width, result[j] = Σ_i vector[i] · wte[i][j].
+   * The kernels multiply every row, zeros included, in row order, in
+   * float32: a one-hot vector (all 0 but a 1 at t) gives row t number for
+   * number, the chapter's "the lookup is the same as multiplying a one-hot
+   * vector by W_E". It reads the whole table (a 16-bit one widened exactly).
+   * The result is a copy.
+   */
+  vectorTimesWte(vector: Vector): Float32Array;
   /** Bytes of WebAssembly memory held by the model. */
   memoryUsage(): { tables: number; tokenizer: number };
   /**

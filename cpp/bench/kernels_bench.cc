@@ -252,6 +252,54 @@ void Nearest4096_TopKOnly(benchmark::State& state) {
 }
 BENCHMARK(Nearest4096_TopKOnly)->Unit(benchmark::kMicrosecond);
 
+// ---- The one-hot lookup as a product: onehot(665) times the 4,096 × 128 table --
+
+std::vector<float> one_hot_665() {
+  std::vector<float> x(data().tables.wte().rows, 0.0f);
+  x[665] = 1.0f;
+  return x;
+}
+
+void OneHotTimesTable_Reference(benchmark::State& state) {
+  const auto wte = data().tables.wte();
+  const std::vector<float> x = one_hot_665();
+  std::vector<double> out(wte.cols);
+  for (auto _ : state) {
+    k::vector_times_table_reference(x.data(), wte.row(0), wte.rows, wte.cols, out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK(OneHotTimesTable_Reference)->Unit(benchmark::kMicrosecond);
+
+void OneHotTimesTable(benchmark::State& state) {
+  const auto wte = data().tables.wte();
+  const std::vector<float> x = one_hot_665();
+  std::vector<float> out(wte.cols), scratch(wte.cols);
+  for (auto _ : state) {
+    std::fill(out.begin(), out.end(), 0.0f);
+    k::vector_times_table(x.data(), wte.numbers, wte.rows, wte.cols, scratch.data(), out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK(OneHotTimesTable)->Unit(benchmark::kMicrosecond);
+
+// What the model does instead: the row itself, 128 numbers read.
+void OneHotAsALookup(benchmark::State& state) {
+  const auto wte = data().tables.wte();
+  std::vector<float> out(wte.cols);
+  for (auto _ : state) {
+    std::memcpy(out.data(), wte.row(665), wte.cols * sizeof(float));
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(OneHotAsALookup);
+
 // ---- The 128 × 128 position cosine map ----------------------------------------
 
 void PositionMap_Reference(benchmark::State& state) {

@@ -56,7 +56,17 @@ test('a model without a position table: every widget works or says it has no pos
   assert.equal(await page.evaluate(() => window.trace.positionEmbeddings), null);
   const says = /this model has no position table: it uses rotary positions/i;
   assert.match(await page.locator('#positions').innerText(), says);
-  assert.equal(await page.locator('#positions canvas.ew-grid-canvas, #positions [role="grid"]').count(), 0);
+  // Instead of a blank: how a turned vector's similarity depends on the distance, from config.json's rope_theta.
+  assert.match(await page.locator('#positions').innerText(), /with base 500,000/);
+  const rotary = await page.evaluate(() => {
+    const map = document.querySelector('#positions').map;
+    return { rows: map.rows, near: map.at(1, 2), diagonal: map.at(10, 13) === map.at(40, 43) };
+  });
+  // config.json: 128 numbers, 4 heads, so heads of 32 numbers, 16 pairs turning.
+  let near = 0;
+  for (let i = 0; i < 16; i++) near += Math.cos(500000 ** (-2 * i / 32));
+  assert.equal(rotary.rows, 128);
+  assert.ok(Math.abs(rotary.near - near / 16) < 1e-6 && rotary.diagonal, JSON.stringify(rotary));
   assert.match(await page.locator('#trace').innerText(), says);
   assert.match(await page.locator('#model-text').innerText(), /no position table \(rotary positions, 8,192 places\)/);
   assert.match(await page.locator('[data-fig="pos-near"]').first().innerText(), says);
@@ -157,7 +167,10 @@ test('a file that cannot be opened leaves the page\'s model in place, and the li
 test('the weights alone open the tables, shown by row id; the page names the missing tokenizer.json', async () => {
   await pick({ 'model.safetensors': learned.get('model.safetensors') });
   await page.waitForFunction(() => window.model?.context === 64 && document.documentElement.dataset.page === 'ready');
-  assert.deepEqual(await waitForWidgets(page, '#table, #nearest, #positions, #analogy'), []);
+  assert.deepEqual(await waitForWidgets(page, '#table, #nearest, #positions, #analogy, #one-hot, #row-dot'), []);
+  // The one-hot product and the real rows' dot product by row id, without words.
+  assert.equal(await page.evaluate(() => document.querySelector('#one-hot').result.equal), 128);
+  assert.match(await page.locator('#row-dot .ew-rowdot-presets').textContent(), /came without its tokenizer\.json/);
   const header = await page.locator('#model-text').textContent();
   assert.match(header, /^Model loaded from its weights alone: .* It came without its tokenizer\.json/);
   assert.doesNotMatch(header, /Every figure below comes from it/);

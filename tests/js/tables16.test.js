@@ -108,6 +108,8 @@ for (const [wteType, wpeType] of [['F16', 'F16'], ['BF16', 'BF16'], ['BF16', 'F3
       const [girl, boy] = [narrow.tokenId('·girl'), narrow.tokenId('·boy')];
       assert.equal(cosine(rowView(narrow.wte, girl), rowView(narrow.wte, boy)), cosine(rowView(wide.wte, girl), rowView(wide.wte, boy)));
       assert.equal(dot(rowView(narrow.wte, girl), rowView(narrow.wte, boy)), dot(rowView(wide.wte, girl), rowView(wide.wte, boy)));
+      const x = Array.from({ length: rows }, (_, i) => Math.sin(i) / 4);
+      assert.deepEqual(narrow.vectorTimesWte(x), wide.vectorTimesWte(x));
     });
 
     test('the PCA and UMAP maps read the table as float32', async () => {

@@ -26,6 +26,11 @@ async function chapter(): Promise<void> {
   const map: Matrix | null = wpe && cosineMatrix(wpe);
   const map2: Matrix | null = wpe && model.cosineMatrix(wpe);
   const config: ModelConfig = model.config;
+  const theta: number | undefined = config.ropeTheta ?? config.headSize ?? config.rotaryShare;
+  // The chapter's one-hot lookup as a product: a row of wte.
+  const oneHot = new Float32Array(model.vocabSize);
+  oneHot[665] = 1;
+  const product: Float32Array = model.vectorTimesWte(oneHot);
   const id: number = model.tokenId('·girl');
   const text: string = model.tokenText(id);
   const ids: number[] = model.encode('Lily');

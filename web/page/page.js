@@ -8,7 +8,7 @@ import { pageModelFailure } from '../widgets/parts/model-source.js';
 import { hasTokenizer } from '../widgets/parts/token-picker.js';
 import { whenIdle } from '../widgets/parts/base.js';
 import { defineDeferredWidgets } from '../widgets/parts/definitions.js';
-import { positionMap } from '../widgets/position-map.js';
+import { positionMap, sinusoidMap } from '../widgets/position-map.js';
 import { ModelWidget } from '../widgets/parts/base.js';
 import { modelFilesFromPicked } from './model-choice.js';
 import { PageState } from './page-state.js';
@@ -51,10 +51,25 @@ function chapterIds(model) {
   return CHAPTER_TOKENS.map((text) => `${text} ${idOf(model, text) ?? '(not one token here)'}`).join(', ');
 }
 
-/** The one short message the console shows on load: where the reader is. */
+/** The ids the chapter's Code lines use: the default model gives its tokens these. */
+const CHAPTER_LINE_IDS = { Lily: 665, '·girl': 477, '·boy': 497 };
+
+/** Whether a model's ids are the chapter's, so that its lines work as written. */
+function hasChapterIds(model) {
+  return Object.entries(CHAPTER_LINE_IDS).every(([text, id]) => idOf(model, text) === id);
+}
+
+/**
+ * The one short message the console shows on load: where the reader is, and
+ * for a model whose ids are not the chapter's, that its lines need this model's.
+ */
 function consoleBanner(model) {
-  return 'Embeddings and position. In this console: model, trace (the first text box), rowView, dot, cosine, and help() for the whole API.\n' +
-    `This model's ids: ${chapterIds(model)}.\n` +
+  const intro = 'Embeddings and position. In this console: model, trace (the first text box), rowView, dot, cosine, and help() for the whole API.\n';
+  if (hasChapterIds(model)) {
+    return `${intro}The chapter’s lines work as written: rowView(model.wte, 665) is “Lily”, ` +
+      'cosine(rowView(model.wte, 477), rowView(model.wte, 497)) is ·girl and ·boy.';
+  }
+  return intro + `This model's ids: ${chapterIds(model)}.\n` +
     'The book’s ids (665 for Lily, 477 and 497 in its cosine line) belong to the book’s model, not this one: ' +
     `ask this model with model.tokenId('Lily'), or read rowView(model.wte, model.tokenId('·girl')).`;
 }
@@ -82,6 +97,8 @@ function helpText(model) {
     ['model.trace(text)', 'what the first layer reads', "model.trace('Lily saw Max').embeddings  // token + position, one row per token"],
     ['trace', 'the trace of the first text box, kept current', 'trace.tokens, trace.tokenEmbeddings, trace.positionEmbeddings, trace.embeddings'],
     ['model.cosineMatrix(table)', 'every row against every row', 'model.cosineMatrix(model.wpe).at(1, 2)  // places 2 and 3'],
+    ['model.vectorTimesWte(vector)', `a vector of ${model.vocabSize} numbers times the token table, by the kernels: a one-hot vector gives its row`,
+      `const oneHot = new Float32Array(${model.vocabSize}); oneHot[${girl}] = 1; model.vectorTimesWte(oneHot)  // row ${girl}`],
     ['Matrix', `rows, cols, name, dtype, data (the numbers${sixteen ? '; of a 16-bit table, their bits' : ''}), .at(r, c), .row(i), .rowView(i), .toArray()`, 'model.wte.data.length  // every number of the table'],
   ];
   return ['The chapter’s API (each line: what, then an example to paste):',
@@ -234,6 +251,11 @@ function fillLaterFigures(model) {
   };
   setFigure('pos-near', place(2, 3));
   setFigure('pos-far', place(2, 51));
+  // The original transformer's waves, for as many places and numbers (128 places without a position table).
+  const waves = sinusoidMap(model).map;
+  const wave = (p, q) => (p <= waves.rows && q <= waves.rows ? num(waves.at(p - 1, q - 1), 2) : `nothing (only ${waves.rows} places)`);
+  setFigure('wave-near', wave(2, 3));
+  setFigure('wave-far', wave(2, 51));
 
   const numbers = tablesOnly(model)
     ? `${int(model.parameterCount)} numbers in its file, only the token and position tables` +
@@ -274,14 +296,28 @@ function traceShape(model) {
   return trace ? `${trace.tokens.length} × ${model.width}` : `n × ${model.width}`;
 }
 
+/** Five numbers of a row, as the chapter lists them. */
+function firstFive(model, id) {
+  return Array.from(rowView(model.wte, id).subarray(0, 5), (x) => num(x)).join(', ');
+}
+
 function fillCode(model) {
+  // The chapter's lines as written where this model has the chapter's ids
+  // (the default model does); else each with this model's id, or the
+  // tokenId call that says why there is none.
+  const asWritten = hasChapterIds(model);
   const lily = rowOf(model, 'Lily');
   $('#code-embeddings').lines = [
     {
       code: `const lily = ${lily.code};`,
-      comment: `${model.width} numbers${lily.id === undefined ? '' : ' (the book’s id for Lily: 665)'}`,
+      comment: `${model.width} numbers${lily.id === undefined || asWritten ? '' : ' (the book’s id for Lily: 665)'}`,
       name: 'lily',
       run: lily.run,
+      figure: {
+        what: 'The first five numbers of “Lily”',
+        book: '0.008, 0.006, −0.046, 0.001, −0.209',
+        ours: () => (lily.id === undefined ? 'none: “Lily” is not one token here' : firstFive(model, lily.id)),
+      },
     },
     {
       code: 'trace.tokenEmbeddings;',
@@ -291,6 +327,8 @@ function fillCode(model) {
   ];
 
   const girl = rowOf(model, '·girl'), boy = rowOf(model, '·boy');
+  const pairScore = () => (girl.id === undefined || boy.id === undefined
+    ? 'none: “·girl” or “·boy” is not one token here' : num(jsCosine(girl.run(), boy.run()), 2));
   $('#code-similar').lines = [
     dotLine,
     {
@@ -300,8 +338,9 @@ function fillCode(model) {
     },
     {
       code: `cosine(${girl.code}, ${boy.code});`,
-      comment: '·girl and ·boy (the book’s model: 0.74)',
+      comment: asWritten ? '·girl and ·boy, 0.74' : '·girl and ·boy (the book’s model: 0.74)',
       run: () => jsCosine(girl.run(), boy.run()),
+      figure: { what: '·girl and ·boy', book: '0.74', ours: pairScore },
     },
   ];
 
@@ -564,6 +603,21 @@ async function main() {
     progressText.textContent = `${modelSummary(model)} (The model the address names could not be opened: see beside the file picker, at the foot of the page.)`;
   }
   traceWidget.addEventListener('ew-trace', () => fillCode(current));
+
+  // The texts the trace compares: the same tokens swapped (the default), or the chapter's own pair.
+  const textButtons = [...document.querySelectorAll('[data-texts]')];
+  for (const button of textButtons) {
+    button.addEventListener('click', () => {
+      const [first, second] = button.dataset.texts.split('|');
+      traceWidget.text = first;
+      traceWidget.compareText = second;
+      for (const other of textButtons) other.setAttribute('aria-pressed', String(other === button));
+    });
+  }
+  traceWidget.addEventListener('input', () => {
+    const texts = `${traceWidget.text}|${traceWidget.compareText}`;
+    for (const button of textButtons) button.setAttribute('aria-pressed', String(button.dataset.texts === texts));
+  });
 
   for (const button of document.querySelectorAll('[data-places]')) {
     button.addEventListener('click', () => {

@@ -19,6 +19,15 @@
 
 #include "scalar.h"
 
+// Loops kept as written where their size matters more than their speed (clang only).
+#if defined(__clang__)
+#define EMBEDDINGS_LOOP_NOT_UNROLLED _Pragma("clang loop unroll(disable)")
+#define EMBEDDINGS_LOOP_SCALAR _Pragma("clang loop unroll(disable) vectorize(disable)")
+#else
+#define EMBEDDINGS_LOOP_NOT_UNROLLED
+#define EMBEDDINGS_LOOP_SCALAR
+#endif
+
 namespace embeddings::kernels {
 
 template <class B>
@@ -365,15 +374,37 @@ struct Kernels {
       case NumberFormat::BF16: widen_bf16(bits, n, out); return;
       case NumberFormat::F32: break;
     }
-    // A copy (no memcpy: see embed_tokens; a row of a trace, rarely float32 here).
+    // A copy (no memcpy: see embed_tokens; a row of a trace or of vector_times_table).
     const auto* numbers = static_cast<const float*>(in.data);
     for (std::size_t k = 0; k < n; ++k) out[k] = numbers[k];
   }
 
+  // out[j] += x * row[j]: a vector at a time, then the tail.
+  static void add_scaled_row(float* out, float x, const float* row, std::size_t n) {
+    const V scale = B::splat(x);
+    std::size_t j = 0;
+    EMBEDDINGS_LOOP_NOT_UNROLLED
+    for (; j + L <= n; j += L) B::store(out + j, B::mul_add(B::load(out + j), scale, B::load(row + j)));
+    EMBEDDINGS_LOOP_SCALAR
+    for (; j < n; ++j) out[j] += x * row[j];
+  }
+
+  // Each row is widened (or copied, for a float32 table) into scratch and
+  // added from there: one loop for every format, so a 16-bit table's product
+  // has the bits of its float32 conversion's, and the whole kernel is one
+  // small function in the page's module.
+  [[gnu::noinline]] static void vector_times_table(const float* x, TableNumbers table, std::size_t rows,
+                                                   std::size_t cols, float* scratch, float* out) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      widen(table.from(i * cols), cols, scratch);
+      add_scaled_row(out, x[i], scratch, cols);
+    }
+  }
+
   static constexpr KernelBackend table() {
-    return KernelBackend{B::kName,    &dot,     &dot_and_norms,   &cosine,     &inverse_norm, &cosine_scores,
-                         &top_k,      &nearest, &cosine_map_rows, &cosine_map, &embed_tokens, &widen_f16,
-                         &widen_bf16, &widen};
+    return KernelBackend{B::kName,       &dot,       &dot_and_norms, &cosine,          &inverse_norm,
+                         &cosine_scores, &top_k,     &nearest,       &cosine_map_rows, &cosine_map,
+                         &embed_tokens,  &widen_f16, &widen_bf16,    &widen,           &vector_times_table};
   }
 };
 

@@ -83,4 +83,9 @@ void widen_bf16(const std::uint16_t* in, std::size_t n, float* out) { selected()
 
 void widen(TableNumbers in, std::size_t n, float* out) { selected().widen(in, n, out); }
 
+void vector_times_table(const float* x, TableNumbers table, std::size_t rows, std::size_t cols,
+                        float* scratch, float* out) {
+  Selected::vector_times_table(x, table, rows, cols, scratch, out);
+}
+
 }  // namespace embeddings::kernels

@@ -18,6 +18,7 @@ struct HaswellOps {
   static constexpr std::size_t kLanes = 8;
   static constexpr const char* kName = "avx2-fma";
   static V zero() { return _mm256_setzero_ps(); }
+  static V splat(float x) { return _mm256_set1_ps(x); }
   static V load(const float* p) { return _mm256_loadu_ps(p); }
   static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
   // widen.h's conversions, eight at a time, with integer operations and one

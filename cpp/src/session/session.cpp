@@ -322,6 +322,17 @@ bool ModelSession::cosine_map(int table) {
   return true;
 }
 
+bool ModelSession::token_table_times(std::size_t begin, std::size_t count) {
+  // Before loading wte has no rows, so any rows are out of range. The sum in
+  // double cannot wrap, and rounds only above 2^53, far past any table.
+  const TableView wte = tables_.wte();
+  if (count > kVectorChunk || static_cast<double>(begin) + static_cast<double>(count) > wte.rows)
+    return fail("bad row range");
+  kernels::vector_times_table(workspace_.vector_a.data(), wte.numbers.from(begin * wte.cols), count, wte.cols,
+                              workspace_.scratch.data(), workspace_.query.data());
+  return true;
+}
+
 // ---- TextSession ---------------------------------------------------------------
 
 void TextSession::set_output(const void* data, std::size_t count) {

@@ -51,6 +51,7 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
     await source.close();
   }
   const host = new TablesHost(module, session, source.name);
+  if (config !== undefined && !host.hasPositionTable) host.rotary = rotaryOf(config.text);
   if (shards) {
     // The shard's header counts its own tensors only; the index's total_size
     // counts every shard's bytes, at the token table's bytes per number.
@@ -123,6 +124,29 @@ async function readTables(module, session, source, progress, requested) {
   const reads = await pending;
   for (const read of reads) if (read.status === 'rejected') throw read.reason;
   order.forEach((table, i) => module.HEAPU8.set(reads[i].value, session.tableBuffer(table)));
+}
+
+/**
+ * What config.json says of a model's rotary positions, for the page to
+ * draw them: { ropeTheta, headSize, rotaryShare }, those it names (the C++
+ * loader, which has checked the text, reads only the sizes).
+ */
+function rotaryOf(text) {
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  const positive = (x) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : undefined);
+  const out = {};
+  const theta = positive(json?.rope_theta) ?? positive(json?.rotary_emb_base) ?? positive(json?.rope_parameters?.rope_theta);
+  if (theta !== undefined) out.ropeTheta = theta;
+  const head = positive(json?.head_dim);
+  if (head !== undefined && Number.isInteger(head)) out.headSize = head;
+  const share = positive(json?.partial_rotary_factor) ?? positive(json?.rotary_pct);
+  if (share !== undefined && share <= 1) out.rotaryShare = share;
+  return out;
 }
 
 function readConfig(module, session, config, fail) {

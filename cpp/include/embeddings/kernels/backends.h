@@ -40,6 +40,7 @@ struct KernelBackend {
   void (*widen_f16)(const std::uint16_t*, std::size_t, float*);
   void (*widen_bf16)(const std::uint16_t*, std::size_t, float*);
   void (*widen)(TableNumbers, std::size_t, float*);
+  void (*vector_times_table)(const float*, TableNumbers, std::size_t, std::size_t, float*, float*);
 };
 
 extern const KernelBackend kPortableBackend;

@@ -166,6 +166,12 @@ class ModelSession {
   // The whole map of a table of at most sqrt(kMapBlock) rows (wpe), each pair
   // computed once.
   bool cosine_map(int table);
+  // Rows [begin, begin + count) of wte times the count numbers at vector_a()
+  // (count <= kVectorChunk), added to the width() numbers at query(): the
+  // caller zeroes them first, then a vector longer than a chunk goes through
+  // chunk by chunk (kernels::vector_times_table; the chapter's one-hot
+  // lookup as a product). wte only: the page's module has no room for more.
+  bool token_table_times(std::size_t begin, std::size_t count);
 
  private:
   // Every buffer read_header() allocates besides the tables. It counts them
