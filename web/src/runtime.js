@@ -9,11 +9,15 @@
 // its loader, are fetched only when a tokenizer needs them.
 import createEmbeddingsModule from '../dist/embeddings.js';
 import { fetchAndCompileWasm, takeEarlyCompile } from './early-compile.js';
+import { packageFile } from './files.js';
 
 const builds = {
-  critical: { wasmUrl: new URL('../dist/embeddings.wasm', import.meta.url), create: async () => createEmbeddingsModule },
+  critical: {
+    wasmUrl: () => packageFile('web/dist/embeddings.wasm', () => new URL('../dist/embeddings.wasm', import.meta.url)),
+    create: async () => createEmbeddingsModule,
+  },
   full: {
-    wasmUrl: new URL('../dist/embeddings-full.wasm', import.meta.url),
+    wasmUrl: () => packageFile('web/dist/embeddings-full.wasm', () => new URL('../dist/embeddings-full.wasm', import.meta.url)),
     create: async () => (await import('../dist/embeddings-full.js')).default,
   },
 };
@@ -39,8 +43,8 @@ export function observeInstances(callback) {
  */
 export async function compileWasm(url) {
   if (url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    return WebAssembly.compile(await readFile(url));
+    const { readFileBytes } = await import('#platform');
+    return WebAssembly.compile(await readFileBytes(url));
   }
   const early = takeEarlyCompile(url);
   return early ? early.catch(() => fetchAndCompileWasm(url)) : fetchAndCompileWasm(url);
@@ -52,7 +56,7 @@ export async function compileWasm(url) {
  */
 export async function instantiate(role = 'kernels', { full = false } = {}) {
   const build = builds[full ? 'full' : 'critical'];
-  compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl), build.create()]);
+  compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl()), build.create()]);
   const [wasmModule, create] = await compiled[full ? 'full' : 'critical'];
   const module = await create({
     instantiateWasm(imports, done) {

@@ -17,12 +17,14 @@ import { TokenPicker, tokenLabel } from './parts/token-picker.js';
 import { VOCABULARY_GROUPS, groupIds, drawShape } from './parts/vocabulary-groups.js';
 import { mapDetails } from '../index.js';
 import { defineWidget } from './parts/definitions.js';
+import { packageFile } from '../src/files.js';
 
-const stylesheetUrl = new URL('./vocabulary-map.css', import.meta.url);
 const NEIGHBOURS = 10;
 const maps = new WeakMap();  // model -> { umap, pca }: promises of maps, computed once per model
+let stylesheetUrl;
 
 function ensureOwnStylesheet() {
+  stylesheetUrl ??= packageFile('web/widgets/vocabulary-map.css', () => new URL('./vocabulary-map.css', import.meta.url));
   if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === stylesheetUrl.href)) return;
   document.head.append(el('link', { rel: 'stylesheet', href: stylesheetUrl.href }));
 }

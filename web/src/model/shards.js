@@ -29,8 +29,8 @@ async function shardBeside(indexInput, indexName, file) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(indexInput) || typeof document !== 'undefined') {
       return new URL(file, new URL(indexInput, typeof document !== 'undefined' ? document.baseURI : undefined));
     }
-    const { dirname, join } = await import('node:path');
-    return join(dirname(indexInput), file);
+    const { pathBeside } = await import('#platform');
+    return pathBeside(indexInput, file);
   }
   throw new Error(`${indexName}: a sharded checkpoint's index given as bytes cannot say where its shards are; ` +
     'give the index as a URL or a file path, or give the shard with the tables as the weights');
