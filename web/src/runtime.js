@@ -44,7 +44,10 @@ export function observeInstances(callback) {
 export async function compileWasm(url) {
   if (url.protocol === 'file:') {
     const { readFileBytes } = await import('#platform');
-    return WebAssembly.compile(await readFileBytes(url));
+    const bytes = await readFileBytes(url).catch((error) => {
+      throw new Error(`Could not read ${url.href}: ${error.code ?? error.message}`, { cause: error });
+    });
+    return WebAssembly.compile(bytes);
   }
   const early = takeEarlyCompile(url);
   return early ? early.catch(() => fetchAndCompileWasm(url)) : fetchAndCompileWasm(url);
