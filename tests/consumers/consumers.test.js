@@ -42,12 +42,21 @@ async function command(file, args, cwd, env = {}) {
   }
 }
 
-/** An app's folder, holding a package.json as a fresh app has, and the one node_modules every app shares. */
-async function app(name, files) {
+/** Installs the tarball into `folder` from the file alone (nothing else to fetch: the package depends on none). */
+function install(folder) {
+  return command('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(work, state.pack.filename)], folder);
+}
+
+/**
+ * An app's folder, holding a package.json as a fresh app has, and the one
+ * node_modules the apps share, or (`ownInstall`) one of its own: Vite's dev
+ * server serves no file from outside its app.
+ */
+async function app(name, files, { ownInstall = false } = {}) {
   const folder = join(work, name);
   await mkdir(folder, { recursive: true });
   await writeFile(join(folder, 'package.json'), `${JSON.stringify({ name: `${name}-app`, private: true, type: 'module' }, null, 2)}\n`);
-  await symlink('../node_modules', join(folder, 'node_modules'));
+  await (ownInstall ? install(folder) : symlink('../node_modules', join(folder, 'node_modules')));
   for (const [to, from] of Object.entries(files)) {
     await mkdir(join(folder, to, '..'), { recursive: true });
     await (typeof from === 'string' ? cp(join(apps, from), join(folder, to)) : writeFile(join(folder, to), from.text));
@@ -92,7 +101,7 @@ before(async () => {
   const { stdout } = await command('npm', ['pack', '--json', '--pack-destination', work], repository);
   state.pack = JSON.parse(stdout)[0];
   await writeFile(join(work, 'package.json'), '{ "name": "consumer-apps", "private": true }\n');
-  await command('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', `./${state.pack.filename}`], work);
+  await install(work);
 
   // The answers the apps must give: the package's own, computed here from the repository.
   const model = await loadModel();
@@ -107,7 +116,7 @@ before(async () => {
   model.dispose();
 
   const [vite, webpack, esbuild, , typescript] = await Promise.all([
-    app('vite', { 'index.html': await pageWith('<script type="module" src="/main.js"></script>'), 'main.js': 'page/main.js' }),
+    app('vite', { 'index.html': await pageWith('<script type="module" src="/main.js"></script>'), 'main.js': 'page/main.js' }, { ownInstall: true }),
     app('webpack', { 'src/index.js': 'page/main.js', 'dist/index.html': await pageWith('<script defer src="main.js"></script>') }),
     app('esbuild', {
       'src/main.js': 'esbuild/main.js', 'src/files.js': 'esbuild/files.js', 'src/page.js': 'page/main.js',
@@ -133,9 +142,13 @@ before(async () => {
     command('sh', ['-e', '-c', esbuildSteps], esbuild),
   ].map(settled));
 
-  const { preview } = await import('vite');
+  const { createServer: viteServer, preview } = await import('vite');
   const vitePreview = await preview({ root: vite, configFile: false, logLevel: 'silent', preview: { port: 0, host: '127.0.0.1' } });
   state.servers.push({ close: () => vitePreview.close() });
+  // Its dev server too: the package's modules pre-bundled, the files found where they lie.
+  const viteDev = await viteServer({ root: vite, configFile: false, logLevel: 'silent', server: { port: 0, host: '127.0.0.1' } });
+  await viteDev.listen();
+  state.servers.push({ close: () => viteDev.close() });
   const served = async (root) => {
     const server = createChapterServer({ root });
     const origin = await listenOnLoopback(server);
@@ -146,6 +159,7 @@ before(async () => {
   state.servers.push(plain);
   state.origins = {
     vite: vitePreview.resolvedUrls.local[0],
+    viteDev: viteDev.resolvedUrls.local[0],
     webpack: `${await served(join(webpack, 'dist'))}/`,
     esbuild: `${await served(join(esbuild, 'dist'))}/`,
     importMap: `${plain.origin}/import-map/`,
@@ -258,9 +272,20 @@ test('the tarball: a LICENSE, the package\'s files and not the chapter page\'s, 
   console.log(`# tarball: ${(state.pack.size / 1e6).toFixed(1)} MB packed, ${(state.pack.unpackedSize / 1e6).toFixed(1)} MB installed, ${state.pack.entryCount} files`);
 });
 
+test('docs/embedding.md shows the configuration these apps have, as they have it', async () => {
+  const docs = await readFile(join(repository, 'docs/embedding.md'), 'utf8');
+  for (const file of ['esbuild/files.js', 'esbuild/build.sh', 'import-map/scripts.html', 'typescript/tsconfig.json']) {
+    assert.ok(docs.includes(await readFile(join(apps, file), 'utf8')), `docs/embedding.md holds tests/consumers/apps/${file}`);
+  }
+});
+
 test('Vite: built with no configuration and served by its preview server', async () => {
   built(0);
   checkApp(await visit(state.origins.vite));
+});
+
+test('Vite\'s dev server, with no configuration: one copy of the package, its files where they lie', async () => {
+  checkApp(await visit(state.origins.viteDev));
 });
 
 test('webpack 5: built with its default settings', async () => {

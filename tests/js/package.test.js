@@ -126,3 +126,13 @@ test('locateFiles: a folder or a function gives every file\'s URL; bad values ar
     try { locateFiles('/again/'); } catch (error) { console.log(error.message.slice(0, 40)); }`);
   assert.equal(fromFunction, 'https://cdn.example/model_tokenizer.json\nlocateFiles: the package has already loo\n');
 });
+
+test('a table of another copy of the package (a page that loads it twice) is refused by a message that says so', async () => {
+  const { rowView } = await import('../../web/index.js');
+  const { Matrix: OtherMatrix } = await import('../../web/src/matrix.js?another-copy');
+  assert.throws(() => rowView(new OtherMatrix(new Float32Array(4), 2, 2), 0), {
+    name: 'TypeError',
+    message: 'rowView: the first argument must be a table such as model.wte, got a Matrix of another copy of the package ' +
+      '(it is loaded twice: import it by its name everywhere)',
+  });
+});
