@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <string>
 
-#include "embeddings/kernels.h"
-#include "embeddings/session.h"
+#include "embeddings/kernels/kernels.h"
+#include "embeddings/session/session.h"
 
 namespace {
 

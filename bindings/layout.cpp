@@ -1,12 +1,12 @@
 // The vocabulary map's WebAssembly module (web/dist/layout.{js,wasm}): PCA
-// and the UMAP-method layout of cpp/include/embeddings/layout.h as plain C
+// and the UMAP-method layout of cpp/include/embeddings/layout/layout.h as plain C
 // exports. It is a module of its own so that the chapter's main module stays
 // small; only model.map() loads it. No maths here: it checks what JS hands
 // over, keeps the layouts JS holds, and reports failures as messages.
 //
 // Memory: the table is copied in by JS (layout_buffer), so this instance may
 // grow freely; JS reads results through fresh views after every call.
-#include "embeddings/layout.h"
+#include "embeddings/layout/layout.h"
 
 #include <emscripten/emscripten.h>
 

@@ -4,7 +4,7 @@
 //       --train-out train.bin --validation-out val.bin corpus.txt [more.txt ...]
 //
 // Documents (separated by lines holding exactly <|endoftext|>, see
-// cpp/include/embeddings/corpus.h) are numbered from 1 across all files in
+// cpp/include/embeddings/training/corpus.h) are numbered from 1 across all files in
 // order; every Nth one (N, 2N, ...) goes to validation, the rest to training
 // (--validation-every 0: none). Each document is encoded and followed by the
 // <|endoftext|> id. Output: little-endian uint16 ids, so the vocabulary must
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "embeddings/corpus.h"
-#include "embeddings/model.h"
-#include "embeddings/tokenizer.h"
+#include "embeddings/formats/model.h"
+#include "embeddings/text/tokenizer.h"
+#include "embeddings/training/corpus.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Writes cpp/src/unicode_tables.inc: sorted, merged code point ranges for the
-// character classes the GPT-2 pre-tokenizer regex uses.
+// Writes cpp/src/text/unicode/unicode_tables.inc: sorted, merged code point
+// ranges for the character classes the GPT-2 pre-tokenizer regex uses.
 //
 //   node tools/gen-unicode-tables.mjs            # rewrites the file
 //   node tools/gen-unicode-tables.mjs --check    # exits 1 when it is stale
@@ -18,7 +18,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const outputPath = join(dirname(fileURLToPath(import.meta.url)), '..', 'cpp', 'src', 'unicode_tables.inc');
+const outputPath = join(dirname(fileURLToPath(import.meta.url)), '..', 'cpp', 'src', 'text', 'unicode',
+  'unicode_tables.inc');
 
 const classes = [
   { name: 'kLetterRanges', what: '\\p{L} (General_Category Letter: Lu Ll Lt Lm Lo)', regex: /^\p{L}$/u },
@@ -54,7 +55,7 @@ let text = '';
 text += '// GENERATED FILE, DO NOT EDIT. Regenerate with: node tools/gen-unicode-tables.mjs\n';
 text += `// Unicode ${process.versions.unicode} (the data of the Node.js that ran the generator).\n`;
 text += '// Each table is a sorted list of disjoint, non-adjacent inclusive ranges {first, last}.\n';
-text += '// Included only by cpp/src/unicode.cpp.\n';
+text += '// Included only by cpp/src/text/unicode/unicode.cpp.\n';
 for (const { name, what, regex } of classes) {
   const ranges = rangesOf(regex);
   text += `\n// ${what}: ${ranges.length} ranges.\n`;
@@ -67,7 +68,7 @@ for (const { name, what, regex } of classes) {
 }
 
 // The general category of every code point, for the regular expressions of
-// Split pre-tokenizers (\p{Lu}, \p{M}, ...; cpp/include/embeddings/regex.h):
+// Split pre-tokenizers (\p{Lu}, \p{M}, ...; cpp/include/embeddings/text/regex/regex.h):
 // only the categories those use, as runs of equal category from U+0000 on.
 // Each run is one byte, the category in its low 4 bits and the run's length
 // minus 1 in its high 4 bits; a length over 15 writes 15 there and the
@@ -110,7 +111,7 @@ for (let i = 0; i < runBytes.length; i += 16) {
 }
 text += '};\n';
 
-// Canonical normalization (NFC, NFD; cpp/include/embeddings/normalize.h),
+// Canonical normalization (NFC, NFD; cpp/include/embeddings/text/unicode/normalize.h),
 // taken from this Node.js's String.prototype.normalize, as the other
 // tables are from its RegExp:
 // - each code point's full canonical decomposition, where it has one

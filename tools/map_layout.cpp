@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "embeddings/layout.h"
+#include "embeddings/layout/layout.h"
 
 namespace {
 

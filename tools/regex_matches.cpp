@@ -1,5 +1,5 @@
 // Prints where a Split pattern matches, for checking the regex engine
-// (cpp/include/embeddings/regex.h) against another one.
+// (cpp/include/embeddings/text/regex/regex.h) against another one.
 //
 //   regex_matches < input
 //
@@ -13,8 +13,8 @@
 #include <iostream>
 #include <string>
 
-#include "embeddings/json.h"
-#include "embeddings/regex.h"
+#include "embeddings/formats/json.h"
+#include "embeddings/text/regex/regex.h"
 
 namespace {
 

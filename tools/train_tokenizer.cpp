@@ -5,17 +5,17 @@
 // The corpus files are UTF-8 text whose documents are separated by lines
 // holding exactly <|endoftext|>. The vocabulary gets 256 byte tokens (id =
 // byte value), the learned merges, and <|endoftext|> as the last id. See
-// cpp/include/embeddings/bpe_trainer.h for the rules.
+// cpp/include/embeddings/training/bpe_trainer.h for the rules.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "embeddings/bpe_trainer.h"
-#include "embeddings/corpus.h"
-#include "embeddings/model.h"
-#include "embeddings/tokenizer.h"
+#include "embeddings/formats/model.h"
+#include "embeddings/text/tokenizer.h"
+#include "embeddings/training/bpe_trainer.h"
+#include "embeddings/training/corpus.h"
 
 namespace {
 

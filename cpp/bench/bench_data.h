@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "embeddings/model.h"
-#include "embeddings/tokenizer.h"
+#include "embeddings/formats/model.h"
+#include "embeddings/text/tokenizer.h"
 
 namespace bench {
 

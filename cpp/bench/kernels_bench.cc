@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "bench_data.h"
-#include "embeddings/kernels.h"
-#include "embeddings/kernels_backends.h"
+#include "embeddings/kernels/backends.h"
+#include "embeddings/kernels/kernels.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bench_data.h"
-#include "embeddings/kernels.h"
+#include "embeddings/kernels/kernels.h"
 
 namespace {
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "../fuzz/targets/tokenizer_encode.h"
-#include "embeddings/buffer.h"
-#include "embeddings/model.h"
-#include "safetensors_writer.h"
+#include "embeddings/common/buffer.h"
+#include "embeddings/formats/model.h"
+#include "formats/safetensors_writer.h"
 
 namespace {
 

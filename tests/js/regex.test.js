@@ -1,4 +1,4 @@
-// The regex engine of Split pre-tokenizers (cpp/include/embeddings/regex.h)
+// The regex engine of Split pre-tokenizers (cpp/include/embeddings/text/regex/regex.h)
 // against JavaScript's own RegExp with the `u` flag, over random text: the
 // same matches at the same places, for the patterns of real tokenizer.json
 // files and for patterns that exercise each construct.

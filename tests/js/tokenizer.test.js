@@ -211,7 +211,7 @@ test('the test inputs are what the comparisons assume', () => {
 // The pre-tokenizer's letter, number, whitespace and word tables are
 // generated from this Node.js's Unicode data; a stale committed file would
 // make the C++ tokenizer and the JS oracles read characters differently.
-test('cpp/src/unicode_tables.inc is what tools/gen-unicode-tables.mjs makes', () => {
+test('cpp/src/text/unicode/unicode_tables.inc is what tools/gen-unicode-tables.mjs makes', () => {
   const script = fileURLToPath(new URL('../../tools/gen-unicode-tables.mjs', import.meta.url));
   const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stdout + run.stderr);

@@ -8,7 +8,7 @@
 // Numbers are float32, the model's precision. A finite number beyond
 // float32's range (a plain array's 1e39, say) is refused with a RangeError
 // that names it, rather than turned into Infinity; norms and cosines are
-// right over float32's whole range (cpp/include/embeddings/kernels.h).
+// right over float32's whole range (cpp/include/embeddings/kernels/kernels.h).
 import { Matrix, copyAsFloat32, describe } from './matrix.js';
 
 /** The largest float32, about 3.4e38. */

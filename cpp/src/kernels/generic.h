@@ -1,13 +1,13 @@
 // The fast kernels of kernels.h, written once over a backend's vector
 // operations (Ops: ops_portable.h, ops_haswell.h, ops_v128.h). Each
-// kernels_<backend>.cpp instantiates Kernels<Ops> and lists it in a
-// KernelBackend table (kernels_backends.h).
+// <backend>.cpp instantiates Kernels<Ops> and lists it in a
+// KernelBackend table (kernels/backends.h).
 //
 // Bit-for-bit promises the code keeps: a row's dot product and squared
 // norm come out the same whether it was computed alone or in a group of
 // four (one accumulator per row, the same horizontal sum, the same tail),
 // so nearest(), cosine_scores() and cosine_map_rows() agree exactly. The
-// kernels' sources are compiled with -ffp-contract=off (CMakeLists.txt) so
+// kernels' sources are compiled with -ffp-contract=off (its CMakeLists.txt) so
 // the scalar tails round the same way wherever they are inlined; the SIMD
 // code asks for fused multiply-adds explicitly where it wants them.
 #pragma once
@@ -20,8 +20,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "embeddings/kernels.h"
-#include "embeddings/kernels_backends.h"
+#include "embeddings/kernels/backends.h"
+#include "embeddings/kernels/kernels.h"
 #include "widen.h"
 
 namespace embeddings::kernels {

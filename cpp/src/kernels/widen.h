@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "embeddings/kernels.h"
+#include "embeddings/kernels/kernels.h"
 
 namespace embeddings::kernels {
 

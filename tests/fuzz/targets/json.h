@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "embeddings/json.h"
-#include "embeddings/utf8.h"
+#include "embeddings/common/utf8.h"
+#include "embeddings/formats/json.h"
 #include "findings.h"
 
 namespace embeddings::fuzz {

@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "embeddings/kernels.h"
-#include "embeddings/model.h"
+#include "embeddings/formats/model.h"
+#include "embeddings/kernels/kernels.h"
 #include "findings.h"
 
 namespace embeddings::fuzz {

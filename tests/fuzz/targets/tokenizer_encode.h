@@ -21,9 +21,9 @@
 #include <string_view>
 #include <vector>
 
-#include "embeddings/byte_level.h"
-#include "embeddings/json.h"
-#include "embeddings/tokenizer.h"
+#include "embeddings/formats/json.h"
+#include "embeddings/text/byte_level.h"
+#include "embeddings/text/tokenizer.h"
 #include "findings.h"
 #include "tokenizer_json.h"
 

@@ -17,8 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "embeddings/tokenizer.h"
-#include "embeddings/utf8.h"
+#include "embeddings/common/utf8.h"
+#include "embeddings/text/tokenizer.h"
 #include "findings.h"
 
 namespace embeddings::fuzz {

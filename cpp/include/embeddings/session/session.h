@@ -1,0 +1,282 @@
+// What one loaded model is to its caller: a ModelSession owns the tables
+// loader, the two tables and a workspace for every later call; a TextSession owns the tokenizer and the
+// buffers text passes through. The WebAssembly bindings hand these to
+// JavaScript almost unchanged (bindings/embind.cpp), and the native tests
+// drive them the same way.
+//
+// Memory discipline. A ModelSession allocates everything it will ever need in
+// read_header(), before a byte of the tables is read, and checks the total
+// against a MemoryBudget first: so a model that cannot fit is refused with
+// its sizes, and no later call allocates more than a short message. (The
+// JavaScript layer relies on this: views of the tables stay valid only while
+// the memory under them never grows.) A TextSession's memory follows the
+// text it is given; each request is checked against the budget before it is
+// made.
+//
+// Failures are `false` (or a null buffer) with error() saying why, never an
+// exception or an abort. Messages name no file: error_source() says which
+// file a ModelSession's error is about, and the caller, which knows what it
+// called the files, names it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "embeddings/common/buffer.h"
+#include "embeddings/formats/model.h"
+#include "embeddings/kernels/kernels.h"
+#include "embeddings/text/tokenizer.h"
+
+namespace embeddings {
+
+// How much more memory malloc can hand out. The default is unbounded (native
+// code, where an allocation that fails is reported anyway); the WebAssembly
+// bindings ask the heap; tests give a fixed number.
+class MemoryBudget {
+ public:
+  using Probe = std::uint64_t (*)();
+  MemoryBudget() = default;
+  // `room` is exact and may be slow (it may walk the heap); `fast_room`, a
+  // cheap lower bound (what memory can still grow by), answers first.
+  MemoryBudget(Probe room, Probe fast_room) : room_(room), fast_room_(fast_room) {}
+  std::uint64_t room() const;
+  bool has_room(std::uint64_t bytes) const;
+
+ private:
+  Probe room_ = nullptr;
+  Probe fast_room_ = nullptr;
+};
+
+// Longest vector a caller copies into a session at once: longer vectors from
+// outside are processed in chunks of this many numbers, so none needs an
+// allocation.
+inline constexpr std::size_t kVectorChunk = 16384;
+// Numbers in one block of a cosine map handed back to the caller.
+inline constexpr std::size_t kMapBlock = 1 << 18;
+// Heap room kept free after loading, for the short strings later calls
+// allocate (messages, names), so that they never grow memory.
+inline constexpr std::size_t kSlackBytes = 1 << 20;
+// The JSON reader builds its tree with std containers: at worst
+// ("[0,0,0,...]") about 88 bytes of memory per input byte in wasm32,
+// measured. A JSON text whose worst case cannot fit is refused before
+// parsing. (tokenizer.json is not read as a tree; its loader estimates its
+// own tables and checks them against the budget.)
+inline constexpr std::uint64_t kJsonBytesPerInputByte = 96;
+// Worst case of Tokenizer::encode per input byte: the ids (4, doubled by
+// vector growth), a piece's symbols (16) and merge queue (up to 3 entries of
+// 12, doubled), the prefixed copy of a gap (1), with margin.
+inline constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
+// Slots of a TextSession's piece cache: 256 KiB, enough for the words of
+// a long story (the hit rate on TinyStories is in docs/benchmarks.md).
+inline constexpr std::size_t kPieceCacheSlots = 4096;
+// Tokens one trace holds for a model without a position table (rotary
+// positions): its context (Llama 3's is 131,072) would make the trace rows
+// gigabytes, and the chapter traces sentences.
+inline constexpr std::size_t kTraceTokensWithoutPositionTable = 1024;
+// Bytes of the file a loader reads first (the header's length).
+inline constexpr std::size_t kPrefixBytes = 8;
+// Sizes arrive from JavaScript as doubles, exact up to 2^53.
+inline constexpr double kLargestExactDouble = 9007199254740992.0;
+
+class ModelSession {
+ public:
+  explicit ModelSession(MemoryBudget budget = {}) : budget_(budget) {}
+
+  const std::string& error() const { return error_; }
+  ErrorSource error_source() const { return error_source_; }
+
+  // ---- Loading, in this order --------------------------------------------
+  // The caller writes the file's first kPrefixBytes (or fewer) here.
+  unsigned char* prefix_buffer() { return prefix_; }
+  bool begin(std::size_t available, double file_size);
+  std::uint64_t header_length() const { return loader_.header_length(); }
+  // A buffer of header_length() bytes for the header; null when there is no
+  // memory for it.
+  unsigned char* header_buffer();
+  // Parses the header, then allocates everything the model will need (the
+  // tables and the workspace), after checking that it fits the budget.
+  bool read_header();
+  // For table 0 (wte) and 1 (wpe): where in the file its bytes are, and
+  // where they go (null for another table number).
+  std::uint64_t table_offset(int table) const;
+  std::uint64_t table_bytes(int table) const;
+  unsigned char* table_buffer(int table);
+  // Optional: a buffer for config.json's text (null when it is longer than
+  // kMaxConfigBytes or memory is short), then its check.
+  char* config_buffer(std::size_t bytes);
+  // Before finish(): the file is one shard of a sharded checkpoint
+  // (TablesLoader::set_one_shard_of_many()).
+  void set_one_shard_of_many() { loader_.set_one_shard_of_many(); }
+  bool read_config();
+  bool finish();
+  bool loaded() const { return loaded_; }
+
+  // ---- The model -----------------------------------------------------------
+  const EmbeddingTables& tables() const { return tables_; }
+  // The safetensors __metadata__ as the text of a JSON object of strings.
+  std::string_view metadata_json() const { return {workspace_.metadata_json.data(), metadata_json_size_}; }
+  // nearest() leaves out rows at and after this one: the rows of a padded
+  // token table that have no token. All rows by default.
+  void set_rows_with_tokens(std::size_t rows);
+
+  // Most tokens one embed() takes: the rows of wpe, or
+  // kTraceTokensWithoutPositionTable for a model that has none.
+  std::size_t trace_capacity() const { return trace_capacity_; }
+
+  // ---- Workspace -------------------------------------------------------------
+  // Filled by the caller before embed(): up to trace_capacity() token ids.
+  std::int32_t* ids() { return workspace_.ids.data(); }
+  // embed()'s results, trace_capacity() × width() each. Without a position
+  // table, position_rows() stays zero and sum_rows() are the token rows.
+  const float* token_rows() const { return workspace_.token_rows.data(); }
+  const float* position_rows() const { return workspace_.position_rows.data(); }
+  const float* sum_rows() const { return workspace_.sum_rows.data(); }
+  // Filled by the caller before nearest_to_query(): width() numbers.
+  float* query() { return workspace_.query.data(); }
+  // nearest()'s results: result_count() ids and scores, best first. The
+  // count is also at result_count_address(), for a caller across a slow
+  // boundary (an Embind call costs as much as a few percent of nearest()).
+  const std::int32_t* result_ids() const { return workspace_.result_ids.data(); }
+  const float* result_scores() const { return workspace_.result_scores.data(); }
+  std::size_t result_count() const { return result_count_; }
+  const std::uint32_t* result_count_address() const { return &result_count_; }
+  // Scratch for vectors from outside, kVectorChunk numbers each, and the three
+  // sums of a cosine over chunks.
+  float* vector_a() { return workspace_.vector_a.data(); }
+  float* vector_b() { return workspace_.vector_b.data(); }
+  double* sums() { return sums_; }
+  // A block of a cosine map, kMapBlock numbers.
+  const float* map_block() const { return workspace_.map_block.data(); }
+
+  // ---- Computations over the workspace ---------------------------------------
+  // The trace of the n ids at ids(): fills the three row blocks.
+  bool embed(std::size_t n);
+  // The k tokens closest to row `id` of wte (not listing `id` itself), or
+  // to the vector at query(). Results at result_ids(), result_scores().
+  // For a 16-bit wte, nearest_to_token() leaves the row, widened, at query().
+  bool nearest_to_token(std::size_t id, std::size_t k);
+  bool nearest_to_query(std::size_t k);
+  // Rows [begin, end) of the cosine map of table 0 (wte) or 1 (wpe, an error
+  // for a model without one) into
+  // map_block(); (end - begin) × rows must fit in kMapBlock.
+  bool cosine_map_rows(int table, std::size_t begin, std::size_t end);
+  // The whole map of a table of at most sqrt(kMapBlock) rows (wpe), each pair
+  // computed once.
+  bool cosine_map(int table);
+
+ private:
+  // Every buffer read_header() allocates besides the tables. It counts them
+  // for the budget and then allocates them through the same for_each(), so
+  // the budget and the allocation cannot disagree.
+  struct Workspace {
+    Buffer<std::int32_t> ids, result_ids;
+    Buffer<float> token_rows, position_rows, sum_rows, query, scratch, result_scores, vector_a, vector_b,
+        map_block;
+    Buffer<char> metadata_json, slack;
+    template <typename Visit>
+    void for_each(std::size_t vocab, std::size_t width, std::size_t context, std::size_t metadata_bytes,
+                  Visit visit);
+  };
+
+  bool fail(std::string message, ErrorSource source = ErrorSource::Weights);
+  bool fail_from_loader();
+  bool check_loaded();
+  bool table_view(int table, TableView& view);
+  bool nearest(const float* query, std::size_t k, std::int64_t exclude);
+  std::size_t metadata_json_length() const;
+  void write_metadata_json();
+
+  MemoryBudget budget_;
+  TablesLoader loader_;
+  EmbeddingTables tables_;
+  Workspace workspace_;
+  bool loaded_ = false;
+  std::size_t rows_with_tokens_ = 0;
+  std::size_t trace_capacity_ = 0;
+  std::uint32_t result_count_ = 0;  // At most the rows of wte, which fit (kMaxTableBytes).
+  std::size_t metadata_json_size_ = 0;
+  std::string error_;
+  ErrorSource error_source_ = ErrorSource::Weights;
+  unsigned char prefix_[kPrefixBytes] = {};
+  double sums_[3] = {};
+  Buffer<unsigned char> header_;
+  Buffer<char> config_;
+};
+
+class TextSession {
+ public:
+  explicit TextSession(MemoryBudget budget = {}) : budget_(budget) {}
+
+  const std::string& error() const { return error_; }
+
+  // The caller writes UTF-8 (tokenizer.json, or text to encode) into a
+  // buffer of the size it asks for, then calls load() or encode(). Null
+  // when there is no memory for it.
+  char* input_buffer(std::size_t bytes);
+  bool load();
+  bool loaded() const { return loaded_; }
+
+  // Encodes the input buffer; the ids are at ids(), id_count() of them.
+  bool encode();
+  // The same, unless the text has more than `max_tokens` tokens: then
+  // over_limit() is true and the ids are unspecified (the encoder stops
+  // early). False only on failure (memory short, no tokenizer).
+  bool encode_at_most(std::size_t max_tokens);
+  bool over_limit() const { return over_limit_; }
+  const std::int32_t* ids() const { return ids_.data(); }
+  std::size_t id_count() const { return ids_.size(); }
+  // Frees what the last encode kept, so a long text does not stay resident.
+  void release();
+
+  // Encoding text after text without an allocation each time: the caller
+  // writes the UTF-8 of a text into text_buffer(bytes), which is kept
+  // between calls (and grows when a text needs more), then calls
+  // encode_text() with the count of bytes it wrote. The ids are where
+  // encode() puts them (release() frees them; the buffer stays, as large as
+  // the longest text asked for).
+  char* text_buffer(std::size_t bytes);
+  bool encode_text(std::size_t length);
+  bool encode_text_at_most(std::size_t length, std::size_t max_tokens);
+
+  // Decoding: the caller writes `count` ids at ids_input(count), then calls
+  // decode(); the text is at decoded() until the next decode() or release().
+  std::int32_t* ids_input(std::size_t count);
+  bool decode();
+  std::string_view decoded() const { return decoded_; }
+
+  // What the last encode or decode produced, also as words at
+  // output_address(): [0] the address of the ids or of the text, [1] their
+  // count in ids or bytes, [2] over_limit(). A caller across a slow boundary
+  // reads them there rather than making three more calls (each Embind call
+  // costs a few percent of a short encode).
+  const std::uintptr_t* output_address() const { return output_; }
+
+  const Tokenizer& tokenizer() const { return tokenizer_; }
+  // Every id's display text as one JSON array ("" for unused ids).
+  std::string vocabulary_json() const;
+
+ private:
+  bool encode_checked(std::string_view text, const std::size_t* max_tokens);
+  void set_output(const void* data, std::size_t count);
+  bool fail(std::string message);
+  std::string_view input() const { return {input_.data(), input_.size()}; }
+
+  MemoryBudget budget_;
+  Tokenizer tokenizer_;
+  // The pieces encoded so far (piece_cache.h): JavaScript encodes text after
+  // text through one session.
+  PieceCache piece_cache_;
+  bool loaded_ = false;
+  bool over_limit_ = false;
+  std::uintptr_t output_[3] = {};
+  std::string error_, decoded_;
+  Buffer<char> input_;
+  Buffer<char> text_;  // text_buffer()'s
+  std::vector<std::int32_t> ids_;
+  Buffer<std::int32_t> ids_in_;
+};
+
+}  // namespace embeddings

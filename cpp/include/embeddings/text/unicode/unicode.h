@@ -1,0 +1,62 @@
+// Unicode character classes used by the GPT-2 pre-tokenizer.
+//
+// The tables are generated from Node.js's Unicode data by
+// tools/gen-unicode-tables.mjs into cpp/src/text/unicode/unicode_tables.inc; the file
+// header there records the Unicode version. Hugging Face's `tokenizers` uses
+// Oniguruma's tables, which may be a Unicode version or two older: characters
+// assigned since then (rare new letters) can be classified differently.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace embeddings::unicode {
+
+// \p{L}: General_Category Lu, Ll, Lt, Lm or Lo.
+bool is_letter(std::uint32_t code);
+
+// \p{N}: General_Category Nd, Nl or No (so "½", "Ⅷ" and "²" are numbers too).
+bool is_number(std::uint32_t code);
+
+// The Unicode White_Space property, which is what \s means in Oniguruma, the
+// regex engine of Hugging Face's Rust `tokenizers`. JavaScript's \s differs in
+// exactly two code points: it matches U+FEFF (ZERO WIDTH NO-BREAK SPACE / BOM),
+// which is not whitespace here, and does not match U+0085 (NEXT LINE), which
+// is whitespace here.
+bool is_whitespace(std::uint32_t code);
+
+// \w as Rust's `regex` crate reads it: Alphabetic, Mark, Nd, Pc (the
+// underscore and friends) or Join_Control (ZWJ, ZWNJ). Hugging Face uses it
+// for the single_word flag of added tokens.
+bool is_word_character(std::uint32_t code);
+
+// The General_Category values the regular expressions of Split
+// pre-tokenizers name (regex.h); every other category is Other. Surrogates
+// and code points past U+10FFFF are Other.
+enum class Category : std::uint8_t { Other, Lu, Ll, Lt, Lm, Lo, Mn, Mc, Me, Nd, Nl, No };
+Category general_category(std::uint32_t code);
+
+// Canonical normalization data (normalize.h), from the same generator.
+// The full canonical decomposition of `code` (its length, `parts` pointing
+// at it), or 0 when it has none; Hangul syllables are left to the caller's
+// formula.
+std::size_t canonical_decomposition(std::uint32_t code, const std::uint32_t*& parts);
+// The canonical combining class as a rank: 0 for a starter, and ranks that
+// order the classes as their numbers do (not the numbers themselves).
+unsigned combining_rank(std::uint32_t code);
+// The primary composite of a pair, or 0 (Hangul by formula, again).
+std::uint32_t primary_composite(std::uint32_t first, std::uint32_t second);
+// The full compatibility decomposition of `code` where it differs from the
+// canonical one (its length, `parts` pointing at it), else 0.
+std::size_t compatibility_decomposition(std::uint32_t code, const std::uint32_t*& parts);
+
+// The full lowercase mapping of `code` (Rust's char::to_lowercase: "İ" is
+// "i" and U+0307), its length and `parts`; 0 when it maps to itself.
+std::size_t lowercase_mapping(std::uint32_t code, const std::uint32_t*& parts);
+
+// What tokenizers' Punctuation pre-tokenizer cuts at: ASCII punctuation
+// (so also $ + < = > ^ ` | ~, which Unicode calls symbols) or
+// General_Category P.
+bool is_punctuation(std::uint32_t code);
+
+}  // namespace embeddings::unicode

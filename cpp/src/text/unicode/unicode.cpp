@@ -1,0 +1,171 @@
+#include "embeddings/text/unicode/unicode.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <utility>
+#include <vector>
+
+namespace embeddings::unicode {
+namespace {
+
+struct CodeRange {
+  std::uint32_t first;
+  std::uint32_t last;
+};
+struct DecompositionEntry {
+  std::uint32_t code;
+  std::uint16_t offset;
+  std::uint8_t length;
+};
+struct CombiningRank {
+  std::uint32_t code;
+  std::uint8_t rank;
+};
+struct Composition {
+  std::uint32_t first;
+  std::uint32_t second;
+  std::uint32_t composite;
+};
+
+#include "unicode_tables.inc"
+
+template <std::size_t N>
+bool in_ranges(const CodeRange (&ranges)[N], std::uint32_t code) {
+  std::size_t low = 0;
+  std::size_t high = N;
+  // Invariant: every range before `low` ends below `code`, every range from `high` on starts above it.
+  while (low < high) {
+    const std::size_t mid = low + (high - low) / 2;
+    if (ranges[mid].last < code) {
+      low = mid + 1;
+    } else if (ranges[mid].first > code) {
+      high = mid;
+    } else {
+      return true;
+    }
+  }
+  return false;
+}
+
+// kCategoryRuns unpacked (the generator describes the packing): the first
+// code point of each run and its category, searched by binary search; the
+// Latin-1 range, most of most texts, read straight from a table.
+struct CategoryRuns {
+  std::vector<std::uint32_t> starts;
+  std::vector<Category> categories;
+  Category latin1[256];
+
+  CategoryRuns() {
+    std::uint32_t code = 0;
+    for (std::size_t i = 0; i < sizeof kCategoryRuns;) {
+      const unsigned char head = kCategoryRuns[i++];
+      std::uint32_t length = (head >> 4) + 1u;
+      if (length == 16) {
+        length = 0;
+        for (unsigned shift = 0;; shift += 7) {
+          const unsigned char byte = kCategoryRuns[i++];
+          length |= static_cast<std::uint32_t>(byte & 0x7F) << shift;
+          if ((byte & 0x80) == 0) break;
+        }
+      }
+      starts.push_back(code);
+      categories.push_back(static_cast<Category>(head & 0x0F));
+      code += length;
+    }
+    for (std::uint32_t c = 0; c < 256; ++c) latin1[c] = lookup(c);
+  }
+
+  Category lookup(std::uint32_t code) const {
+    const auto after = std::upper_bound(starts.begin(), starts.end(), code);
+    return categories[static_cast<std::size_t>(after - starts.begin()) - 1];
+  }
+};
+
+const CategoryRuns& category_runs() {
+  static const CategoryRuns runs;  // Built on first use: most tokenizers never ask.
+  return runs;
+}
+
+}  // namespace
+
+Category general_category(std::uint32_t code) {
+  if (code > 0x10FFFF) return Category::Other;
+  const CategoryRuns& runs = category_runs();
+  return code < 256 ? runs.latin1[code] : runs.lookup(code);
+}
+
+bool is_letter(std::uint32_t code) {
+  // ASCII dominates English text; skip the search for it.
+  if (code < 0x80) return (code | 0x20) >= 'a' && (code | 0x20) <= 'z';
+  return in_ranges(kLetterRanges, code);
+}
+
+bool is_number(std::uint32_t code) {
+  if (code < 0x80) return code >= '0' && code <= '9';
+  return in_ranges(kNumberRanges, code);
+}
+
+bool is_whitespace(std::uint32_t code) {
+  if (code < 0x80) return code == ' ' || (code >= 0x09 && code <= 0x0D);
+  return in_ranges(kWhitespaceRanges, code);
+}
+
+bool is_word_character(std::uint32_t code) {
+  if (code < 0x80) return is_letter(code) || is_number(code) || code == '_';
+  return in_ranges(kWordRanges, code);
+}
+
+// The mapping of `code` in a generated {code, offset, length} index over `codes`.
+template <std::size_t N>
+std::size_t find_mapping(const DecompositionEntry (&index)[N], const std::uint32_t* codes, std::uint32_t code,
+                         const std::uint32_t*& parts) {
+  const auto* end = std::end(index);
+  const auto* found =
+      std::lower_bound(std::begin(index), end, code,
+                       [](const DecompositionEntry& entry, std::uint32_t c) { return entry.code < c; });
+  if (found == end || found->code != code) return 0;
+  parts = codes + found->offset;
+  return found->length;
+}
+
+std::size_t canonical_decomposition(std::uint32_t code, const std::uint32_t*& parts) {
+  return find_mapping(kDecompositionIndex, kDecompositionCodes, code, parts);
+}
+
+std::size_t compatibility_decomposition(std::uint32_t code, const std::uint32_t*& parts) {
+  if (code < 0xA0) return 0;  // U+00A0 NO-BREAK SPACE is the first.
+  return find_mapping(kCompatibilityIndex, kCompatibilityCodes, code, parts);
+}
+
+std::size_t lowercase_mapping(std::uint32_t code, const std::uint32_t*& parts) {
+  return find_mapping(kLowercaseIndex, kLowercaseCodes, code, parts);
+}
+
+bool is_punctuation(std::uint32_t code) {
+  if (code < 0x80)
+    return (code >= 0x21 && code <= 0x2F) || (code >= 0x3A && code <= 0x40) ||
+           (code >= 0x5B && code <= 0x60) || (code >= 0x7B && code <= 0x7E);
+  return in_ranges(kPunctuationRanges, code);
+}
+
+unsigned combining_rank(std::uint32_t code) {
+  if (code < 0x300) return 0;  // No mark comes before U+0300.
+  const auto* end = std::end(kCombiningRanks);
+  const auto* found =
+      std::lower_bound(std::begin(kCombiningRanks), end, code,
+                       [](const CombiningRank& entry, std::uint32_t c) { return entry.code < c; });
+  return found != end && found->code == code ? found->rank : 0;
+}
+
+std::uint32_t primary_composite(std::uint32_t first, std::uint32_t second) {
+  const auto* end = std::end(kCompositions);
+  const auto* found = std::lower_bound(
+      std::begin(kCompositions), end, std::make_pair(first, second),
+      [](const Composition& entry, const std::pair<std::uint32_t, std::uint32_t>& key) {
+        return entry.first < key.first || (entry.first == key.first && entry.second < key.second);
+      });
+  return found != end && found->first == first && found->second == second ? found->composite : 0;
+}
+
+}  // namespace embeddings::unicode
