@@ -121,7 +121,10 @@ export interface ModelFiles {
    * embed_positions (whose first two rows come before position 0). Families
    * with rotary positions have no position table. A sharded checkpoint's
    * model.safetensors.index.json (a URL or a path) opens only the shard that
-   * holds the tables; both tables must be in that one shard.
+   * holds the tables; both tables must be in that one shard, named by a
+   * plain file name beside the index (no URL scheme, folder, percent escape
+   * or control character: refused by name before any request or file open).
+   * The index is at most 16 MiB, 8 levels deep and 1,024 objects and arrays.
    */
   weights: ModelFile;
   /**
@@ -158,10 +161,15 @@ export interface ModelFiles {
 }
 
 /**
- * A model: its two tables and its tokenizer. Disposable, so `using model =
- * await loadModel()` frees it at the end of the block where the TypeScript
- * lib has Disposable (esnext.disposable); where it has not, Symbol.dispose
- * is declared below.
+ * A loaded model, with WebAssembly instances of its own. An instance that
+ * fails inside WebAssembly (a trap: memory access out of bounds, a stack
+ * overflow, an abort) is stopped, as its memory may be left inconsistent:
+ * the failing call and every later call that needs it throw an Error that
+ * names the file and the failure (its `cause` is the RuntimeError). Other
+ * models are not touched; load this one again to go on. Disposable, so
+ * `using model = await loadModel()` frees it at the end of the block where
+ * the TypeScript lib has Disposable (esnext.disposable); where it has not,
+ * Symbol.dispose is declared below.
  */
 export class Model {
   /**
@@ -189,7 +197,13 @@ export class Model {
   readonly vocabSize: number;
   readonly width: number;
   readonly context: number;
-  /** Learned numbers in the whole weights file, not only the two tables. */
+  /**
+   * Learned numbers in the whole weights file, not only the two tables. For
+   * a sharded checkpoint, the index's metadata.total_size over the token
+   * table's bytes per number (an index whose total_size is not a whole
+   * number of bytes holding the tables is refused), or the shard's own
+   * count where the index gives no total_size.
+   */
   readonly parameterCount: number;
   /** The weights file's safetensors __metadata__. */
   readonly metadata: Readonly<Record<string, string>>;
@@ -267,11 +281,15 @@ export class Model {
   /** Bytes of WebAssembly memory held by the model. */
   memoryUsage(): { tables: number; tokenizer: number };
   /**
-   * Frees the model; later calls on it throw. Views taken before (wte.data,
+   * Frees the model; later calls on it throw. The model object itself keeps
+   * none of its WebAssembly memory after it, however long it is referenced.
+   * Views taken before (wte.data,
    * rowView of wte or wpe) stay readable, but each one keeps the model's
    * whole WebAssembly memory alive for as long as it is referenced (for
    * GPT-2, about 240 MiB for a 3 KiB row). To keep numbers past dispose(),
    * keep a copy: `model.wte.row(i)` or `rowView(model.wte, i).slice()`.
+   * A model whose instance failed inside WebAssembly (every call then throws
+   * an Error that says so) is disposed all the same.
    */
   dispose(): void;
   /** Same as dispose(). */

@@ -15,9 +15,9 @@
 // run the same WebAssembly, so they give the same bits.
 import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
 import { checkSignal } from './sources/index.js';
-import { compileWasm } from './runtime.js';
+import { compileWasm, observed } from './runtime.js';
 import { locatedFile, packageFile } from './files.js';
-import { beginUmap, finishUmap, instantiateLayout, lastError } from './layout-run.js';
+import { beginUmap, finishUmap, instanceFailed, instantiateLayout, lastError } from './layout-run.js';
 
 /** Milliseconds of work between two turns of the event loop. */
 const SLICE_MS = 12;
@@ -26,7 +26,7 @@ const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', '
 const details = new WeakMap();
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-let compiled, instance, mapWorker, workerFailed = false, jobCount = 0;
+let compiled, instance, instanceMade, mapWorker, workerFailed = false, jobCount = 0;
 
 /** layout.wasm, compiled once for this page or process (and sent to the Worker). */
 function compiledLayout() {
@@ -35,11 +35,20 @@ function compiledLayout() {
   return compiled;
 }
 
-/** The one layout instance of this thread (layouts run one slice at a time). */
+/**
+ * The one layout instance of this thread (layouts run one slice at a time);
+ * a new one once it has failed (it refuses every call then: instance-guard.js).
+ */
 function layoutModule() {
+  if (instanceMade && instanceFailed(instanceMade)) instance = instanceMade = undefined;
   // The module's JavaScript too is fetched only now: a page without a map never loads either.
   instance ??= Promise.all([compiledLayout(), import('../dist/layout.js')])
-    .then(([wasm, { default: createLayoutModule }]) => instantiateLayout(createLayoutModule, wasm));
+    .then(([wasm, { default: createLayoutModule }]) => instantiateLayout(createLayoutModule, wasm))
+    .then((module) => {
+      instanceMade = module;
+      observed(module, 'layout');
+      return module;
+    });
   instance.catch(() => { instance = undefined; });
   return instance;
 }
@@ -222,6 +231,10 @@ export async function mapRows(table, options, caller = 'map') {
   const settings = checkOptions(options, caller);
   const { rows, cols } = table;
   if (rows < 3) throw new RangeError(`${caller}: a map needs a table of at least 3 rows, ${table.name || 'this one'} has ${rows}`);
+  if (settings.method === 'pca' && cols < 2) {
+    throw new RangeError(`${caller}: PCA maps a table onto its 2 main directions, so it needs at least 2 columns; ` +
+      `${table.name || 'this table'} has ${cols} (UMAP, method 'umap', maps a single column too)`);
+  }
   if (settings.method === 'umap' && settings.neighbours > rows) {
     throw new RangeError(`${caller}: neighbours (${settings.neighbours}) must be at most the table's ${rows} rows`);
   }

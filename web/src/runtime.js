@@ -10,6 +10,7 @@
 import createEmbeddingsModule from '../dist/embeddings.js';
 import { fetchAndCompileWasm, takeEarlyCompile } from './early-compile.js';
 import { packageFile } from './files.js';
+import { guardedInstantiation, registerGuard } from './instance-guard.js';
 
 const builds = {
   critical: {
@@ -28,11 +29,16 @@ let observer;
 
 /**
  * For the tests only (web/index.js does not export it): `callback(module,
- * role)` sees every new instance, role being "tables", "tokenizer" or
- * "kernels", so a test can read an instance's C++ heap.
+ * role)` sees every new instance, role being "tables", "tokenizer",
+ * "kernels" or "layout" (the map's), so a test can read an instance's C++ heap.
  */
 export function observeInstances(callback) {
   observer = callback;
+}
+
+/** Shows a new instance to the tests' observer (map.js's layout instances). */
+export function observed(module, role) {
+  observer?.(module, role);
 }
 
 /**
@@ -53,6 +59,13 @@ export async function compileWasm(url) {
   return early ? early.catch(() => fetchAndCompileWasm(url)) : fetchAndCompileWasm(url);
 }
 
+// What each role's instance is called in the messages of a failed instance, and what to do then.
+const GUARD_WORDS = {
+  tables: ["the model's tables'", 'Load the model again with loadModel().'],
+  tokenizer: ["the tokenizer's", 'Load the model again with loadModel().'],
+  kernels: ["the package's shared kernels'", 'Reload the page (in Node: start again) to have a new one.'],
+};
+
 /**
  * A fresh instance of the module: its own memory, its own C++ objects.
  * `full`: of embeddings-full.wasm rather than the critical-path build.
@@ -61,14 +74,13 @@ export async function instantiate(role = 'kernels', { full = false } = {}) {
   const build = builds[full ? 'full' : 'critical'];
   compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl()), build.create()]);
   const [wasmModule, create] = await compiled[full ? 'full' : 'critical'];
-  const module = await create({
-    instantiateWasm(imports, done) {
-      WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule));
-      return {};
-    },
+  // Stopped at its first failure inside WebAssembly (instance-guard.js).
+  const instantiateWasm = guardedInstantiation(wasmModule, ...GUARD_WORDS[role]);
+  const module = registerGuard(await create({
+    instantiateWasm,
     // Failures inside the runtime would otherwise print and continue silently.
     printErr: (text) => console.error(`[embeddings] ${text}`),
-  });
+  }), instantiateWasm.state);
   observer?.(module, role);
   mark(`load:instance-${role}`);
   return module;

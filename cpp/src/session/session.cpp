@@ -422,10 +422,11 @@ bool TextSession::decode() {
   if (!loaded_) return fail("no tokenizer is loaded");
   // The text is at most max_token_bytes() per id, and its UTF-8 repair at
   // most three times that; refuse rather than abort when that cannot fit.
-  const std::uint64_t bound = static_cast<std::uint64_t>(ids_in_.size()) * tokenizer_.max_token_bytes() * 5;
+  const std::size_t count = ids_in_.size();
+  const std::uint64_t bound = static_cast<std::uint64_t>(count) * tokenizer_.max_token_bytes() * 5;
   if (!budget_.has_room(bound)) {
     ids_in_.reset();
-    return fail("out of memory: the text of " + std::to_string(ids_in_.size()) + " tokens could need " +
+    return fail("out of memory: the text of " + std::to_string(count) + " tokens could need " +
                 mebibytes(bound));
   }
   std::string text;

@@ -38,9 +38,11 @@ export class Model {
     const { width, vocabSize, context, pointers } = tables;
     // One view per table, made again only if memory was ever replaced: rowView
     // (and the chapter's cosine(rowView(..), rowView(..))) then costs a
-    // subarray, not a new view of the whole table each call.
+    // subarray, not a new view of the whole table each call. Dropped on
+    // dispose(), with the instance.
     const liveView = (pointer, count, dtype) => {
       let view;
+      tables.onDispose.push(() => { view = undefined; });
       return () => {
         const host = this.#live();
         if (view === undefined || view.buffer !== host.module.HEAPF32.buffer) view = host.numbers(pointer, count, dtype);
@@ -114,8 +116,15 @@ export class Model {
   decode(ids) {
     const tokenizer = this.#text();
     if (!Array.isArray(ids) && !ArrayBuffer.isView(ids)) throw new TypeError(`decode: expected an array of token ids, got ${describe(ids)}`);
-    for (let i = 0; i < ids.length; i++) checkIndex(ids[i], tokenizer.vocabSize, 'token id', 'decode');
-    return tokenizer.decode(Array.from(ids));
+    // Each id read once: what is checked is what is decoded (a getter may answer differently twice).
+    const count = ids.length;
+    const checked = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const id = ids[i];
+      checkIndex(id, tokenizer.vocabSize, 'token id', 'decode');
+      checked[i] = id;
+    }
+    return tokenizer.decode(checked);
   }
 
   /** A text's tokens as { id, text }, text in the chapter's display form ("·" for a space). */
@@ -228,6 +237,7 @@ export class Model {
     // asking for as many more as there are gaps leaves k after the gaps go.
     // Excluded ids likewise take at most excluded.size places among the best.
     const { tokenizer } = internalsOf.get(this);
+    tokenizer?.checkAlive();
     const wanted = Math.min(vocabSize, k + (tokenizer ? tokenizer.unusedIds : 0) + excluded.size);
     const { session } = tables;
     let ok;
@@ -297,13 +307,14 @@ export class Model {
 
   /**
    * A two-dimensional map of a table's rows (default wte), one point per
-   * row, by UMAP (default) or PCA; see index.d.ts for the options.
+   * row, by UMAP (default) or PCA; see index.d.ts for the options. Every
+   * failure is a rejection, a disposed model's too.
    */
-  map(options = {}) {
+  async map(options = {}) {
     this.#live();
     // model.wpe of a model with rotary positions is null: mapping wte instead would be a silent surprise.
     if (options?.table === null) {
-      return Promise.reject(new TypeError('map: the table is null (a model with rotary positions has no position table: model.wpe is null)'));
+      throw new TypeError('map: the table is null (a model with rotary positions has no position table: model.wpe is null)');
     }
     return mapRows(options?.table ?? internalsOf.get(this).wte, options, 'map');
   }

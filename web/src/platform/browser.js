@@ -11,4 +11,5 @@ function onlyInNode(what) {
 export const fileURLToPath = onlyInNode('A file: URL');
 export const fileSource = onlyInNode('A file path');
 export const readFileBytes = onlyInNode('A file: URL');
-export const pathBeside = onlyInNode('A file path');
+export const dirname = onlyInNode('A file path');
+export const join = onlyInNode('A file path');

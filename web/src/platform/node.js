@@ -4,17 +4,12 @@
 // so no bundler meets a node: module. The package imports it only when
 // it is given a file path or a file: URL, which only Node reads.
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 
+export { dirname, join } from 'node:path';
 export { fileURLToPath } from 'node:url';
 export { fileSource } from '../sources/file.js';
 
 /** The bytes of the file at `url` (a file: URL): a .wasm the runtime compiles. */
 export function readFileBytes(url) {
   return readFile(url);
-}
-
-/** The path of the file `name` in the folder of the file at `path` (a sharded checkpoint's shard beside its index). */
-export function pathBeside(path, name) {
-  return join(dirname(path), name);
 }
