@@ -36,8 +36,9 @@ const headerCells = (parts) => parts.map(([, name, what]) => el('span', { role: 
 
 /** One text's trace as rows of colour strips that read out their numbers. */
 class TraceView {
-  constructor({ label }) {
+  constructor({ label, onSelect }) {
     this.label = label;
+    this.onSelect = onSelect;
     this.cursor = null;
     const helpId = uniqueId('ew-trace-help');
     this.body = el('div', { role: 'rowgroup', className: 'ew-trace-body' });
@@ -183,6 +184,8 @@ class TraceView {
     const touch = (event.pointerType || this.lastPointer) === 'touch';
     if (click || touch) {
       this.select(r, c);
+      // A click or tap is the reader choosing a row (a finger passing over the strips is not).
+      if (click) this.onSelect?.(r, c);
       // A strip gives a finger a pixel or two a number: the loupe opens beside it with numbers to tap.
       if (click && touch) this.#openLoupe(canvas);
       return;
@@ -243,6 +246,7 @@ class TraceView {
     }
     event.preventDefault();
     this.select(r, c);
+    this.onSelect?.(this.cursor.r, this.cursor.c);
     this.body.children[this.cursor.r]?.scrollIntoView({ block: 'nearest' });
   }
 }
@@ -340,12 +344,12 @@ export class TraceTable extends ModelWidget {
   build() {
     const update = () => this.#schedule();
     this.boxA = new TextBox({ label: this.hasAttribute('compare') ? 'Text 1' : 'Text', value: this.getAttribute('text') ?? 'Lily saw Max', onInput: update });
-    this.viewA = new TraceView({ label: 'Trace of text 1: one row per token' });
+    this.viewA = new TraceView({ label: 'Trace of text 1: one row per token', onSelect: (r) => this.#rowSelected(1, this.trace, r) });
     this.legendHost = el('div');
     this.append(this.boxA.element, this.viewA.element);
     if (this.hasAttribute('compare')) {
       this.boxB = new TextBox({ label: 'Text 2', value: this.getAttribute('compare') || 'Max saw Lily', onInput: update });
-      this.viewB = new TraceView({ label: 'Trace of text 2: one row per token' });
+      this.viewB = new TraceView({ label: 'Trace of text 2: one row per token', onSelect: (r) => this.#rowSelected(2, this.compareTrace, r) });
       this.comparison = el('div', { className: 'ew-compare', 'aria-live': 'polite' });
       this.append(this.boxB.element, this.viewB.element, this.comparison);
     }
@@ -386,6 +390,17 @@ export class TraceTable extends ModelWidget {
     if (!this.boxB) return;
     this.boxB.input.value = value;
     this.#update();
+  }
+
+  /**
+   * The reader is on a row of a trace (a tap, a click, the arrow keys):
+   * "ew-trace-row" says which, { text: 1 or 2, row (from 0), id, token },
+   * so that a page can light up the token elsewhere (its row of the token table, its dot on a map).
+   */
+  #rowSelected(text, trace, row) {
+    const token = trace?.tokens[row];
+    if (!token) return;
+    this.dispatchEvent(new CustomEvent('ew-trace-row', { bubbles: true, detail: { text, row, id: token.id, token: token.text } }));
   }
 
   show(model) {
