@@ -2,11 +2,11 @@
 # Runs the test suites. Expects tools/setup.sh test and tools/build.sh to
 # have run (the top-level ./make.sh test does all three).
 #   tools/test.sh                 every suite
-#   tools/test.sh native js ...   only those: format native wasm sanitize fuzz js types browser training
+#   tools/test.sh native js ...   only those: format native wasm sanitize fuzz js types browser consumers training
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suites=("$@")
-[ ${#suites[@]} -eq 0 ] && suites=(format native wasm sanitize fuzz js types browser training)
+[ ${#suites[@]} -eq 0 ] && suites=(format native wasm sanitize fuzz js types browser consumers training)
 
 # clang-format, and no C++ function over 80 lines (the declarative Embind
 # block aside). text/ and layout/, whose long functions are still to be
@@ -53,6 +53,14 @@ run_browser() {
   node --test --test-reporter=spec --test-concurrency=1 tests/browser/
 }
 
+# The package as an author's site gets it: npm pack's tarball installed
+# offline into fresh apps built by Vite, webpack and esbuild (this
+# repository's pinned dev dependencies), a page with an import map, Node and
+# TypeScript, the pages loaded in Chromium (build/consumers/).
+run_consumers() {
+  node --test --test-reporter=spec tests/consumers/
+}
+
 run_training() {
   node --test --test-reporter=spec tests/training/
 }
@@ -60,8 +68,8 @@ run_training() {
 for suite in "${suites[@]}"; do
   echo "=== $suite ==="
   case "$suite" in
-    format|native|wasm|sanitize|fuzz|js|types|browser|training) "run_$suite" ;;
-    *) echo "unknown suite: $suite (format native wasm sanitize fuzz js types browser training)" >&2; exit 2 ;;
+    format|native|wasm|sanitize|fuzz|js|types|browser|consumers|training) "run_$suite" ;;
+    *) echo "unknown suite: $suite (format native wasm sanitize fuzz js types browser consumers training)" >&2; exit 2 ;;
   esac
 done
 echo "All requested suites passed: ${suites[*]}"

@@ -175,9 +175,12 @@ export interface ModelFiles {
  * overflow, an abort) is stopped, as its memory may be left inconsistent:
  * the failing call and every later call that needs it throw an Error that
  * names the file and the failure (its `cause` is the RuntimeError). Other
- * models are not touched; load this one again to go on.
+ * models are not touched; load this one again to go on. Disposable, so
+ * `using model = await loadModel()` frees it at the end of the block where
+ * the TypeScript lib has Disposable (esnext.disposable); where it has not,
+ * Symbol.dispose is declared below.
  */
-export class Model implements Disposable {
+export class Model {
   /**
    * The token embedding table, vocabSize × width, in the weights file's
    * format: `wte.dtype` is 'float32' (the default model), or 'float16' or
@@ -315,7 +318,16 @@ export class Model implements Disposable {
   dispose(): void;
   /** Same as dispose(). */
   delete(): void;
+  /** Same as dispose(): what `using` calls. */
   [Symbol.dispose](): void;
+}
+
+declare global {
+  // Symbol.dispose, for a program whose TypeScript lib has no
+  // esnext.disposable (lib: ["es2022", "dom"]); the same declaration as the lib's.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
 }
 
 /** nearest()'s options. */
@@ -402,5 +414,33 @@ export function cosine(a: Vector, b: Vector): number;
  */
 export function cosineMatrix(table: Matrix): Matrix<'float32'>;
 
-/** Which kernels this build runs, e.g. "wasm-simd128". */
-export const backend: string;
+/**
+ * Which kernels this build runs, e.g. "wasm-simd128", once `ready` has
+ * resolved (after `await loadModel()` too); '' until then.
+ */
+export let backend: string;
+
+/**
+ * Resolves once the WebAssembly module is up, which the package starts as
+ * it is imported: from then on dot(), cosine() and cosineMatrix() take
+ * plain arrays and tables outside any model (before, they throw). Rejects,
+ * as loadModel() then does, with the reason the module cannot start (a
+ * .wasm not found, say). loadModel() waits for it.
+ */
+export const ready: Promise<void>;
+
+/**
+ * Where the package's own files are served from (its .wasm modules, the
+ * map's Worker, the widgets' stylesheets, the default model and its
+ * training snapshots), for a bundler that does not copy the files named by
+ * `new URL('…', import.meta.url)` into its output (esbuild): the URL of a
+ * folder holding a copy of the package's `web/dist/`, `web/widgets/` and
+ * `model/` as they lie in the package (`FOLDER/web/dist/embeddings.wasm`),
+ * or a function from a file's path in the package
+ * (`"web/dist/embeddings.wasm"`) to its URL. A relative folder is read
+ * against the page's address. Vite, webpack, a page with an import map and
+ * Node need none of this. Call it before the package needs its first file,
+ * at the top of a module imported before the widgets' modules; later, it
+ * throws. docs/embedding.md has the copy step.
+ */
+export function locateFiles(where: string | URL | ((path: string) => string | URL)): void;

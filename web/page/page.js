@@ -2,7 +2,7 @@
 // Code line with a function that does what the line says, typesets the
 // formulas, and puts the chapter's objects in the browser console.
 import './start.js';  // first: the model's requests leave before the rest is set up
-import { rowView, dot, cosine, loadModel, backend } from '../index.js';
+import { rowView, dot, cosine, loadModel, backend, ready } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
 import { pageModelFailure } from '../widgets/parts/model-source.js';
 import { hasTokenizer } from '../widgets/parts/token-picker.js';
@@ -362,7 +362,8 @@ $('#code-dot').lines = [
   dotLine,
   { code: 'dot([1, 2, 3], [4, 0, -1]);', comment: String(jsDot([1, 2, 3], [4, 0, -1])), run: () => jsDot([1, 2, 3], [4, 0, -1]) },
 ];
-fillDotFigures();
+// The module computes them: once it is up (a failure shows as the model's).
+ready.then(fillDotFigures, () => {});
 
 // ---- Formulas ----------------------------------------------------------------------
 // KaTeX builds DOM nodes and sets styles through the CSSOM, which the page's

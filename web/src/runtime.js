@@ -9,12 +9,16 @@
 // its loader, are fetched only when a tokenizer needs them.
 import createEmbeddingsModule from '../dist/embeddings.js';
 import { fetchAndCompileWasm, takeEarlyCompile } from './early-compile.js';
+import { packageFile } from './files.js';
 import { guardedInstantiation, registerGuard } from './instance-guard.js';
 
 const builds = {
-  critical: { wasmUrl: new URL('../dist/embeddings.wasm', import.meta.url), create: async () => createEmbeddingsModule },
+  critical: {
+    wasmUrl: () => packageFile('web/dist/embeddings.wasm', () => new URL('../dist/embeddings.wasm', import.meta.url)),
+    create: async () => createEmbeddingsModule,
+  },
   full: {
-    wasmUrl: new URL('../dist/embeddings-full.wasm', import.meta.url),
+    wasmUrl: () => packageFile('web/dist/embeddings-full.wasm', () => new URL('../dist/embeddings-full.wasm', import.meta.url)),
     create: async () => (await import('../dist/embeddings-full.js')).default,
   },
 };
@@ -45,8 +49,11 @@ export function observed(module, role) {
  */
 export async function compileWasm(url) {
   if (url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    return WebAssembly.compile(await readFile(url));
+    const { readFileBytes } = await import('#platform');
+    const bytes = await readFileBytes(url).catch((error) => {
+      throw new Error(`Could not read ${url.href}: ${error.code ?? error.message}`, { cause: error });
+    });
+    return WebAssembly.compile(bytes);
   }
   const early = takeEarlyCompile(url);
   return early ? early.catch(() => fetchAndCompileWasm(url)) : fetchAndCompileWasm(url);
@@ -65,7 +72,7 @@ const GUARD_WORDS = {
  */
 export async function instantiate(role = 'kernels', { full = false } = {}) {
   const build = builds[full ? 'full' : 'critical'];
-  compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl), build.create()]);
+  compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl()), build.create()]);
   const [wasmModule, create] = await compiled[full ? 'full' : 'critical'];
   // Stopped at its first failure inside WebAssembly (instance-guard.js).
   const instantiateWasm = guardedInstantiation(wasmModule, ...GUARD_WORDS[role]);

@@ -86,6 +86,20 @@ export function setDefaultHost(host) {
   registerHost(host);
 }
 
+let defaultHostFailure;
+/** Why the shared instance could not start (kernels.js): what dot() and cosine() on plain vectors then throw. */
+export function setDefaultHostFailure(error) {
+  defaultHostFailure = error;
+}
+
+/** The shared instance, or a clear error while it is starting or when it could not start. */
+function sharedHost(caller) {
+  if (defaultHost) return defaultHost;
+  const failure = defaultHostFailure;
+  throw new Error(`${caller}: the WebAssembly module ${failure ? `could not start: ${failure.message}` : 'is still starting: await ready (or loadModel()) first'}`,
+    { cause: failure });
+}
+
 function hostOf(vector) {
   return vector instanceof Float32Array ? hostsByBuffer.get(vector.buffer)?.host : undefined;
 }
@@ -180,7 +194,7 @@ export function dot(a, b) {
   }
   checkPair(a, b, 'dot', arguments.length);
   const host = hostOf(a);
-  const target = host ?? hostOf(b) ?? defaultHost;
+  const target = host ?? hostOf(b) ?? sharedHost('dot');
   let sum = 0;
   forEachChunk(target, a, b, (pa, pb, count) => {
     sum += target.module._embeddings_dot(pa, pb, count);
@@ -206,7 +220,7 @@ export function cosine(a, b) {
   }
   checkPair(a, b, 'cosine', arguments.length);
   const host = hostOf(a);
-  const target = host ?? hostOf(b) ?? defaultHost;
+  const target = host ?? hostOf(b) ?? sharedHost('cosine');
   const sums = target.sums;
   target.module.HEAPF64.fill(0, sums >>> 3, (sums >>> 3) + 3);
   forEachChunk(target, a, b, (pa, pb, count) => {
@@ -242,7 +256,7 @@ export function cosineMatrixOf(table) {
     throw new RangeError(`cosineMatrix: a table of ${rows * cols} numbers is too large to copy for its map ` +
       `(at most ${MAX_MAP_TABLE_NUMBERS}, 64 MiB)`);
   }
-  const module = defaultHost.module;
+  const module = sharedHost('cosineMatrix').module;
   // A map goes block by block (a model's block size), each copied out before the next.
   const blockNumbers = module.mapBlockSize();
   const whole = rows * rows <= blockNumbers;

@@ -2,7 +2,8 @@
 // place and the sum, computed by the module's dot(). Needs no model.
 //
 //   <dot-product a="1 2 3" b="4 0 -1"></dot-product>
-import { dot } from '../index.js';
+import { dot } from '../src/vectors.js';
+import { kernelsReady } from '../src/kernels.js';
 import { el, ensureStylesheet, mark, uniqueId } from './parts/base.js';
 import { defineWidget } from './parts/definitions.js';
 
@@ -60,7 +61,9 @@ export class DotProduct extends HTMLElement {
         this.sumCell = el('td', { className: 'ew-dot-sum' }))));
     this.add = el('button', { type: 'button', className: 'ew-button', textContent: 'Add a place' });
     this.remove = el('button', { type: 'button', className: 'ew-button', textContent: 'Remove the last place' });
-    this.reset = el('button', { type: 'button', className: 'ew-button', textContent: 'Back to the example' });
+    // Until the module is up nothing can be computed: the buttons wait with it.
+    this.reset = el('button', { type: 'button', className: 'ew-button', textContent: 'Back to the example', disabled: true });
+    this.add.disabled = this.remove.disabled = true;
     this.limitNote = el('p', { className: 'ew-help ew-dot-limit', id: uniqueId('ew-dot-limit'), textContent: `${MAX_PLACES} places is this editor’s limit: enough to see how the sum grows. The model’s own lists have many more.` });
     this.add.setAttribute('aria-describedby', this.limitNote.id);
     this.add.addEventListener('click', () => { this.a.push(0); this.b.push(0); this.#rows(); this.#focusLast(); });
@@ -79,10 +82,18 @@ export class DotProduct extends HTMLElement {
       this.limitNote,
       this.sentence,
       this.code);
-    this.#rows();
-    this.dataset.state = 'ready';
-    mark(`ready:${this.localName}`);
-    this.dispatchEvent(new CustomEvent('ew-ready', { bubbles: true }));
+    this.dataset.state = 'loading';
+    kernelsReady.then(() => {
+      this.reset.disabled = false;
+      this.#rows();
+      this.dataset.state = 'ready';
+      mark(`ready:${this.localName}`);
+      this.dispatchEvent(new CustomEvent('ew-ready', { bubbles: true }));
+    }, (error) => {
+      this.dataset.state = 'error';
+      this.sentence.textContent = error.message;
+      this.dispatchEvent(new CustomEvent('ew-error', { bubbles: true, detail: { error } }));
+    });
   }
 
   /** The vectors as numbers, [a, b]. */

@@ -26,6 +26,8 @@
 import { loadModel, alignMap } from '../index.js';
 import { ModelWidget, el, scrollCue, uniqueId, whenVisible } from './parts/base.js';
 import { snapshotIndexOf } from './parts/model-source.js';
+import { defaultModelFiles } from '../src/default-model.js';
+import { packageFile } from '../src/files.js';
 import { int, num } from './parts/format.js';
 import { hasTokenizer, shareVocabulary, vocabularyOf } from './parts/token-picker.js';
 import { groupIds } from './parts/vocabulary-groups.js';
@@ -45,6 +47,21 @@ const LAID_OUT_AHEAD = 2;
  * structure (docs/map.md).
  */
 const WARM_EPOCHS = 30;
+
+/**
+ * For the default model's files: a function from a training file's path in
+ * model/ ("snapshots/index.json", "training-curve.json") to its URL, or
+ * undefined for a file it does not know. Undefined for any other model,
+ * whose training files lie next to its weights. A bundler gives the default
+ * model's files names of their own, so none is found beside another: each
+ * is named in web/dist/default-training.js, built from the snapshots' index,
+ * which only this element imports (an app without it copies none of them).
+ */
+async function defaultTrainingFiles(files) {
+  if (String(files.weights) !== String(defaultModelFiles.weights)) return undefined;
+  const { default: named } = await import('../dist/default-training.js');
+  return (path) => (Object.hasOwn(named, path) ? packageFile(`model/${path}`, named[path]) : undefined);
+}
 
 export class TrainingSlider extends ModelWidget {
   /** For the tests: how an earlier snapshot's map is made (see WARM_EPOCHS). */
@@ -162,7 +179,12 @@ export class TrainingSlider extends ModelWidget {
     // The snapshots load only when the widget is near the screen.
     await whenVisible(this);
     const files = this.files;
-    const indexUrl = this.getAttribute('snapshots') ? new URL(this.getAttribute('snapshots'), document.baseURI) : snapshotIndexOf(files);
+    // The default model's training files are named one by one (a bundler
+    // renames and moves each); another model's lie next to its weights.
+    const named = await defaultTrainingFiles(files);
+    const indexAttribute = this.getAttribute('snapshots');
+    const indexUrl = indexAttribute ? new URL(indexAttribute, document.baseURI) : named?.('snapshots/index.json') ?? snapshotIndexOf(files);
+    const snapshotUrl = (file) => (!indexAttribute && named?.(`snapshots/${file}`)) || new URL(file, indexUrl);
     this.loading.textContent = 'Loading the list of training snapshots…';
     const [index, config, tokenizer] = await Promise.all([
       fetchOk(indexUrl).then((response) => response.json()),
@@ -177,7 +199,7 @@ export class TrainingSlider extends ModelWidget {
       throw reason;
     });
     if (!Array.isArray(index.snapshots) || !index.snapshots.length) throw new Error(`${indexUrl.pathname} lists no snapshots`);
-    this.snapshots = index.snapshots.map((entry) => ({ ...entry, url: new URL(entry.file, indexUrl) }));
+    this.snapshots = index.snapshots.map((entry) => ({ ...entry, url: snapshotUrl(entry.file) }));
     this.config = config;
     this.tokenizerBytes = tokenizer;
     this.range.max = String(this.snapshots.length - 1);
@@ -193,7 +215,8 @@ export class TrainingSlider extends ModelWidget {
     const word = this.getAttribute('word') ?? '·girl', pair = this.getAttribute('pair') ?? '·boy';
     this.table = figuresTable(this.snapshots, word, pair);
     this.tableBox.replaceChildren(this.table.table);
-    const curveUrl = this.getAttribute('curve') ? new URL(this.getAttribute('curve'), document.baseURI) : new URL('training-curve.json', new URL(String(files.weights), document.baseURI));
+    const curveUrl = this.getAttribute('curve') ? new URL(this.getAttribute('curve'), document.baseURI)
+      : named?.('training-curve.json') ?? new URL('training-curve.json', new URL(String(files.weights), document.baseURI));
     fetchOk(curveUrl).then((response) => response.json())
       .then((curve) => { this.curve.draw(curve, this.snapshots, this.config?.vocab_size ?? this.model?.vocabSize); this.curve.mark(this.snapshots[this.index]); })
       .catch((error) => this.curve.fail(`No loss curve: ${error.message}`));

@@ -27,8 +27,8 @@ import { axisMap } from './parts/word-axes.js';
 import { mapDetails } from '../index.js';
 import { num } from './parts/format.js';
 import { defineWidget } from './parts/definitions.js';
+import { packageFile } from '../src/files.js';
 
-const stylesheetUrl = new URL('./vocabulary-map.css', import.meta.url);
 const NEIGHBOURS = 10;
 /** The zoom's range: from half the whole map to close enough to part the tightest clusters' dots. */
 const MIN_SCALE = 0.5, MAX_SCALE = 400;
@@ -38,8 +38,10 @@ const OTHER_LABELS = 250;
 const AXIS_EXAMPLES = [['·man', '·woman'], ['·walk', '·walked'], ['·boy', '·girl']];
 // model -> { umap, pca }: { promise, ms } of maps computed once per model (ms: how long it took, once).
 const maps = new WeakMap();
+let stylesheetUrl;
 
 function ensureOwnStylesheet() {
+  stylesheetUrl ??= packageFile('web/widgets/vocabulary-map.css', () => new URL('./vocabulary-map.css', import.meta.url));
   if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === stylesheetUrl.href)) return;
   document.head.append(el('link', { rel: 'stylesheet', href: stylesheetUrl.href }));
 }

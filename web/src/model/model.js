@@ -1,6 +1,6 @@
 // The Model that loadModel() gives: the token and position tables, the
 // tokenizer, traces, nearest tokens and cosine maps.
-import { Matrix, checkIndex, describe } from '../matrix.js';
+import { Matrix, checkIndex, describe, markCopy } from '../matrix.js';
 import { checkFloat32, checkMapSize, cosineMatrixOf } from '../vectors.js';
 import { mapRows } from '../map.js';
 import { POSITION, TOKEN } from './tables.js';
@@ -446,3 +446,5 @@ export class Model {
 function describePositions(tables) {
   return tables.hasPositionTable ? `${tables.context} positions` : 'rotary positions (no position table)';
 }
+
+markCopy(Model);

@@ -75,7 +75,7 @@ async function shardBeside(indexInput, indexName, file) {
       }
       return urlBeside(base, indexName, file);
     }
-    const { dirname, join } = await import('node:path');
+    const { dirname, join } = await import('#platform');
     const path = join(dirname(indexInput), file);
     // In the index's folder (as join() normalises it), lexically,
     // not through symbolic links: a Hugging Face cache's snapshot folder

@@ -5,10 +5,13 @@ import { modelFilesOf, sharedModel } from './model-source.js';
 import { mark } from '../../src/runtime.js';
 import { int } from './format.js';
 
-const stylesheetUrl = new URL('../widgets.css', import.meta.url);
+import { packageFile } from '../../src/files.js';
+
+let stylesheetUrl;
 
 /** Adds the widgets' stylesheet to the document once, unless the page links it already. */
 export function ensureStylesheet() {
+  stylesheetUrl ??= packageFile('web/widgets/widgets.css', () => new URL('../widgets.css', import.meta.url));
   const present = [...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === stylesheetUrl.href);
   if (present) return;
   const link = document.createElement('link');

@@ -118,3 +118,4 @@ export function sharedModel(files = pageFiles, onProgress) {
 export function snapshotIndexOf(files) {
   return new URL('snapshots/index.json', new URL(String(files.weights), document.baseURI));
 }
+
