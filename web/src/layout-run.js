@@ -1,17 +1,23 @@
 // What the main thread (map.js) and the map's Worker (map-worker.js) share
 // to run a UMAP layout in the layout module (web/dist/layout.wasm): the
-// instance made from a compiled module, and a layout's start and end. No
-// imports, so that the Worker loads nothing else.
+// instance made from a compiled module, and a layout's start and end. It
+// imports only the instance guard (itself without imports), so that the
+// Worker loads nothing else.
+import { guardedInstantiation, instanceFailed, registerGuard } from './instance-guard.js';
 
-/** An instance of the layout module's glue `create` from the compiled `wasm` (a WebAssembly.Module). */
-export function instantiateLayout(create, wasm) {
-  return create({
-    instantiateWasm(imports, done) {
-      WebAssembly.instantiate(wasm, imports).then((made) => done(made, wasm));
-      return {};
-    },
+export { instanceFailed };
+
+/**
+ * An instance of the layout module's glue `create` from the compiled `wasm`
+ * (a WebAssembly.Module), stopped at its first failure (instance-guard.js):
+ * the next map then makes another.
+ */
+export async function instantiateLayout(create, wasm) {
+  const instantiateWasm = guardedInstantiation(wasm, "the map's layout", 'The next map starts a new one.');
+  return registerGuard(await create({
+    instantiateWasm,
     printErr: (text) => console.error(`[layout] ${text}`),
-  });
+  }), instantiateWasm.state);
 }
 
 /** The layout module's last failure message. */

@@ -7,21 +7,24 @@
 // then { id, points, epochs } or { id, error, name }. A cancelled job is
 // ended by terminating the Worker (map.js starts another for the rest).
 import createLayoutModule from '../dist/layout.js';
-import { beginUmap, finishUmap, instantiateLayout } from './layout-run.js';
+import { beginUmap, finishUmap, instanceFailed, instantiateLayout } from './layout-run.js';
 
 const STAGES = ['neighbours', 'graph', 'initialise', 'optimise', 'done'];
 /** Milliseconds between two progress messages. */
 const PROGRESS_MS = 50;
-let module;
+let module, wasm;
 
 self.onmessage = async ({ data: message }) => {
   if (message.wasm) {
-    module = instantiateLayout(createLayoutModule, message.wasm);
+    wasm = message.wasm;
+    module = instantiateLayout(createLayoutModule, wasm);
     await module;
     self.postMessage({ ready: true });
     return;
   }
   const { id, data, rows, cols, settings, init } = message;
+  // An instance that failed refuses every call: the next job has a new one.
+  if (instanceFailed(await module)) module = instantiateLayout(createLayoutModule, wasm);
   const layout = await module;
   let handle = 0;
   try {

@@ -4,7 +4,8 @@
 // asked for, so the chapter's main module stays small.
 //
 // In a browser a UMAP map is laid out in a Worker of its own (map-worker.js,
-// built into web/dist/map-worker.js; one for the page, sent the compiled module), whole: the page's main
+// built into web/dist/map-worker.js, a file that imports nothing; one for
+// the page, sent the compiled module), whole: the page's main
 // thread only sends the table and receives the points, and an AbortSignal
 // ends the Worker (another takes the jobs left). Where there is no Worker
 // (Node) or it cannot start, the work goes in slices: each call into
@@ -14,12 +15,10 @@
 // run the same WebAssembly, so they give the same bits.
 import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
 import { checkSignal } from './sources/index.js';
-import { compileWasm } from './runtime.js';
-import { beginUmap, finishUmap, instantiateLayout, lastError } from './layout-run.js';
+import { compileWasm, observed } from './runtime.js';
+import { locatedFile, packageFile } from './files.js';
+import { beginUmap, finishUmap, instanceFailed, instantiateLayout, lastError } from './layout-run.js';
 
-const wasmUrl = new URL('../dist/layout.wasm', import.meta.url);
-// The Worker's one-module build (tools/bundle-page.mjs), beside layout.js.
-const workerUrl = new URL('../dist/map-worker.js', import.meta.url);
 /** Milliseconds of work between two turns of the event loop. */
 const SLICE_MS = 12;
 const STAGES = ['neighbours', 'graph', 'initialise', 'optimise', 'done'];
@@ -27,32 +26,70 @@ const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', '
 const details = new WeakMap();
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-let compiled, instance, mapWorker, workerFailed = false, jobCount = 0;
+let compiled, instance, instanceMade, mapWorker, workerFailed = false, jobCount = 0;
 
 /** layout.wasm, compiled once for this page or process (and sent to the Worker). */
 function compiledLayout() {
-  compiled ??= compileWasm(wasmUrl);
+  compiled ??= compileWasm(packageFile('web/dist/layout.wasm', () => new URL('../dist/layout.wasm', import.meta.url)));
   compiled.catch(() => { compiled = undefined; });
   return compiled;
 }
 
-/** The one layout instance of this thread (layouts run one slice at a time). */
+/**
+ * The one layout instance of this thread (layouts run one slice at a time);
+ * a new one once it has failed (it refuses every call then: instance-guard.js).
+ */
 function layoutModule() {
+  if (instanceMade && instanceFailed(instanceMade)) instance = instanceMade = undefined;
   // The module's JavaScript too is fetched only now: a page without a map never loads either.
   instance ??= Promise.all([compiledLayout(), import('../dist/layout.js')])
-    .then(([wasm, { default: createLayoutModule }]) => instantiateLayout(createLayoutModule, wasm));
+    .then(([wasm, { default: createLayoutModule }]) => instantiateLayout(createLayoutModule, wasm))
+    .then((module) => {
+      instanceMade = module;
+      observed(module, 'layout');
+      return module;
+    });
   instance.catch(() => { instance = undefined; });
   return instance;
 }
 
 const useWorker = () => !workerFailed && typeof Worker === 'function' && typeof document !== 'undefined';
 
-/** The page's map Worker: { worker, jobs (id → job), ready }, started with the compiled module. */
+/** Says on the console why maps leave the Worker for this thread. */
+function warnMainThread(started, reason) {
+  console.warn(`[embeddings] model.map: the map's Worker ${started ? 'failed' : 'could not start'} (${reason}); maps go on the main thread, in slices`);
+}
+
+/** Lays out a job that was meant for the Worker on this thread. */
+function inSlices(job) {
+  umapInSlices(job.table, job.settings, job.caller).then((result) => job.settle(result), (error) => job.settle(undefined, error));
+}
+
+/**
+ * The page's map Worker: { worker, jobs (id → job), ready }, started with
+ * the compiled module; undefined when no Worker can be made here.
+ */
 function workerState() {
   if (mapWorker) return mapWorker;
   const promise = compiledLayout().then((wasm) => {
-    const state = { worker: new Worker(workerUrl, { type: 'module' }), jobs: new Map(), ready: false, promise };
-    state.worker.onmessage = ({ data }) => {
+    let worker;
+    try {
+      // The Worker's file is built from map-worker.js and the layout
+      // module's glue (tools/bundle-page.mjs) into one that imports nothing,
+      // named in the form bundlers (Vite, webpack) recognise, bundle and
+      // rewrite: a literal URL beside import.meta.url, inside new Worker().
+      const located = locatedFile('web/dist/map-worker.js');
+      worker = located ? new Worker(located, { type: 'module' })
+        : new Worker(new URL('../dist/map-worker.js', import.meta.url), { type: 'module' });
+    } catch (error) {
+      // A policy that forbids Workers here (some browsers say so at once).
+      workerFailed = true;
+      if (mapWorker === promise) mapWorker = undefined;
+      warnMainThread(false, error.message);
+      return undefined;
+    }
+    const state = { worker, jobs: new Map(), ready: false, promise };
+    worker.onmessage = ({ data }) => {
       if (data.ready) { state.ready = true; return; }
       const job = state.jobs.get(data.id);
       if (!job) return;
@@ -60,17 +97,18 @@ function workerState() {
       state.jobs.delete(data.id);
       job.settle(data.error ? undefined : data, data.error && new (data.name === 'RangeError' ? RangeError : Error)(data.error.replace(/^map:/, `${job.caller}:`)));
     };
-    state.worker.onerror = (event) => {
-      // A Worker that cannot start (a policy that forbids it, say) or that
-      // failed: its jobs, and the maps after them if it never started, go
-      // in slices on this thread.
+    worker.onerror = (event) => {
+      // A Worker that cannot start (its file missing, a policy that forbids
+      // it) or that failed: its jobs, and the maps after them if it never
+      // started, go in slices on this thread.
       event.preventDefault?.();
       if (!state.ready) workerFailed = true;
+      warnMainThread(state.ready, event.message || 'its script did not load, or this page may not start Workers');
       dropWorker(state);
-      for (const job of state.jobs.values()) umapInSlices(job.table, job.settings, job.caller).then((result) => job.settle(result), (error) => job.settle(undefined, error));
+      for (const job of state.jobs.values()) inSlices(job);
       state.jobs.clear();
     };
-    state.worker.postMessage({ wasm });
+    worker.postMessage({ wasm });
     return state;
   });
   promise.catch(() => { if (mapWorker === promise) mapWorker = undefined; });
@@ -87,6 +125,10 @@ function dropWorker(state) {
 async function post(job) {
   const state = await workerState();
   if (job.settled) return;
+  if (!state) {
+    inSlices(job);
+    return;
+  }
   state.jobs.set(job.id, job);
   job.state = state;
   // The Worker takes float32 numbers (a 16-bit table's widened: already a copy of its own).
@@ -189,6 +231,10 @@ export async function mapRows(table, options, caller = 'map') {
   const settings = checkOptions(options, caller);
   const { rows, cols } = table;
   if (rows < 3) throw new RangeError(`${caller}: a map needs a table of at least 3 rows, ${table.name || 'this one'} has ${rows}`);
+  if (settings.method === 'pca' && cols < 2) {
+    throw new RangeError(`${caller}: PCA maps a table onto its 2 main directions, so it needs at least 2 columns; ` +
+      `${table.name || 'this table'} has ${cols} (UMAP, method 'umap', maps a single column too)`);
+  }
   if (settings.method === 'umap' && settings.neighbours > rows) {
     throw new RangeError(`${caller}: neighbours (${settings.neighbours}) must be at most the table's ${rows} rows`);
   }

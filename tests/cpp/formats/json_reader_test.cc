@@ -1,17 +1,19 @@
-// The JSON pull reader (json_reader.h) that tokenizer.json is walked with.
+// The JSON pull reader the tokenizer.json loader walks its file with:
+// members and items without a tree, offsets, the same refusals as
+// json::parse, and copy-free string reads that agree with copies.
+#include "embeddings/formats/json_reader.h"
+
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "embeddings/formats/json.h"
-#include "embeddings/formats/json_reader.h"
 
-namespace embeddings::json_reader_test {
-
-using Ids = std::vector<std::int32_t>;
+namespace embeddings {
+namespace {
 
 TEST(JsonReader, WalksMembersAndItemsWithoutATree) {
   const std::string text = R"( {"a": [1, "two", {"x": null}], "b": {"c": true}, "d": -1.5e3} )";
@@ -125,4 +127,5 @@ TEST(JsonReader, ViewsOfStringsAgreeWithCopies) {
   EXPECT_EQ(keys, std::vector<std::string>({"plain", "escaped"}));
 }
 
-}  // namespace embeddings::json_reader_test
+}  // namespace
+}  // namespace embeddings

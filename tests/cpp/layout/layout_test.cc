@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "embeddings/formats/model.h"
+#include "embeddings/file_io/file_io.h"
+#include "embeddings/formats/tables.h"
 
 namespace layout = embeddings::layout;
 
