@@ -176,7 +176,7 @@ describe('tokenizer.json', () => {
     ['a merge naming an unknown token', (t) => { t.model.merges.push('Ġgirl zebra'); }, /model\.merges\[\d+\]: "zebra" is not in model\.vocab/],
     ['a merge whose result is not in the vocabulary', (t) => { t.model.merges.push('L Ġ'); }, /the merged token "LĠ" is not in model\.vocab/],
     ['an added token with the wrong id', (t) => { t.added_tokens[0].id = 3; }, /added_tokens\[0\] \("<\|endoftext\|>"\) has id 3 but model\.vocab gives it id \d+/],
-    ['an unsupported normalizer', (t) => { t.normalizer = { type: 'BertNormalizer' }; }, /normalizer must be null or one of .*, found type "BertNormalizer" \(not supported\)/],
+    ['an unsupported normalizer', (t) => { t.normalizer = { type: 'Unidecode' }; }, /normalizer must be null or one of .*, found type "Unidecode" \(not supported\)/],
   ];
   for (const [name, change, message] of cases) {
     test(name, () => expectOneError({ tokenizer: utf8.encode(tokenizerWith(change)) }, 'tokenizer', message));

@@ -18,10 +18,12 @@ import rust from 'tokenizers';
 
 import { loadModel } from '../../web/index.js';
 import { modelForTokenizer } from './helpers/big-tokenizer.js';
+import { encodePairs } from './helpers/rust-pairs.js';
 import { TRICKY, oracleSafe, randomText, storyTexts, uniformRandom } from './helpers/text.js';
 
 const utf8 = new TextEncoder();
-const TINYSTORIES = fileURLToPath(new URL('../../../shared/data/tinystories/tinystories.txt', import.meta.url));
+// The shared corpus beside the repository, or where TINYSTORIES_CORPUS says.
+const TINYSTORIES = process.env.TINYSTORIES_CORPUS ?? fileURLToPath(new URL('../../../shared/data/tinystories/tinystories.txt', import.meta.url));
 
 // Training text: 150 KB of TinyStories where present, else the committed stories.
 function trainingText() {
@@ -81,7 +83,7 @@ async function compare(json, what) {
         assert.deepEqual(model.encode(input, { addSpecialTokens }), Array.from(encodings[i].getIds()),
           `${what}: ids of ${JSON.stringify(input)}${addSpecialTokens ? ' with special tokens' : ''}`);
       });
-      const pairs = await theirs.encodeBatch(PAIRS, { addSpecialTokens });
+      const pairs = await encodePairs(theirs, PAIRS, { addSpecialTokens });
       PAIRS.forEach(([a, b], i) => {
         assert.deepEqual(model.encode(a, { pair: b, addSpecialTokens }), Array.from(pairs[i].getIds()),
           `${what}: ids of the pair ${JSON.stringify([a, b])}${addSpecialTokens ? ' with special tokens' : ''}`);
@@ -127,7 +129,7 @@ test('Unigram (trained by the Rust library, with Metaspace) gives Rust\'s ids an
     tokenizer.setDecoder(rust.metaspaceDecoder());
     return tokenizer;
   });
-  assert.ok(trained.model.vocab.length > 500, `${trained.model.vocab.length} pieces`);
+  assert.ok(trained.model.vocab.length > 200, `${trained.model.vocab.length} pieces`);
   // As trained: unk_id null, so only texts made of the pieces' characters.
   const known = new Set(trained.model.vocab.flatMap(([piece]) => Array.from(piece)));
   const texts = TEXTS.filter((text) => Array.from(text.replaceAll(' ', '▁')).every((c) => known.has(c)));

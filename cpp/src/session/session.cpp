@@ -368,7 +368,8 @@ bool TextSession::load() {
   return true;
 }
 
-bool TextSession::encode_checked(std::string_view text, const std::size_t* max_tokens, const Request& request) {
+bool TextSession::encode_checked(std::string_view text, const std::size_t* max_tokens,
+                                 const Request& request) {
   arm_reserve();
   over_limit_ = false;
   if (!loaded_) return fail("no tokenizer is loaded");
@@ -378,7 +379,8 @@ bool TextSession::encode_checked(std::string_view text, const std::size_t* max_t
   const std::uint64_t worst = static_cast<std::uint64_t>(text.size()) * kEncodeBytesPerInputByte;
   if (!budget_.has_room(worst)) {
     input_.reset();
-    return fail("out of memory: encoding " + mebibytes(text.size()) + " of text could need " + mebibytes(worst));
+    return fail("out of memory: encoding " + mebibytes(text.size()) + " of text could need " +
+                mebibytes(worst));
   }
   Tokenizer::EncodeOptions options;
   // Stages that lengthen text (a Replace, a Prepend, NFKD...) are held to
@@ -387,7 +389,8 @@ bool TextSession::encode_checked(std::string_view text, const std::size_t* max_t
   const std::uint64_t most = tokenizer_.most_text_bytes(text.size());
   if (most >= text.size() && !budget_.has_room((most - text.size()) * kEncodeBytesPerInputByte + worst)) {
     const std::uint64_t room = budget_.room();
-    options.max_added_bytes = room > worst ? static_cast<std::size_t>((room - worst) / kEncodeBytesPerInputByte) : 0;
+    options.max_added_bytes =
+        room > worst ? static_cast<std::size_t>((room - worst) / kEncodeBytesPerInputByte) : 0;
   }
   // The piece cache is made by the first encode, not by load(): loading's
   // memory is the tables'. Without room for it, encoding goes on without a
@@ -476,7 +479,8 @@ bool TextSession::decode_with(bool skip_special_tokens) {
   const std::uint64_t bound = static_cast<std::uint64_t>(count) * tokenizer_.max_token_bytes() * 5;
   if (!budget_.has_room(bound)) {
     ids_in_.reset();
-    return fail("out of memory: the text of " + std::to_string(count) + " tokens could need " + mebibytes(bound));
+    return fail("out of memory: the text of " + std::to_string(count) + " tokens could need " +
+                mebibytes(bound));
   }
   Tokenizer::DecodeOptions options;
   options.skip_special_tokens = skip_special_tokens;

@@ -37,7 +37,8 @@ std::size_t char_at(std::string_view text, std::size_t pos, std::uint32_t& code)
 
 }  // namespace
 
-EMBEDDINGS_SMALL bool AddedVocabulary::build(std::vector<AddedToken> tokens, std::size_t& first, std::size_t& second) {
+EMBEDDINGS_SMALL bool AddedVocabulary::build(std::vector<AddedToken> tokens, std::size_t& first,
+                                             std::size_t& second) {
   tokens_ = std::move(tokens);
   for (int pass = 0; pass < 2; ++pass) {
     std::vector<std::string_view> contents;

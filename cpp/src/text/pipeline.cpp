@@ -23,7 +23,9 @@ std::uint64_t plus_saturated(std::uint64_t a, std::uint64_t b) {
 
 }  // namespace
 
-EMBEDDINGS_SMALL std::uint64_t Growth::of(std::uint64_t bytes) const { return plus_saturated(times_saturated(times, bytes), plus); }
+EMBEDDINGS_SMALL std::uint64_t Growth::of(std::uint64_t bytes) const {
+  return plus_saturated(times_saturated(times, bytes), plus);
+}
 
 // next.of(times × n + plus) = (next.times × times) × n + (next.times × plus + next.plus)
 EMBEDDINGS_SMALL Growth Growth::then(Growth next) const {
@@ -40,7 +42,8 @@ bool TextBudget::take(std::size_t bytes) {
   return false;
 }
 
-bool run_normalizers(const Normalizers& normalizers, std::string& text, StageScratch& scratch, TextBudget& budget) {
+bool run_normalizers(const Normalizers& normalizers, std::string& text, StageScratch& scratch,
+                     TextBudget& budget) {
   for (const auto& normalizer : normalizers) {
     if (!normalizer->may_change(text)) continue;
     if (!normalizer->normalize(text, scratch, budget)) return false;
@@ -81,8 +84,9 @@ class Forward : public PieceSink {
 
 }  // namespace
 
-void run_pre_tokenizers(const PreTokenizers& stages, std::string_view text, bool at_start, PreTokenizeScratch& levels,
-                  StageScratch& scratch, TextBudget& budget, PieceSink& sink) {
+void run_pre_tokenizers(const PreTokenizers& stages, std::string_view text, bool at_start,
+                        PreTokenizeScratch& levels, StageScratch& scratch, TextBudget& budget,
+                        PieceSink& sink) {
   if (text.empty() || sink.stopped()) return;
   const std::size_t count = stages.size();
   if (count == 0) {
@@ -123,7 +127,7 @@ void run_pre_tokenizers(const PreTokenizers& stages, std::string_view text, bool
 }
 
 bool run_decoders(const Decoders& decoders, std::vector<std::string>& tokens, StageScratch& scratch,
-            TextBudget& budget) {
+                  TextBudget& budget) {
   for (const auto& decoder : decoders) {
     if (!decoder->decode(tokens, scratch, budget)) return false;
   }
@@ -131,7 +135,7 @@ bool run_decoders(const Decoders& decoders, std::vector<std::string>& tokens, St
 }
 
 bool run_post_processors(const PostProcessors& processors, Encodings& encodings, bool add_special_tokens,
-                  std::string& error) {
+                         std::string& error) {
   for (const auto& processor : processors) {
     if (!processor->process(encodings, add_special_tokens, error)) return false;
   }
@@ -160,7 +164,8 @@ bool process_encodings(const PostProcessors& processors, SequenceEncoder& encode
                        const std::string_view* pair, bool add_special_tokens, std::vector<std::int32_t>& ids,
                        std::string& error) {
   Encodings encodings(pair != nullptr ? 2 : 1);
-  if (!encoder.encode(text, encodings[0]) || (pair != nullptr && !encoder.encode(*pair, encodings[1]))) return false;
+  if (!encoder.encode(text, encodings[0]) || (pair != nullptr && !encoder.encode(*pair, encodings[1])))
+    return false;
   if (!run_post_processors(processors, encodings, add_special_tokens, error)) return false;
   ids.clear();
   for (const auto& encoding : encodings) ids.insert(ids.end(), encoding.begin(), encoding.end());

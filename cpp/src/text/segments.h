@@ -155,7 +155,8 @@ class PieceJoiner {
 // Cuts `text` at the characters that pass `test`, joined as `behavior`
 // says: the pieces into `cuts`, as begin and end offsets in turn.
 template <typename Test>
-void cut_by_characters(std::string_view text, Behavior behavior, Test&& test, std::vector<std::size_t>& cuts) {
+void cut_by_characters(std::string_view text, Behavior behavior, Test&& test,
+                       std::vector<std::size_t>& cuts) {
   cuts.clear();
   const auto emit = [&](std::size_t begin, std::size_t end) {
     cuts.push_back(begin);

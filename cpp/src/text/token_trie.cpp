@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "embeddings/common/index_sort.h"
 #include "embeddings/text/pipeline.h"
 
 namespace embeddings {
@@ -9,12 +10,12 @@ namespace embeddings {
 // Breadth first over the contents in sorted order: the contents below a node
 // are a consecutive range sharing its prefix, so each node's children can be
 // made consecutive, and no recursion follows a hostile token's length.
-EMBEDDINGS_SMALL bool TokenTrie::build(const std::vector<std::string_view>& contents, const std::vector<std::int32_t>& values,
-                      std::size_t& first, std::size_t& second) {
+EMBEDDINGS_SMALL bool TokenTrie::build(const std::vector<std::string_view>& contents,
+                                       const std::vector<std::int32_t>& values, std::size_t& first,
+                                       std::size_t& second) {
   std::vector<std::uint32_t> order(contents.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return contents[a] < contents[b]; });
+  sort_indices(order, [&](std::uint32_t a, std::uint32_t b) { return contents[a] < contents[b]; });
   for (std::size_t i = 1; i < order.size(); ++i) {
     if (contents[order[i]] != contents[order[i - 1]]) continue;
     first = std::min(order[i - 1], order[i]);

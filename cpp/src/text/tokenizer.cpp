@@ -27,7 +27,8 @@ constexpr std::size_t kMaxPieceBytes = std::size_t{1} << 30;
 // straight to the ids.
 class Tokenizer::Splitter : public AddedTokenSink {
  public:
-  Splitter(const Tokenizer& tokenizer, AddedVocabulary::Pass pass, Scratch& scratch, std::vector<std::int32_t>& ids)
+  Splitter(const Tokenizer& tokenizer, AddedVocabulary::Pass pass, Scratch& scratch,
+           std::vector<std::int32_t>& ids)
       : tokenizer_(tokenizer), pass_(pass), scratch_(scratch), ids_(ids) {}
   void gap(std::string_view text) override {
     if (pass_ == AddedVocabulary::Pass::Normalized) {
@@ -95,7 +96,8 @@ class Tokenizer::ToModel : public PieceSink {
 
  private:
   bool counts_by_length() const {
-    return scratch_.stops_early && scratch_.max_tokens != kNoLimit && tokenizer_.model_->every_byte_has_a_token() &&
+    return scratch_.stops_early && scratch_.max_tokens != kNoLimit &&
+           tokenizer_.model_->every_byte_has_a_token() &&
            scratch_.before + ids_.size() <= scratch_.max_tokens;
   }
   bool provably_over(std::size_t bytes) {
@@ -122,13 +124,21 @@ class Tokenizer::ToModel : public PieceSink {
   std::vector<std::int32_t>& ids_;
 };
 
+// As Hugging Face's decode skips them: by the token's text, looked up among
+// the special tokens' contents. A special token that normalization changes
+// is decoded as its normalized content, which is not one of them, so the
+// Rust library keeps it, and so does this.
 EMBEDDINGS_SMALL bool Tokenizer::is_special(std::int32_t id) const {
   const std::int32_t added = vocabulary_.added_index(id);
-  return added >= 0 && added_.tokens()[added].special;
+  if (added < 0) return false;
+  const AddedToken& token = added_.tokens()[added];
+  return token.special && token.normalized_content.empty();
 }
 
-EMBEDDINGS_SMALL Tokenizer::Encoded Tokenizer::encode(std::string_view utf8_text, const EncodeOptions& options,
-                                     std::vector<std::int32_t>& ids, std::string& error) const {
+EMBEDDINGS_SMALL Tokenizer::Encoded Tokenizer::encode(std::string_view utf8_text,
+                                                      const EncodeOptions& options,
+                                                      std::vector<std::int32_t>& ids,
+                                                      std::string& error) const {
   Scratch scratch;
   scratch.cache = options.cache;
   scratch.max_tokens = options.max_tokens;
@@ -148,8 +158,8 @@ EMBEDDINGS_SMALL Tokenizer::Encoded Tokenizer::encode(std::string_view utf8_text
     ids.clear();
     error = scratch.failed ? scratch.model.error
             : scratch.budget.refused()
-                ? "a stage would make the text " + mebibytes(scratch.budget.asked()) + " longer, more than the " +
-                      mebibytes(options.max_added_bytes) + " there is memory for"
+                ? "a stage would make the text " + mebibytes(scratch.budget.asked()) +
+                      " longer, more than the " + mebibytes(options.max_added_bytes) + " there is memory for"
                 : problem;
     return Encoded::Refused;
   }
@@ -163,16 +173,18 @@ EMBEDDINGS_SMALL std::vector<std::int32_t> Tokenizer::encode(std::string_view ut
   return ids;
 }
 
-EMBEDDINGS_SMALL void Tokenizer::encode(std::string_view utf8_text, std::vector<std::int32_t>& ids, PieceCache* cache) const {
+EMBEDDINGS_SMALL void Tokenizer::encode(std::string_view utf8_text, std::vector<std::int32_t>& ids,
+                                        PieceCache* cache) const {
   EncodeOptions options;
   options.cache = cache;
   std::vector<std::int32_t> encoded;
   std::string error;
-  if (encode(utf8_text, options, encoded, error) == Encoded::Ok) ids.insert(ids.end(), encoded.begin(), encoded.end());
+  if (encode(utf8_text, options, encoded, error) == Encoded::Ok)
+    ids.insert(ids.end(), encoded.begin(), encoded.end());
 }
 
-EMBEDDINGS_SMALL bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_tokens, std::vector<std::int32_t>& ids,
-                               PieceCache* cache) const {
+EMBEDDINGS_SMALL bool Tokenizer::encode_at_most(std::string_view utf8_text, std::size_t max_tokens,
+                                                std::vector<std::int32_t>& ids, PieceCache* cache) const {
   EncodeOptions options;
   options.cache = cache;
   options.max_tokens = max_tokens;
@@ -182,14 +194,16 @@ EMBEDDINGS_SMALL bool Tokenizer::encode_at_most(std::string_view utf8_text, std:
   return result != Encoded::TooManyTokens;
 }
 
-EMBEDDINGS_SMALL void Tokenizer::encode_sequence(std::string_view text, Scratch& scratch, std::vector<std::int32_t>& ids) const {
+EMBEDDINGS_SMALL void Tokenizer::encode_sequence(std::string_view text, Scratch& scratch,
+                                                 std::vector<std::int32_t>& ids) const {
   Splitter raw(*this, AddedVocabulary::Pass::Raw, scratch, ids);
   scratch.text_begin = text.data();
   added_.split(text, AddedVocabulary::Pass::Raw, raw);
 }
 
 // One gap between added tokens, normalized: the pre-tokenizers, then the model.
-void Tokenizer::encode_gap(std::string_view gap, bool at_start, Scratch& scratch, std::vector<std::int32_t>& ids) const {
+void Tokenizer::encode_gap(std::string_view gap, bool at_start, Scratch& scratch,
+                           std::vector<std::int32_t>& ids) const {
   ToModel to_model(*this, scratch, ids);
   if (pre_tokenizers_.size() > 1) return pre_tokenize_levels(gap, at_start, scratch, to_model);
   if (pre_tokenizers_.empty()) return to_model.piece(gap, at_start);
@@ -205,8 +219,8 @@ EMBEDDINGS_SMALL std::uint64_t Tokenizer::most_decoded_bytes(std::size_t count) 
   return tokens.then(growth_of(decoders_)).of(count);
 }
 
-EMBEDDINGS_SMALL bool Tokenizer::join_bytes(const std::int32_t* ids, std::size_t count, bool skip_special, std::string& bytes,
-                           std::string& error) const {
+EMBEDDINGS_SMALL bool Tokenizer::join_bytes(const std::int32_t* ids, std::size_t count, bool skip_special,
+                                            std::string& bytes, std::string& error) const {
   bytes.clear();
   if (count > 0 && ids == nullptr) {
     error = "decode: ids is null but count is " + std::to_string(count);
@@ -226,12 +240,13 @@ EMBEDDINGS_SMALL bool Tokenizer::join_bytes(const std::int32_t* ids, std::size_t
 }
 
 EMBEDDINGS_SMALL bool Tokenizer::decode_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes,
-                             std::string& error) const {
+                                              std::string& error) const {
   return join_bytes(ids, count, false, bytes, error);
 }
 
-EMBEDDINGS_SMALL bool Tokenizer::decode(const std::int32_t* ids, std::size_t count, const DecodeOptions& options, std::string& text,
-                       std::string& error) const {
+EMBEDDINGS_SMALL bool Tokenizer::decode(const std::int32_t* ids, std::size_t count,
+                                        const DecodeOptions& options, std::string& text,
+                                        std::string& error) const {
   std::string bytes;
   text.clear();
   if (!join_bytes(ids, count, options.skip_special_tokens, bytes, error)) return false;
@@ -248,8 +263,8 @@ EMBEDDINGS_SMALL bool Tokenizer::round_trips() const {
   const auto keeps = [](const auto& stages) {
     return std::all_of(stages.begin(), stages.end(), [](const auto& stage) { return stage->keeps_text(); });
   };
-  return byte_level_vocabulary_ && model_->encodes_every_byte_as_itself() && added_.empty() && keeps(normalizers_) &&
-         keeps(pre_tokenizers_);
+  return byte_level_vocabulary_ && model_->encodes_every_byte_as_itself() && added_.empty() &&
+         keeps(normalizers_) && keeps(pre_tokenizers_);
 }
 
 EMBEDDINGS_SMALL std::string Tokenizer::token_bytes(std::int32_t id) const {

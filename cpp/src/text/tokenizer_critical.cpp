@@ -2,6 +2,7 @@
 // tokenizer is GPT-2's (the components of registry_critical.cpp), which
 // needs none of the general paths. Each is refused by name where it could
 // be reached, and the loader never reaches them (it refuses what would).
+#include "decoders/byte_level.h"
 #include "tokenizer_internal.h"
 #include "tokenizer_json/tokenizer_json.h"
 
@@ -11,8 +12,8 @@ namespace {
 constexpr const char* kLeftOut = "is left out of this build (it is in embeddings-full.wasm)";
 }
 
-void Tokenizer::encode_processed(std::string_view, const EncodeOptions&, Scratch&, std::vector<std::int32_t>& ids,
-                                 std::string& problem) const {
+void Tokenizer::encode_processed(std::string_view, const EncodeOptions&, Scratch&,
+                                 std::vector<std::int32_t>& ids, std::string& problem) const {
   ids.clear();
   problem = std::string("post-processing ") + kLeftOut;
 }
@@ -32,6 +33,11 @@ bool Tokenizer::decode_as_tokens(const std::int32_t*, std::size_t, const DecodeO
                                  std::string& error) const {
   text.clear();
   error = std::string("decoding other than GPT-2's ") + kLeftOut;
+  return false;
+}
+
+// Never run here: Tokenizer::decode joins GPT-2's tokens' bytes itself.
+bool decoders::ByteLevelDecoder::decode(std::vector<std::string>&, StageScratch&, TextBudget&) const {
   return false;
 }
 

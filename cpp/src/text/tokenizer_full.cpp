@@ -33,7 +33,8 @@ class Tokenizer::Sequences : public SequenceEncoder {
 void Tokenizer::encode_processed(std::string_view text, const EncodeOptions& options, Scratch& scratch,
                                  std::vector<std::int32_t>& ids, std::string& problem) const {
   Sequences sequences(*this, scratch);
-  process_encodings(post_processors_, sequences, text, options.pair, options.add_special_tokens, ids, problem);
+  process_encodings(post_processors_, sequences, text, options.pair, options.add_special_tokens, ids,
+                    problem);
 }
 
 std::string_view Tokenizer::normalize_gap(std::string_view text, Scratch& scratch) const {
@@ -46,7 +47,8 @@ std::string_view Tokenizer::normalize_gap(std::string_view text, Scratch& scratc
   return text;
 }
 
-void Tokenizer::pre_tokenize_levels(std::string_view gap, bool at_start, Scratch& scratch, PieceSink& sink) const {
+void Tokenizer::pre_tokenize_levels(std::string_view gap, bool at_start, Scratch& scratch,
+                                    PieceSink& sink) const {
   run_pre_tokenizers(pre_tokenizers_, gap, at_start, scratch.levels, scratch.stage, scratch.budget, sink);
 }
 
@@ -89,7 +91,8 @@ bool Tokenizer::Reader::normalize_added_tokens(std::uint64_t memory_limit) {
     if (!token.normalized) continue;
     std::string content = token.content;
     if (!run_normalizers(t_.normalizers_, content, scratch, budget))
-      return fail("added_tokens[" + std::to_string(i) + "]: normalizing its content needs more memory than there is");
+      return fail("added_tokens[" + std::to_string(i) +
+                  "]: normalizing its content needs more memory than there is");
     if (content.empty()) {
       return fail("added_tokens[" + std::to_string(i) + "] (" + quote(token.content) +
                   ") is empty once normalized (not supported)");
@@ -103,7 +106,8 @@ bool Tokenizer::Reader::check_post_processors() {
   for (const auto& processor : t_.post_processors_) {
     for (const std::int32_t id : processor->special_ids()) {
       if (!t_.vocabulary_.has(id))
-        return fail("post_processor: the special token id " + std::to_string(id) + " is not in the vocabulary");
+        return fail("post_processor: the special token id " + std::to_string(id) +
+                    " is not in the vocabulary");
     }
     t_.most_added_ids_ += processor->added_ids();
     t_.post_processors_keep_ids_ = t_.post_processors_keep_ids_ && processor->keeps_ids();
@@ -121,7 +125,8 @@ bool Tokenizer::Reader::read_listed_vocabulary() {
    private:
     Reader& reader_;
   } entries(*this);
-  return builder_->read_vocabulary_list(text_, vocab_.at, vocab_.entries, entries, reading_) && index_vocabulary();
+  return builder_->read_vocabulary_list(text_, vocab_.at, vocab_.entries, entries, reading_) &&
+         index_vocabulary();
 }
 
 }  // namespace embeddings

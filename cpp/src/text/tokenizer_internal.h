@@ -16,7 +16,7 @@ struct Tokenizer::Scratch {
   StageScratch stage;
   PreTokenizeScratch levels;
   PreTokenizerBuffers own;  // A single pre-tokenizer's.
-  std::string normalized;  // The normalizers' output, when they change the text.
+  std::string normalized;   // The normalizers' output, when they change the text.
   TextBudget budget;
   const char* text_begin = nullptr;  // The raw text (Metaspace's prepend_scheme "first").
   // Stop once the ids pass this (ids of earlier sequences count: `before`); `over` says they did.

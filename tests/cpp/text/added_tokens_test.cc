@@ -1,12 +1,12 @@
 // Cutting added tokens out of a text, in both passes (added_tokens.h).
+#include "embeddings/text/added_tokens.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
-
-#include "embeddings/text/added_tokens.h"
 
 namespace embeddings::added_tokens_test {
 

@@ -1,4 +1,6 @@
 // GPT-2's byte alphabet (byte_level.h).
+#include "embeddings/text/byte_level.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "embeddings/common/utf8.h"
-#include "embeddings/text/byte_level.h"
 
 namespace embeddings::byte_level_test {
 

@@ -85,7 +85,8 @@ struct Json {
   std::string text() const {
     return R"({"version": "1.0", "truncation": null, "padding": null, "added_tokens": )" + added_tokens +
            R"(, "normalizer": )" + normalizer + R"(, "pre_tokenizer": )" + pre_tokenizer +
-           R"(, "post_processor": )" + post_processor + R"(, "decoder": )" + decoder + R"(, "model": )" + model + "}";
+           R"(, "post_processor": )" + post_processor + R"(, "decoder": )" + decoder + R"(, "model": )" +
+           model + "}";
   }
   Tokenizer load() const {
     Tokenizer tokenizer;

@@ -1,12 +1,12 @@
 // The added tokens' and Unigram's trie (token_trie.h), against a naive search.
+#include "embeddings/text/token_trie.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
-
-#include "embeddings/text/token_trie.h"
 
 namespace embeddings::token_trie_test {
 

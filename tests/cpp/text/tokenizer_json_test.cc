@@ -113,7 +113,8 @@ std::vector<BadCase> bad_cases() {
       "pre_tokenizer: a stage after ByteLevel (not supported)");
   with(
       "unknown pre_tokenizer", [](Fixture& f) { f.pre_tokenizer = R"({"type": "Scripts"})"; },
-      "pre_tokenizer must be null or one of ByteLevel, Split, Metaspace, Whitespace, WhitespaceSplit, Digits, ");
+      "pre_tokenizer must be null or one of ByteLevel, Split, Metaspace, Whitespace, WhitespaceSplit, "
+      "Digits, ");
   with(
       "metaspace scheme",
       [](Fixture& f) {
@@ -157,7 +158,8 @@ std::vector<BadCase> bad_cases() {
       "RobertaProcessing or Sequence, found type \"Echo\" (not supported)");
   with(
       "model type", [](Fixture& f) { f.model_type = R"("Ngram")"; },
-      "model.type must be \"BPE\", \"WordPiece\", \"WordLevel\" or \"Unigram\", found the string \"Ngram\" (not "
+      "model.type must be \"BPE\", \"WordPiece\", \"WordLevel\" or \"Unigram\", found the string \"Ngram\" "
+      "(not "
       "supported)");
   with(
       "dropout", [](Fixture& f) { f.dropout = "0.1"; }, "model.dropout must be null, found the number 0.1");

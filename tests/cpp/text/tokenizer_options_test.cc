@@ -58,8 +58,9 @@ TEST(TokenizerOptions, NormalizedAddedTokensAreMatchedAsNormalized) {
   };
   EXPECT_EQ(encode(with(R"({"type": "Lowercase"})", "<X>", 12), "a<X>"), ids({3, 12}));
   EXPECT_EQ(encode(with(R"({"type": "NFKC"})", "\xEF\xAC\x81", 12), "a\xEF\xAC\x81"), ids({3, 12}));
-  EXPECT_EQ(encode(with(R"({"type": "Replace", "pattern": {"String": "x"}, "content": "b"})", "<x>", 7), "<x>"),
-            ids({7}));
+  EXPECT_EQ(
+      encode(with(R"({"type": "Replace", "pattern": {"String": "x"}, "content": "b"})", "<x>", 7), "<x>"),
+      ids({7}));
   // Prepend ▁: the token "ab" is "▁ab" once normalized, which "a ab" (▁a ab) does not hold.
   const Tokenizer prepended = with(R"({"type": "Prepend", "prepend": "\u2581"})", "ab", 11);
   EXPECT_EQ(encode(prepended, "ab"), ids({11}));
@@ -67,15 +68,18 @@ TEST(TokenizerOptions, NormalizedAddedTokensAreMatchedAsNormalized) {
   EXPECT_EQ(decode(with(R"({"type": "Lowercase"})", "<X>", 12), {12}), "<x>");
   Json twice = letters();
   twice.normalizer = R"({"type": "Lowercase"})";
-  twice.added_tokens = R"([{"id": 12, "content": "<Y>", "normalized": true}, {"id": 13, "content": "<y>", "normalized": true}])";
-  EXPECT_EQ(twice.refusal(), "added_tokens[1] (\"<y>\") and added_tokens[0] are the same once normalized (not supported)");
+  twice.added_tokens =
+      R"([{"id": 12, "content": "<Y>", "normalized": true}, {"id": 13, "content": "<y>", "normalized": true}])";
+  EXPECT_EQ(twice.refusal(),
+            "added_tokens[1] (\"<y>\") and added_tokens[0] are the same once normalized (not supported)");
 }
 
 // Issue 23: 'b' x 100,000 for each "a" of 40,000 is refused, by name,
 // before it is written; the tokenizer encodes as before afterwards.
 TEST(TokenizerOptions, TextThatWouldGrowPastTheBudgetIsRefused) {
   Json json = letters();
-  json.normalizer = R"({"type": "Replace", "pattern": {"String": "a"}, "content": ")" + std::string(100000, 'b') + R"("})";
+  json.normalizer =
+      R"({"type": "Replace", "pattern": {"String": "a"}, "content": ")" + std::string(100000, 'b') + R"("})";
   const Tokenizer t = json.load();
   EXPECT_EQ(t.most_text_bytes(40000), 4000000000u);
   Tokenizer::EncodeOptions options;
@@ -84,22 +88,26 @@ TEST(TokenizerOptions, TextThatWouldGrowPastTheBudgetIsRefused) {
   std::string error;
   EXPECT_EQ(t.encode(std::string(40000, 'a'), options, out, error), Tokenizer::Encoded::Refused);
   EXPECT_TRUE(out.empty());
-  EXPECT_EQ(error, "a stage would make the text 3814.7 MiB longer, more than the 64.0 MiB there is memory for");
+  EXPECT_EQ(error,
+            "a stage would make the text 3814.7 MiB longer, more than the 64.0 MiB there is memory for");
   EXPECT_EQ(encode(t, "c x"), ids({5, 6}));
 }
 
 // Issue 23: a Sequence of 1,150 stages is as good as one: "abc 1" 200 times is 600 ids.
 TEST(TokenizerOptions, LongPreTokenizerSequencesEncodeAsShortOnes) {
   std::string stages;
-  for (int i = 0; i < 1150; ++i) stages += R"({"type": "Split", "pattern": {"String": " "}, "behavior": "Isolated"}, )";
+  for (int i = 0; i < 1150; ++i)
+    stages += R"({"type": "Split", "pattern": {"String": " "}, "behavior": "Isolated"}, )";
   Json json;
-  json.model = R"({"type": "WordLevel", "unk_token": "<unk>", "vocab": {"<unk>": 0, "abc": 1, " ": 2, "1abc": 3, "1": 4}})";
+  json.model =
+      R"({"type": "WordLevel", "unk_token": "<unk>", "vocab": {"<unk>": 0, "abc": 1, " ": 2, "1abc": 3, "1": 4}})";
   json.pre_tokenizer = R"({"type": "Sequence", "pretokenizers": [)" + stages + R"({"type": "Digits"}]})";
   std::string text;
   for (int i = 0; i < 200; ++i) text += "abc 1";
   const std::vector<std::int32_t> encoded = json.load().encode(text);
   ASSERT_EQ(encoded.size(), 600u);
-  EXPECT_EQ(std::vector<std::int32_t>(encoded.begin(), encoded.begin() + 4), (std::vector<std::int32_t>{1, 2, 4, 1}));
+  EXPECT_EQ(std::vector<std::int32_t>(encoded.begin(), encoded.begin() + 4),
+            (std::vector<std::int32_t>{1, 2, 4, 1}));
 }
 
 }  // namespace embeddings::tokenizer_options_test

@@ -1,12 +1,12 @@
 // The tokens by id and by bytes (vocabulary.h).
+#include "embeddings/text/vocabulary.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
-
-#include "embeddings/text/vocabulary.h"
 
 namespace embeddings::vocabulary_test {
 

@@ -60,7 +60,10 @@ export function precompiledCharsmap(replacements) {
       queue.push([node.children.get(label), child]);
     }
   }
-  const count = Math.max(...used) + 1;
+  // Every child lookup stays in the array (the Rust reader does not check
+  // bounds): a node's children span its base with any low byte, as the
+  // 256-unit blocks of darts-clone ensure.
+  const count = Math.max(...used, ...[...bases].map((base) => base | 0xff)) + 1;
   const bytes = new Uint8Array(4 + 4 * count + strings.length);
   const view = new DataView(bytes.buffer);
   view.setUint32(0, 4 * count, true);

@@ -18,12 +18,12 @@ namespace embeddings {
 
 // Buffers reused from piece to piece, so a long text does not allocate per piece.
 struct ModelScratch {
-  bpe::MergeWorkspace merge;             // BPE
-  std::vector<double> best_score;        // Unigram: the best path's score to each byte,
-  std::vector<std::int32_t> best_id;     // its last token,
-  std::vector<std::uint32_t> best_start; // where that starts,
-  std::vector<std::uint32_t> path;       // and the best path; WordPiece: each character's start.
-  std::string error;                     // Why encode_piece() failed.
+  bpe::MergeWorkspace merge;              // BPE
+  std::vector<double> best_score;         // Unigram: the best path's score to each byte,
+  std::vector<std::int32_t> best_id;      // its last token,
+  std::vector<std::uint32_t> best_start;  // where that starts,
+  std::vector<std::uint32_t> path;        // and the best path; WordPiece: each character's start.
+  std::string error;                      // Why encode_piece() failed.
 };
 
 class Model {

@@ -175,7 +175,8 @@ using PostProcessors = std::vector<std::shared_ptr<const PostProcessor>>;
 // ---- Running the lists ---------------------------------------------------------
 
 // Each normalizer in turn. False when the budget refused a stage.
-bool run_normalizers(const Normalizers& normalizers, std::string& text, StageScratch& scratch, TextBudget& budget);
+bool run_normalizers(const Normalizers& normalizers, std::string& text, StageScratch& scratch,
+                     TextBudget& budget);
 
 // The buffers of the pre-tokenizers' levels, kept from call to call.
 struct PreTokenizeScratch {
@@ -193,11 +194,13 @@ struct PreTokenizeScratch {
 // Each pre-tokenizer on every piece the one before made (depth first, without
 // recursion); the last one's pieces go to `sink`, in order. No stages: the
 // text is one piece. Stops when the sink stops or the budget refuses.
-void run_pre_tokenizers(const PreTokenizers& stages, std::string_view text, bool at_start, PreTokenizeScratch& levels,
-                  StageScratch& scratch, TextBudget& budget, PieceSink& sink);
+void run_pre_tokenizers(const PreTokenizers& stages, std::string_view text, bool at_start,
+                        PreTokenizeScratch& levels, StageScratch& scratch, TextBudget& budget,
+                        PieceSink& sink);
 
 // Each decoder in turn (tokenizers' decode_chain), then the caller joins the tokens.
-bool run_decoders(const Decoders& decoders, std::vector<std::string>& tokens, StageScratch& scratch, TextBudget& budget);
+bool run_decoders(const Decoders& decoders, std::vector<std::string>& tokens, StageScratch& scratch,
+                  TextBudget& budget);
 
 // Each post-processor in turn; false with `error` where the Rust library fails.
 bool run_post_processors(const PostProcessors& processors, Encodings& encodings, bool add_special_tokens,

@@ -37,11 +37,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <memory>
 
 #include "embeddings/text/added_tokens.h"
 #include "embeddings/text/models.h"
@@ -202,9 +201,10 @@ class Tokenizer {
   void pre_tokenize_levels(std::string_view gap, bool at_start, Scratch& scratch, PieceSink& sink) const;
   bool encode_cached(std::string_view piece, PieceCache& cache, ModelScratch& scratch,
                      std::vector<std::int32_t>& ids) const;
-  bool decode_as_tokens(const std::int32_t* ids, std::size_t count, const DecodeOptions& options, std::string& text,
-                        std::string& error) const;
-  void encode_gap(std::string_view gap, bool at_start, Scratch& scratch, std::vector<std::int32_t>& ids) const;
+  bool decode_as_tokens(const std::int32_t* ids, std::size_t count, const DecodeOptions& options,
+                        std::string& text, std::string& error) const;
+  void encode_gap(std::string_view gap, bool at_start, Scratch& scratch,
+                  std::vector<std::int32_t>& ids) const;
   bool join_bytes(const std::int32_t* ids, std::size_t count, bool skip_special, std::string& bytes,
                   std::string& error) const;
   // The token as the file spells it (an added token: its content, normalized

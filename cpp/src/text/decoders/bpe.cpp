@@ -16,7 +16,8 @@ class BpeDecoder : public Decoder {
 
   bool decode(std::vector<std::string>& tokens, StageScratch& scratch, TextBudget& budget) const override {
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-      if (!replace_all(tokens[i], suffix_, i + 1 == tokens.size() ? "" : " ", scratch.spare, budget)) return false;
+      if (!replace_all(tokens[i], suffix_, i + 1 == tokens.size() ? "" : " ", scratch.spare, budget))
+        return false;
     }
     return true;
   }
@@ -32,7 +33,8 @@ class BpeDecoder : public Decoder {
 bool read_bpe(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
               Decoders& out) {
   std::string suffix = "</w>";
-  if (value.find("suffix") != nullptr && !reading.read_string(value, "suffix", where, suffix, false)) return false;
+  if (value.find("suffix") != nullptr && !reading.read_string(value, "suffix", where, suffix, false))
+    return false;
   out.push_back(std::make_shared<BpeDecoder>(std::move(suffix)));
   return true;
 }

@@ -12,14 +12,16 @@ namespace {
 
 bool hex(char c, unsigned& value) {
   if (c >= '0' && c <= '9') return value = static_cast<unsigned>(c - '0'), true;
-  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') return value = static_cast<unsigned>((c | 0x20) - 'a' + 10), true;
+  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+    return value = static_cast<unsigned>((c | 0x20) - 'a' + 10), true;
   return false;
 }
 
 // The byte a token names, or -1.
 int byte_of(const std::string& token) {
   unsigned high = 0, low = 0;
-  if (token.size() != 6 || token.compare(0, 3, "<0x") != 0 || token[5] != '>' || !hex(token[4], low)) return -1;
+  if (token.size() != 6 || token.compare(0, 3, "<0x") != 0 || token[5] != '>' || !hex(token[4], low))
+    return -1;
   // from_str_radix takes a leading "+" as a sign: "<0x+A>" is byte 10.
   if (token[3] != '+' && !hex(token[3], high)) return -1;
   return static_cast<int>(high * 16 + low);

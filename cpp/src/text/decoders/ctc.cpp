@@ -20,7 +20,8 @@ class Ctc : public Decoder {
   bool decode(std::vector<std::string>& tokens, StageScratch& scratch, TextBudget& budget) const override {
     std::vector<std::string> out;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-      if (i > 0 && tokens[i] == tokens[i - 1]) continue;  // itertools' dedup: compared before anything is replaced.
+      if (i > 0 && tokens[i] == tokens[i - 1])
+        continue;  // itertools' dedup: compared before anything is replaced.
       std::string token = tokens[i];
       if (!replace_all(token, pad_, "", scratch.spare, budget)) return false;
       if (cleanup_) {
@@ -42,7 +43,8 @@ class Ctc : public Decoder {
 
 }  // namespace
 
-bool read_ctc(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading, Decoders& out) {
+bool read_ctc(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
+              Decoders& out) {
   std::string pad, delimiter;
   bool cleanup = true;
   if (!reading.read_string(value, "pad_token", where, pad, false) ||

@@ -45,7 +45,8 @@ bool read_word_piece(const json::Value& value, const std::string& where, tokeniz
                      Decoders& out) {
   std::string prefix = "##";
   bool cleanup = true;
-  if (value.find("prefix") != nullptr && !reading.read_string(value, "prefix", where, prefix, false)) return false;
+  if (value.find("prefix") != nullptr && !reading.read_string(value, "prefix", where, prefix, false))
+    return false;
   if (!reading.read_bool(value, "cleanup", where, cleanup)) return false;
   out.push_back(std::make_shared<WordPiece>(std::move(prefix), cleanup));
   return true;

@@ -106,7 +106,6 @@ void merge(const MergeTable& merges, const std::int32_t* ids, std::size_t count,
   }
 }
 
-
 }  // namespace embeddings::bpe
 
 namespace embeddings::models {
@@ -126,7 +125,8 @@ struct BpeSettings {
   // Around every character but the first, and after the last (as bytes).
   std::string continuing_subword_prefix, end_of_word_suffix;
   bool starts_by_units() const {
-    return by_characters || byte_fallback || !continuing_subword_prefix.empty() || !end_of_word_suffix.empty();
+    return by_characters || byte_fallback || !continuing_subword_prefix.empty() ||
+           !end_of_word_suffix.empty();
   }
 };
 
@@ -201,13 +201,14 @@ class UnitsBpe : public BytesBpe {
     }
     // (Then every character becomes tokens, none longer than what it covers.)
     every_byte_has_a_token_ =
-        settings_.byte_fallback &&
-        std::all_of(std::begin(fallback_ids_), std::end(fallback_ids_), [](std::int32_t id) { return id >= 0; });
+        settings_.byte_fallback && std::all_of(std::begin(fallback_ids_), std::end(fallback_ids_),
+                                               [](std::int32_t id) { return id >= 0; });
   }
   bool encodes_every_byte_as_itself() const override { return false; }
 
  protected:
-  void start(std::string_view piece, const Vocabulary& vocabulary, bpe::MergeWorkspace& workspace) const override {
+  void start(std::string_view piece, const Vocabulary& vocabulary,
+             bpe::MergeWorkspace& workspace) const override {
     auto& start = workspace.piece_ids;
     std::string& unit = workspace.unit;
     bool unk_pending = false;
@@ -262,7 +263,8 @@ class UnitsBpe : public BytesBpe {
 // module does not link UnitsBpe).
 using MakeUnitsBpe = std::shared_ptr<const Model> (*)(BpeSettings, bpe::MergeTable, const Vocabulary&);
 
-EMBEDDINGS_SMALL std::shared_ptr<const Model> make_units_bpe(BpeSettings settings, bpe::MergeTable merges, const Vocabulary& vocabulary) {
+EMBEDDINGS_SMALL std::shared_ptr<const Model> make_units_bpe(BpeSettings settings, bpe::MergeTable merges,
+                                                             const Vocabulary& vocabulary) {
   return std::make_shared<UnitsBpe>(std::move(settings), std::move(merges), vocabulary);
 }
 
@@ -283,16 +285,18 @@ class BpeBuilder : public tokenizer_json::ModelBuilder {
       const json::Value* member = model.find(key);
       if (is_null_or_absent(member)) continue;
       if (!member->is_string())
-        return reading.fail(std::string("model.") + key + " must be null or a string, found " + describe(*member));
+        return reading.fail(std::string("model.") + key + " must be null or a string, found " +
+                            describe(*member));
       if (!read_affix(*member, key, reading)) return false;
     }
     settings_.by_characters = !reading.byte_level_vocabulary;
     if (make_units_ == nullptr && settings_.starts_by_units()) {
-      return reading.fail(settings_.by_characters
-                              ? "model: a vocabulary spelled as text (no ByteLevel pre-tokenizer) is left out of "
-                                "this build (it is in embeddings-full.wasm)"
-                              : "model: byte_fallback, continuing_subword_prefix and end_of_word_suffix are left "
-                                "out of this build (they are in embeddings-full.wasm)");
+      return reading.fail(
+          settings_.by_characters
+              ? "model: a vocabulary spelled as text (no ByteLevel pre-tokenizer) is left out of "
+                "this build (it is in embeddings-full.wasm)"
+              : "model: byte_fallback, continuing_subword_prefix and end_of_word_suffix are left "
+                "out of this build (they are in embeddings-full.wasm)");
     }
     if (!reading.read_bool(model, "fuse_unk", "model", settings_.fuse_unk) ||
         !reading.read_bool(model, "ignore_merges", "model", settings_.ignore_merges)) {
@@ -313,8 +317,8 @@ class BpeBuilder : public tokenizer_json::ModelBuilder {
   bpe::MergeTable* merges() override { return &merges_; }
   std::string_view merge_prefix() const override { return prefix_; }
 
-  EMBEDDINGS_SMALL bool build(const Vocabulary& vocabulary, tokenizer_json::VocabularyKeys& keys, tokenizer_json::Reading& reading,
-             std::shared_ptr<const Model>& out) override {
+  EMBEDDINGS_SMALL bool build(const Vocabulary& vocabulary, tokenizer_json::VocabularyKeys& keys,
+                              tokenizer_json::Reading& reading, std::shared_ptr<const Model>& out) override {
     if (has_unk_) {
       settings_.unk_id = keys.id_of_key(unk_text_);
       if (settings_.unk_id < 0)
@@ -330,9 +334,11 @@ class BpeBuilder : public tokenizer_json::ModelBuilder {
 
  private:
   // Kept as the bytes a vocabulary entry holds (GPT-2's alphabet decoded).
-  EMBEDDINGS_SMALL bool read_affix(const json::Value& value, const char* key, tokenizer_json::Reading& reading) {
+  EMBEDDINGS_SMALL bool read_affix(const json::Value& value, const char* key,
+                                   tokenizer_json::Reading& reading) {
     std::string& bytes = key[0] == 'c' ? settings_.continuing_subword_prefix : settings_.end_of_word_suffix;
-    if (reading.byte_level_vocabulary ? !byte_level::decode(value.text, bytes) : (bytes = value.text, false)) {
+    if (reading.byte_level_vocabulary ? !byte_level::decode(value.text, bytes)
+                                      : (bytes = value.text, false)) {
       return reading.fail(std::string("model.") + key + " " + quote(value.text) +
                           " is not a byte-level string (the vocabulary is in GPT-2's byte alphabet)");
     }
@@ -349,7 +355,8 @@ class BpeBuilder : public tokenizer_json::ModelBuilder {
 };
 
 EMBEDDINGS_SMALL bool read_settings(const json::Value& model, tokenizer_json::Reading& reading,
-                   std::unique_ptr<tokenizer_json::ModelBuilder>& out, MakeUnitsBpe make_units) {
+                                    std::unique_ptr<tokenizer_json::ModelBuilder>& out,
+                                    MakeUnitsBpe make_units) {
   auto builder = std::make_unique<BpeBuilder>(make_units);
   if (!builder->read(model, reading)) return false;
   out = std::move(builder);
@@ -360,7 +367,7 @@ EMBEDDINGS_SMALL bool read_settings(const json::Value& model, tokenizer_json::Re
 
 // Every setting of the BPE model.
 EMBEDDINGS_SMALL bool read_bpe(const json::Value& model, tokenizer_json::Reading& reading,
-              std::unique_ptr<tokenizer_json::ModelBuilder>& out) {
+                               std::unique_ptr<tokenizer_json::ModelBuilder>& out) {
   return read_settings(model, reading, out, make_units_bpe);
 }
 
@@ -368,7 +375,7 @@ EMBEDDINGS_SMALL bool read_bpe(const json::Value& model, tokenizer_json::Reading
 // started as its bytes); the rest is refused by name, and the package then
 // loads the file with embeddings-full.wasm.
 EMBEDDINGS_SMALL bool read_byte_level_bpe(const json::Value& model, tokenizer_json::Reading& reading,
-                         std::unique_ptr<tokenizer_json::ModelBuilder>& out) {
+                                          std::unique_ptr<tokenizer_json::ModelBuilder>& out) {
   return read_settings(model, reading, out, nullptr);
 }
 

@@ -119,7 +119,8 @@ class Unigram : public Model {
     }
     return true;
   }
-  static void offer(ModelScratch& scratch, std::size_t start, std::size_t end, std::int32_t id, double score) {
+  static void offer(ModelScratch& scratch, std::size_t start, std::size_t end, std::int32_t id,
+                    double score) {
     if (scratch.best_start[end] != kUnreached && !(score > scratch.best_score[end])) return;
     scratch.best_score[end] = score;
     scratch.best_start[end] = static_cast<std::uint32_t>(start);
@@ -171,7 +172,8 @@ class UnigramBuilder : public tokenizer_json::ModelBuilder {
   // [token, score] pairs, read without building a tree (anything else is
   // read again as one, for the message). A token's id is its place in the list.
   bool read_vocabulary_list(std::string_view file, std::size_t vocabulary_at, std::size_t entries,
-                            tokenizer_json::VocabularyEntries& keys, tokenizer_json::Reading& reading) override {
+                            tokenizer_json::VocabularyEntries& keys,
+                            tokenizer_json::Reading& reading) override {
     scores_.reserve(entries);
     json::Reader reader(file, vocabulary_at);
     std::string_view key, lexeme;
@@ -183,10 +185,11 @@ class UnigramBuilder : public tokenizer_json::ModelBuilder {
       const std::size_t at = reader.position();
       if (i > static_cast<std::size_t>(tokenizer_json::kMaxId))
         return reading.fail(where + ": more than " + std::to_string(tokenizer_json::kMaxId) + " tokens");
-      const bool pair = reader.peek(type) && type == json::Type::Array && reader.begin_array() && reader.next_item() &&
-                        reader.peek(type) && type == json::Type::String && reader.read_string(key, storage) &&
-                        reader.next_item() && reader.peek(type) && type == json::Type::Number &&
-                        reader.read_number(lexeme) && !reader.next_item() && !reader.failed();
+      const bool pair = reader.peek(type) && type == json::Type::Array && reader.begin_array() &&
+                        reader.next_item() && reader.peek(type) && type == json::Type::String &&
+                        reader.read_string(key, storage) && reader.next_item() && reader.peek(type) &&
+                        type == json::Type::Number && reader.read_number(lexeme) && !reader.next_item() &&
+                        !reader.failed();
       if (!pair) {
         json::Reader again(file, at);
         json::Value item;
@@ -195,7 +198,8 @@ class UnigramBuilder : public tokenizer_json::ModelBuilder {
       }
       number.assign(lexeme);
       const double score = std::strtod(number.c_str(), nullptr);
-      if (!std::isfinite(score)) return reading.fail(where + ": the score " + quote(lexeme) + " is not a finite number");
+      if (!std::isfinite(score))
+        return reading.fail(where + ": the score " + quote(lexeme) + " is not a finite number");
       if (key.empty()) return reading.fail(where + ": the token is empty");
       if (!keys.add_key(key, static_cast<std::int32_t>(i))) return false;
       scores_.push_back(score);

@@ -26,7 +26,8 @@ class WordLevel : public Model {
   }
 
  private:
-  const std::int32_t unk_id_;  // -1 when unk_token is not in the vocabulary (the Rust library fails then too).
+  const std::int32_t
+      unk_id_;  // -1 when unk_token is not in the vocabulary (the Rust library fails then too).
   const std::string unk_;
 };
 

@@ -18,7 +18,8 @@ using tokenizer_json::describe;
 
 class WordPiece : public Model {
  public:
-  WordPiece(std::string prefix, std::size_t max_characters, std::int32_t unk_id, std::string unk, bool by_characters)
+  WordPiece(std::string prefix, std::size_t max_characters, std::int32_t unk_id, std::string unk,
+            bool by_characters)
       : prefix_(std::move(prefix)),
         max_characters_(max_characters),
         unk_id_(unk_id),
@@ -70,7 +71,8 @@ class WordPiece : public Model {
  private:
   const std::string prefix_;  // As bytes.
   const std::size_t max_characters_;
-  const std::int32_t unk_id_;  // -1 when unk_token is not in the vocabulary (the Rust library fails then too).
+  const std::int32_t
+      unk_id_;  // -1 when unk_token is not in the vocabulary (the Rust library fails then too).
   const std::string unk_;
   const bool by_characters_;
 };

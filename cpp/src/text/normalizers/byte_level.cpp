@@ -2,9 +2,10 @@
 // in GPT-2's byte alphabet (byte_level.h), so that a vocabulary spelled in
 // that alphabet is matched by the pre-tokenizers and the model as text.
 // No settings.
+#include "embeddings/text/byte_level.h"
+
 #include <memory>
 
-#include "embeddings/text/byte_level.h"
 #include "tokenizer_json/reading.h"
 
 namespace embeddings::normalizers {
@@ -15,7 +16,8 @@ class ByteLevel : public Normalizer {
   bool normalize(std::string& text, StageScratch& scratch, TextBudget& budget) const override {
     // Each byte becomes one character of one or two bytes: counted exactly.
     std::size_t length = 0;
-    for (const char c : text) length += byte_level::char_for_byte(static_cast<std::uint8_t>(c)) < 0x80 ? 1 : 2;
+    for (const char c : text)
+      length += byte_level::char_for_byte(static_cast<std::uint8_t>(c)) < 0x80 ? 1 : 2;
     if (length > text.size() && !budget.take(length - text.size())) return false;
     scratch.spare.clear();
     byte_level::append_encoded(scratch.spare, text);

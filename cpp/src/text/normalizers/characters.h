@@ -22,7 +22,8 @@ inline std::size_t utf8_length(std::uint32_t code) {
 // (none: it is dropped) and returns true, or returns false to keep it as it
 // is. A byte that is not UTF-8 is kept. The result replaces `text`.
 template <typename Map>
-bool map_characters(std::string& text, std::string& spare, TextBudget& budget, const Growth& growth, Map&& map) {
+bool map_characters(std::string& text, std::string& spare, TextBudget& budget, const Growth& growth,
+                    Map&& map) {
   const std::size_t in = text.size();
   const auto each = [&](auto&& keep, auto&& emit) {
     for (std::size_t pos = 0; pos < in;) {

@@ -25,8 +25,9 @@ namespace {
 
 template <std::size_t N>
 bool in(const std::uint32_t (&ranges)[N][2], std::uint32_t code) {
-  const auto* it = std::upper_bound(std::begin(ranges), std::end(ranges), code,
-                                    [](std::uint32_t c, const std::uint32_t(&range)[2]) { return c < range[0]; });
+  const auto* it =
+      std::upper_bound(std::begin(ranges), std::end(ranges), code,
+                       [](std::uint32_t c, const std::uint32_t(&range)[2]) { return c < range[0]; });
   return it != std::begin(ranges) && code <= (*(it - 1))[1];
 }
 
@@ -51,15 +52,17 @@ Break break_of(std::uint32_t code, bool valid) {
 // Whether `next` stays in the grapheme whose last character is `previous`
 // (`indicators`: regional indicators in a row so far).
 bool continues(Break previous, Break next, std::size_t indicators) {
-  if (previous == Break::CR && next == Break::LF) return true;                                    // GB3
+  if (previous == Break::CR && next == Break::LF) return true;                                     // GB3
   if (previous == Break::Control || previous == Break::CR || previous == Break::LF) return false;  // GB4
   if (next == Break::Control || next == Break::CR || next == Break::LF) return false;              // GB5
   if (previous == Break::L)                                                                        // GB6
     return next == Break::L || next == Break::V || next == Break::LV || next == Break::LVT;
-  if ((previous == Break::LV || previous == Break::V) && (next == Break::V || next == Break::T)) return true;  // GB7
-  if ((previous == Break::LVT || previous == Break::T) && next == Break::T) return true;                      // GB8
-  if (next == Break::Join || previous == Break::Prepend) return true;                       // GB9, GB9a, GB9b
-  return previous == Break::RegionalIndicator && next == Break::RegionalIndicator && indicators % 2 == 1;  // GB12, 13
+  if ((previous == Break::LV || previous == Break::V) && (next == Break::V || next == Break::T))
+    return true;                                                                          // GB7
+  if ((previous == Break::LVT || previous == Break::T) && next == Break::T) return true;  // GB8
+  if (next == Break::Join || previous == Break::Prepend) return true;                     // GB9, GB9a, GB9b
+  return previous == Break::RegionalIndicator && next == Break::RegionalIndicator &&
+         indicators % 2 == 1;  // GB12, 13
 }
 
 // The length of the character at `pos` (1 for a byte that is not UTF-8) and its break class.
@@ -209,8 +212,10 @@ bool read_precompiled(const json::Value& value, const std::string& where, tokeni
   if (!reading.read_string(value, "precompiled_charsmap", where, base64, false)) return false;
   const std::string at = where + ".precompiled_charsmap";
   if (!base64_decode(base64, bytes)) return reading.fail(at + " is not base64");
-  if (bytes.size() < 4) return reading.fail(at + " holds " + std::to_string(bytes.size()) + " bytes, less than its size");
-  const std::uint32_t trie_bytes = static_cast<unsigned char>(bytes[0]) | static_cast<unsigned char>(bytes[1]) << 8 |
+  if (bytes.size() < 4)
+    return reading.fail(at + " holds " + std::to_string(bytes.size()) + " bytes, less than its size");
+  const std::uint32_t trie_bytes = static_cast<unsigned char>(bytes[0]) |
+                                   static_cast<unsigned char>(bytes[1]) << 8 |
                                    static_cast<unsigned char>(bytes[2]) << 16 |
                                    static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[3])) << 24;
   const std::size_t units = trie_bytes / 4;

@@ -4,6 +4,7 @@
 // segments tokenizers' find_matches() gives (NormalizedString::replace; the
 // decoder does it to each token). A pattern that matches the empty string
 // puts `content` at every character boundary (where the Rust library panics).
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -18,19 +19,34 @@ class Replacement {
   Replacement(std::shared_ptr<const regex::Regex> pattern, std::string content)
       : pattern_(std::move(pattern)), content_(std::move(content)) {}
 
-  // `text` with every match replaced, into `out`; refused when what it adds passes the budget.
-  bool apply(const std::string& text, std::string& out, regex::Regex::Scratch& scratch, TextBudget& budget) const {
-    out.clear();
-    if (text.empty()) return true;  // find_matches() of "" is one segment that is not a match.
-    const std::uint64_t most = growth().of(text.size());
-    const bool counted = most > text.size() && most - text.size() > budget.left();
-    if (counted) {
-      std::size_t length = 0;
-      regex_segments(*pattern_, text, scratch, [&](std::size_t begin, std::size_t end, bool is_match) {
+  // Whether `count` texts, each with every match replaced, may be written:
+  // when the most they could add passes what the budget has left, their
+  // exact lengths are counted first (nothing is allocated) and refused past
+  // it; `counted` says so. Otherwise the caller takes what they add after.
+  bool admits(const std::string* texts, std::size_t count, regex::Regex::Scratch& scratch, TextBudget& budget,
+              bool& counted) const {
+    std::uint64_t in = 0, most = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      in += texts[i].size();
+      most = std::min(most + growth().of(texts[i].size()), Growth::kUnbounded);
+    }
+    counted = most > in && most - in > budget.left();
+    if (!counted) return true;
+    std::uint64_t length = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (texts[i].empty()) continue;
+      regex_segments(*pattern_, texts[i], scratch, [&](std::size_t begin, std::size_t end, bool is_match) {
         length += is_match ? content_.size() : end - begin;
       });
-      if (length > text.size() && !budget.take(length - text.size())) return false;
     }
+    return length <= in ||
+           budget.take(static_cast<std::size_t>(std::min<std::uint64_t>(length - in, kNoLimit)));
+  }
+
+  // `text` with every match replaced, into `out`.
+  void apply(const std::string& text, std::string& out, regex::Regex::Scratch& scratch) const {
+    out.clear();
+    if (text.empty()) return;  // find_matches() of "" is one segment that is not a match.
     regex_segments(*pattern_, text, scratch, [&](std::size_t begin, std::size_t end, bool is_match) {
       if (is_match) {
         out += content_;
@@ -38,10 +54,8 @@ class Replacement {
         out.append(text, begin, end - begin);
       }
     });
-    // (Uncounted, the budget covers the most it could have grown.)
-    if (!counted && out.size() > text.size()) budget.take(out.size() - text.size());
-    return true;
   }
+
   // A match of at least one byte becomes `content`; a pattern that matches
   // the empty string adds `content` at each of the n + 1 boundaries too.
   Growth growth() const {
@@ -59,7 +73,11 @@ class ReplaceNormalizer : public Normalizer {
  public:
   explicit ReplaceNormalizer(Replacement replacement) : replacement_(std::move(replacement)) {}
   bool normalize(std::string& text, StageScratch& scratch, TextBudget& budget) const override {
-    if (!replacement_.apply(text, scratch.spare, scratch.regex, budget)) return false;
+    bool counted = false;
+    if (!replacement_.admits(&text, 1, scratch.regex, budget, counted)) return false;
+    replacement_.apply(text, scratch.spare, scratch.regex);
+    // (Uncounted, the budget covers the most it could have grown.)
+    if (!counted && scratch.spare.size() > text.size()) budget.take(scratch.spare.size() - text.size());
     text.swap(scratch.spare);
     return true;
   }
@@ -72,9 +90,13 @@ class ReplaceNormalizer : public Normalizer {
 class ReplaceDecoder : public Decoder {
  public:
   explicit ReplaceDecoder(Replacement replacement) : replacement_(std::move(replacement)) {}
+  // Every token counted before any is written, so that a refusal allocates nothing.
   bool decode(std::vector<std::string>& tokens, StageScratch& scratch, TextBudget& budget) const override {
+    bool counted = false;
+    if (!replacement_.admits(tokens.data(), tokens.size(), scratch.regex, budget, counted)) return false;
     for (std::string& token : tokens) {
-      if (!replacement_.apply(token, scratch.spare, scratch.regex, budget)) return false;
+      replacement_.apply(token, scratch.spare, scratch.regex);
+      if (!counted && scratch.spare.size() > token.size()) budget.take(scratch.spare.size() - token.size());
       token.swap(scratch.spare);
     }
     return true;
@@ -87,7 +109,8 @@ class ReplaceDecoder : public Decoder {
 
 bool read(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
           std::shared_ptr<const regex::Regex>& pattern, std::string& content) {
-  return reading.read_pattern(value, where, pattern) && reading.read_string(value, "content", where, content, false);
+  return reading.read_pattern(value, where, pattern) &&
+         reading.read_string(value, "content", where, content, false);
 }
 
 }  // namespace

@@ -52,7 +52,8 @@ class Strip : public Normalizer {
 bool read_strip(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
                 Normalizers& out) {
   bool left = false, right = false;
-  if (!reading.read_bool(value, "strip_left", where, left) || !reading.read_bool(value, "strip_right", where, right))
+  if (!reading.read_bool(value, "strip_left", where, left) ||
+      !reading.read_bool(value, "strip_right", where, right))
     return false;
   out.push_back(std::make_shared<Strip>(left, right));
   return true;

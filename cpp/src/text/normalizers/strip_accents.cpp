@@ -12,7 +12,8 @@ namespace {
 
 bool is_mark(std::uint32_t code) {
   const unicode::Category category = unicode::general_category(code);
-  return category == unicode::Category::Mn || category == unicode::Category::Mc || category == unicode::Category::Me;
+  return category == unicode::Category::Mn || category == unicode::Category::Mc ||
+         category == unicode::Category::Me;
 }
 
 class StripAccents : public Normalizer {

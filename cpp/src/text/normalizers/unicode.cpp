@@ -1,9 +1,10 @@
 // The Unicode normalization forms NFC, NFD, NFKC and NFKD (normalize.h),
 // as tokenizers' NFC, NFD, NFKC and NFKD normalizers. No settings.
+#include "embeddings/text/unicode/unicode.h"
+
 #include <memory>
 
 #include "embeddings/text/unicode/normalize.h"
-#include "embeddings/text/unicode/unicode.h"
 #include "normalizers/characters.h"
 #include "tokenizer_json/reading.h"
 
@@ -32,7 +33,9 @@ class UnicodeForm : public Normalizer {
     text.swap(scratch.spare);
     return true;
   }
-  bool may_change(std::string_view text) const override { return !normalize::is_quick_unchanged(form_, text); }
+  bool may_change(std::string_view text) const override {
+    return !normalize::is_quick_unchanged(form_, text);
+  }
   // U+FDFA's compatibility decomposition: 18 characters, 33 bytes, from 3.
   Growth growth() const override { return {kMostGrowth, 0}; }
 

@@ -6,7 +6,8 @@ namespace embeddings::post_processors {
 
 bool read_sequence(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
                    PostProcessors& out) {
-  return reading.read_sequence(value, "processors", where, out, &tokenizer_json::Reading::read_post_processor);
+  return reading.read_sequence(value, "processors", where, out,
+                               &tokenizer_json::Reading::read_post_processor);
 }
 
 }  // namespace embeddings::post_processors

@@ -45,10 +45,11 @@ inline bool read_token_pair(const json::Value& value, const char* key, const std
   return reading.read_id(&pair->items[1], where + "." + key + "[1]", id);
 }
 
-inline bool read_special_pair(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
-                              bool sep_before_others, PostProcessors& out) {
+inline bool read_special_pair(const json::Value& value, const std::string& where,
+                              tokenizer_json::Reading& reading, bool sep_before_others, PostProcessors& out) {
   std::int32_t cls = 0, sep = 0;
-  if (!read_token_pair(value, "cls", where, reading, cls) || !read_token_pair(value, "sep", where, reading, sep))
+  if (!read_token_pair(value, "cls", where, reading, cls) ||
+      !read_token_pair(value, "sep", where, reading, sep))
     return false;
   out.push_back(std::make_shared<SpecialPair>(cls, sep, sep_before_others));
   return true;

@@ -19,7 +19,7 @@ namespace {
 using tokenizer_json::describe;
 
 struct Piece {
-  int sequence = -1;            // 0 for $A, 1 for $B; -1 for a special token...
+  int sequence = -1;              // 0 for $A, 1 for $B; -1 for a special token...
   std::vector<std::int32_t> ids;  // ...and its ids.
 };
 using Template = std::vector<Piece>;
@@ -58,7 +58,8 @@ class TemplateProcessing : public PostProcessor {
 
  private:
   static bool uses(const Template& pieces, int sequence) {
-    return std::any_of(pieces.begin(), pieces.end(), [&](const Piece& piece) { return piece.sequence == sequence; });
+    return std::any_of(pieces.begin(), pieces.end(),
+                       [&](const Piece& piece) { return piece.sequence == sequence; });
   }
   static std::size_t count(const Template& pieces) {
     std::size_t ids = 0;
@@ -77,7 +78,8 @@ bool read_special_tokens(const json::Value& value, const std::string& where, tok
   for (const auto& [name, token] : tokens->members) {
     const std::string at = where + ".special_tokens[" + quote(name) + "]";
     const json::Value* ids = token.is_object() ? token.find("ids") : nullptr;
-    if (ids == nullptr || !ids->is_array()) return reading.fail(at + ".ids must be an array, found " + describe(ids));
+    if (ids == nullptr || !ids->is_array())
+      return reading.fail(at + ".ids must be an array, found " + describe(ids));
     std::vector<std::int32_t> list;
     for (std::size_t i = 0; i < ids->items.size(); ++i) {
       std::int32_t id = 0;
@@ -91,20 +93,23 @@ bool read_special_tokens(const json::Value& value, const std::string& where, tok
 
 bool read_template(const json::Value& value, const char* key, const std::string& where,
                    tokenizer_json::Reading& reading,
-                   const std::vector<std::pair<std::string, std::vector<std::int32_t>>>& special, Template& out) {
+                   const std::vector<std::pair<std::string, std::vector<std::int32_t>>>& special,
+                   Template& out) {
   const json::Value* pieces = value.find(key);
   const std::string at = where + "." + key;
-  if (pieces == nullptr || !pieces->is_array()) return reading.fail(at + " must be an array, found " + describe(pieces));
+  if (pieces == nullptr || !pieces->is_array())
+    return reading.fail(at + " must be an array, found " + describe(pieces));
   for (std::size_t i = 0; i < pieces->items.size(); ++i) {
     const json::Value& item = pieces->items[i];
     const std::string item_at = at + "[" + std::to_string(i) + "]";
     const json::Value* sequence = item.is_object() ? item.find("Sequence") : nullptr;
     const json::Value* token = item.is_object() ? item.find("SpecialToken") : nullptr;
     const json::Value* id = sequence != nullptr && sequence->is_object() ? sequence->find("id")
-                            : token != nullptr && token->is_object()   ? token->find("id")
-                                                                       : nullptr;
+                            : token != nullptr && token->is_object()     ? token->find("id")
+                                                                         : nullptr;
     if ((sequence == nullptr) == (token == nullptr) || id == nullptr || !id->is_string()) {
-      return reading.fail(item_at + " must be {\"Sequence\": {\"id\": \"A\" or \"B\", ...}} or {\"SpecialToken\": " +
+      return reading.fail(item_at +
+                          " must be {\"Sequence\": {\"id\": \"A\" or \"B\", ...}} or {\"SpecialToken\": " +
                           "{\"id\": ..., ...}}, found " + describe(item));
     }
     Piece piece;
@@ -115,7 +120,8 @@ bool read_template(const json::Value& value, const char* key, const std::string&
       if (piece.sequence == 1 && key[0] == 's')
         return reading.fail(item_at + ": the single template uses $B (the Rust library panics on it)");
     } else {
-      const auto found = std::find_if(special.begin(), special.end(), [&](const auto& s) { return s.first == id->text; });
+      const auto found =
+          std::find_if(special.begin(), special.end(), [&](const auto& s) { return s.first == id->text; });
       if (found == special.end()) {
         return reading.fail(item_at + ": the special token " + quote(id->text) +
                             " is not in special_tokens (the Rust library panics on it)");

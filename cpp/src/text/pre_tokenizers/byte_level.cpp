@@ -4,12 +4,14 @@
 // piece that does not start with one (add_prefix_space), then GPT-2's split
 // (use_regex, default true; gpt2_split.h); the vocabulary is then spelled in
 // GPT-2's byte alphabet (byte_level.h), so no stage may follow it. As a
-// decoder: the tokens' characters back to their bytes, joined, made valid
-// UTF-8. As a post-processor it only trims offsets, which are not reported
+// decoder (decoders/byte_level.h): the tokens' characters back to their
+// bytes, joined, made valid UTF-8. As a post-processor it only trims offsets, which are not reported
 // here: it changes no id, and is no stage.
+#include "embeddings/text/byte_level.h"
+
 #include <memory>
 
-#include "embeddings/text/byte_level.h"
+#include "decoders/byte_level.h"
 #include "embeddings/text/pre_tokenizers/gpt2_split.h"
 #include "tokenizer_json/reading.h"
 
@@ -20,7 +22,8 @@ using tokenizer_json::describe;
 
 class ByteLevel : public PreTokenizer {
  public:
-  ByteLevel(bool add_prefix_space, bool use_regex) : add_prefix_space_(add_prefix_space), use_regex_(use_regex) {}
+  ByteLevel(bool add_prefix_space, bool use_regex)
+      : add_prefix_space_(add_prefix_space), use_regex_(use_regex) {}
 
   void split(std::string_view text, bool, PreTokenizerBuffers& own, StageScratch&, TextBudget& budget,
              PieceSink& sink) const override {
@@ -67,32 +70,8 @@ class ByteLevel : public PreTokenizer {
   const bool add_prefix_space_, use_regex_;
 };
 
-class ByteLevelDecoder : public Decoder {
- public:
-  // Each token through the byte alphabet when every character is in it, else
-  // its own bytes; then from_utf8_lossy over the whole.
-  bool decode(std::vector<std::string>& tokens, StageScratch& scratch, TextBudget&) const override {
-    std::string& bytes = scratch.spare;
-    bytes.clear();
-    std::string token_bytes;
-    for (const std::string& token : tokens) {
-      if (byte_level::decode(token, token_bytes)) {
-        bytes += token_bytes;
-      } else {
-        bytes += token;
-      }
-    }
-    tokens.assign(1, std::string());
-    byte_level::append_utf8_lossy(tokens[0], bytes);
-    return true;
-  }
-  // A byte that is not UTF-8 becomes U+FFFD, 3 bytes.
-  Growth growth() const override { return {3, 0}; }
-  bool byte_level() const override { return true; }
-};
-
-EMBEDDINGS_SMALL bool read_flags(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
-                bool& add_prefix_space, bool& use_regex) {
+EMBEDDINGS_SMALL bool read_flags(const json::Value& value, const std::string& where,
+                                 tokenizer_json::Reading& reading, bool& add_prefix_space, bool& use_regex) {
   bool trim_offsets = true;  // Only affects offsets, which this tokenizer does not report.
   return reading.read_bool(value, "add_prefix_space", where, add_prefix_space) &&
          reading.read_bool(value, "use_regex", where, use_regex) &&
@@ -102,8 +81,8 @@ EMBEDDINGS_SMALL bool read_flags(const json::Value& value, const std::string& wh
 }  // namespace
 
 // add_prefix_space is required, as there; use_regex and trim_offsets are not.
-EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
-                     PreTokenizers& out) {
+EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::string& where,
+                                      tokenizer_json::Reading& reading, PreTokenizers& out) {
   const json::Value* prefix_space = value.find("add_prefix_space");
   if (prefix_space == nullptr || !prefix_space->is_bool())
     return reading.fail(where + ".add_prefix_space must be true or false, found " + describe(prefix_space));
@@ -117,11 +96,11 @@ EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::strin
 
 namespace embeddings::decoders {
 
-EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
-                     Decoders& out) {
+EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::string& where,
+                                      tokenizer_json::Reading& reading, Decoders& out) {
   bool add_prefix_space = true, use_regex = true;
   if (!pre_tokenizers::read_flags(value, where, reading, add_prefix_space, use_regex)) return false;
-  out.push_back(std::make_shared<pre_tokenizers::ByteLevelDecoder>());
+  out.push_back(std::make_shared<ByteLevelDecoder>());
   return true;
 }
 
@@ -131,8 +110,8 @@ namespace embeddings::post_processors {
 
 // (It changes no id, so it adds no stage: a file whose only post-processor
 // it is has none to run.)
-EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
-                     PostProcessors&) {
+EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::string& where,
+                                      tokenizer_json::Reading& reading, PostProcessors&) {
   bool add_prefix_space = true, use_regex = true;
   return pre_tokenizers::read_flags(value, where, reading, add_prefix_space, use_regex);
 }

@@ -22,8 +22,8 @@ class CharDelimiterSplit : public PreTokenizer {
 
 }  // namespace
 
-bool read_char_delimiter_split(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
-                               PreTokenizers& out) {
+bool read_char_delimiter_split(const json::Value& value, const std::string& where,
+                               tokenizer_json::Reading& reading, PreTokenizers& out) {
   std::string delimiter;
   if (!reading.read_string(value, "delimiter", where, delimiter, true)) return false;
   std::uint32_t code = 0;

@@ -14,8 +14,8 @@ class Digits : public PreTokenizer {
   explicit Digits(bool individual) : individual_(individual) {}
   void split(std::string_view text, bool, PreTokenizerBuffers& own, StageScratch&, TextBudget&,
              PieceSink& sink) const override {
-    split_by_characters(text, individual_ ? Behavior::Isolated : Behavior::Contiguous, unicode::is_number, own,
-                        sink);
+    split_by_characters(text, individual_ ? Behavior::Isolated : Behavior::Contiguous, unicode::is_number,
+                        own, sink);
   }
   bool keeps_text() const override { return true; }
 

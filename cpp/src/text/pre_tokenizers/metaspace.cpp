@@ -26,8 +26,8 @@ class Metaspace : public PreTokenizer {
     utf8::decode(replacement_, 0, replacement_code_);
   }
 
-  void split(std::string_view piece, bool at_start, PreTokenizerBuffers& own, StageScratch&, TextBudget& budget,
-             PieceSink& sink) const override {
+  void split(std::string_view piece, bool at_start, PreTokenizerBuffers& own, StageScratch&,
+             TextBudget& budget, PieceSink& sink) const override {
     const std::string_view text = rewrite(piece, at_start, own, budget);
     if (budget.refused()) return;
     if (!split_) {
@@ -36,7 +36,8 @@ class Metaspace : public PreTokenizer {
     }
     // Each replacement character starts a piece (split on it, MergedWithNext).
     split_by_characters(
-        text, Behavior::MergedWithNext, [&](std::uint32_t code) { return code == replacement_code_; }, own, sink);
+        text, Behavior::MergedWithNext, [&](std::uint32_t code) { return code == replacement_code_; }, own,
+        sink);
   }
   Growth growth() const override { return {replacement_.size(), replacement_.size()}; }
 
@@ -59,7 +60,8 @@ class Metaspace : public PreTokenizer {
     for (const char c : piece) spaces += c == ' ';
     if (!prepend && (spaces == 0 || replacement_ == " ")) return piece;
     // Counted before it is written.
-    const std::size_t length = piece.size() + spaces * (replacement_.size() - 1) + (prepend ? replacement_.size() : 0);
+    const std::size_t length =
+        piece.size() + spaces * (replacement_.size() - 1) + (prepend ? replacement_.size() : 0);
     budget.give(own.text.size());
     own.text.clear();
     if (!budget.take(length)) return {};
@@ -145,7 +147,8 @@ bool read_metaspace(const json::Value& value, const std::string& where, tokenize
   std::string replacement;
   PrependScheme scheme = PrependScheme::Always;
   bool split = true;
-  if (!read_settings(value, where, reading, replacement, scheme) || !reading.read_bool(value, "split", where, split))
+  if (!read_settings(value, where, reading, replacement, scheme) ||
+      !reading.read_bool(value, "split", where, split))
     return false;
   out.push_back(std::make_shared<Metaspace>(std::move(replacement), scheme, split));
   return true;

@@ -7,7 +7,8 @@ namespace embeddings::pre_tokenizers {
 
 bool read_sequence(const json::Value& value, const std::string& where, tokenizer_json::Reading& reading,
                    PreTokenizers& out) {
-  return reading.read_sequence(value, "pretokenizers", where, out, &tokenizer_json::Reading::read_pre_tokenizer);
+  return reading.read_sequence(value, "pretokenizers", where, out,
+                               &tokenizer_json::Reading::read_pre_tokenizer);
 }
 
 }  // namespace embeddings::pre_tokenizers

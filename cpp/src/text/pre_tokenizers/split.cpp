@@ -25,8 +25,9 @@ class Split : public PreTokenizer {
       cuts.push_back(end);
     };
     PieceJoiner<decltype(emit)> joiner(behavior_, invert_, emit);
-    regex_segments(*pattern_, text, scratch.regex,
-                   [&](std::size_t begin, std::size_t end, bool is_match) { joiner.add(begin, end, is_match); });
+    regex_segments(*pattern_, text, scratch.regex, [&](std::size_t begin, std::size_t end, bool is_match) {
+      joiner.add(begin, end, is_match);
+    });
     joiner.finish();
     for (std::size_t i = 0; i < cuts.size() && !sink.stopped(); i += 2)
       sink.piece(text.substr(cuts[i], cuts[i + 1] - cuts[i]), cuts[i] == 0);

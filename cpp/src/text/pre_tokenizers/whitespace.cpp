@@ -58,7 +58,8 @@ bool read_whitespace(const json::Value&, const std::string&, tokenizer_json::Rea
   return true;
 }
 
-bool read_whitespace_split(const json::Value&, const std::string&, tokenizer_json::Reading&, PreTokenizers& out) {
+bool read_whitespace_split(const json::Value&, const std::string&, tokenizer_json::Reading&,
+                           PreTokenizers& out) {
   out.push_back(std::make_shared<WhitespaceSplit>());
   return true;
 }

@@ -31,13 +31,14 @@ bool has_type(const json::Value& component, std::string_view type) {
 bool Reading::read_bool(const json::Value& object, const char* key, const std::string& where, bool& value) {
   const json::Value* member = object.find(key);
   if (is_null_or_absent(member)) return true;
-  if (!member->is_bool()) return fail(where + "." + key + " must be true or false, found " + describe(*member));
+  if (!member->is_bool())
+    return fail(where + "." + key + " must be true or false, found " + describe(*member));
   value = member->boolean;
   return true;
 }
 
-bool Reading::read_string(const json::Value& object, const char* key, const std::string& where, std::string& value,
-                          bool one_character) {
+bool Reading::read_string(const json::Value& object, const char* key, const std::string& where,
+                          std::string& value, bool one_character) {
   const json::Value* member = object.find(key);
   if (member == nullptr || !member->is_string())
     return fail(where + "." + key + " must be a string, found " + describe(member));
@@ -51,7 +52,8 @@ bool Reading::read_string(const json::Value& object, const char* key, const std:
   return true;
 }
 
-bool Reading::read_count(const json::Value& object, const char* key, const std::string& where, std::size_t& value) {
+bool Reading::read_count(const json::Value& object, const char* key, const std::string& where,
+                         std::size_t& value) {
   const json::Value* member = object.find(key);
   std::int64_t number = -1;
   if (member == nullptr || !member->as_int64(number) || number < 0 || number > (std::int64_t{1} << 30))
@@ -63,7 +65,8 @@ bool Reading::read_count(const json::Value& object, const char* key, const std::
 bool Reading::read_id(const json::Value* value, const std::string& where, std::int32_t& id) {
   std::int64_t number = -1;
   if (value == nullptr || !value->as_int64(number) || number < 0 || number > kMaxId)
-    return fail(where + " must be an integer from 0 to " + std::to_string(kMaxId) + ", found " + describe(value));
+    return fail(where + " must be an integer from 0 to " + std::to_string(kMaxId) + ", found " +
+                describe(value));
   id = static_cast<std::int32_t>(number);
   return true;
 }
@@ -71,8 +74,10 @@ bool Reading::read_id(const json::Value* value, const std::string& where, std::i
 bool Reading::read_pattern(const json::Value& component, const std::string& where,
                            std::shared_ptr<const regex::Regex>& out) {
   const json::Value* pattern = component.find("pattern");
-  const json::Value* regex_text = pattern != nullptr && pattern->is_object() ? pattern->find("Regex") : nullptr;
-  const json::Value* string_text = pattern != nullptr && pattern->is_object() ? pattern->find("String") : nullptr;
+  const json::Value* regex_text =
+      pattern != nullptr && pattern->is_object() ? pattern->find("Regex") : nullptr;
+  const json::Value* string_text =
+      pattern != nullptr && pattern->is_object() ? pattern->find("String") : nullptr;
   std::string source;
   if (regex_text != nullptr && regex_text->is_string() && string_text == nullptr) {
     source = regex_text->text;
@@ -81,12 +86,14 @@ bool Reading::read_pattern(const json::Value& component, const std::string& wher
     // (so "" matches the empty string at every character).
     for (const char c : string_text->text) {
       const bool plain = static_cast<unsigned char>(c) >= 0x80 || (c >= '0' && c <= '9') ||
-                         ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == ' ' || c == '\n' || c == '\r' || c == '\t';
+                         ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == ' ' || c == '\n' || c == '\r' ||
+                         c == '\t';
       if (!plain) source += '\\';
       source += c;
     }
   } else {
-    return fail(where + ".pattern must be {\"Regex\": \"...\"} or {\"String\": \"...\"}, found " + describe(pattern));
+    return fail(where + ".pattern must be {\"Regex\": \"...\"} or {\"String\": \"...\"}, found " +
+                describe(pattern));
   }
   auto compiled = std::make_shared<regex::Regex>();
   std::string problem;
@@ -105,11 +112,13 @@ namespace {
 bool unknown_kind(Reading& reading, const json::Value& value, const std::string& where, std::size_t count,
                   const char* (*name)(std::size_t)) {
   const json::Value* type = value.is_object() ? value.find("type") : nullptr;
-  const std::string found = type != nullptr && type->is_string() ? "type " + quote(type->text) : describe(value);
+  const std::string found =
+      type != nullptr && type->is_string() ? "type " + quote(type->text) : describe(value);
   if (!registry().complete)
     return reading.fail(where + ": " + found + " is left out of this build (it is in embeddings-full.wasm)");
   std::string names;
-  for (std::size_t i = 0; i < count; ++i) names += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") + name(i);
+  for (std::size_t i = 0; i < count; ++i)
+    names += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") + name(i);
   return reading.fail(where + " must be null or one of " + names + ", found " + found + " (not supported)");
 }
 
@@ -164,7 +173,10 @@ bool Reading::read_model(const json::Value& model, std::unique_ptr<ModelBuilder>
     return fail("model: " + type->text + " is left out of this build (it is in embeddings-full.wasm)");
   std::string names;
   for (std::size_t i = 0; i < r.model_count; ++i)
-    names += std::string(i == 0 ? "" : i + 1 == r.model_count ? " or " : ", ") + "\"" + r.models[i].type + "\"";
+    names += std::string(i == 0                   ? ""
+                         : i + 1 == r.model_count ? " or "
+                                                  : ", ") +
+             "\"" + r.models[i].type + "\"";
   return fail("model.type must be " + names + ", found " + describe(type) + " (not supported)");
 }
 

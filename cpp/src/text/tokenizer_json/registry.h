@@ -30,19 +30,21 @@
   EMBEDDINGS_POST_PROCESSORS(EMBEDDINGS_DECLARE_READER)                                                   \
   namespace tokenizer_json {                                                                              \
   namespace {                                                                                             \
-  constexpr Kind<ReadNormalizer> kNormalizers[] = {EMBEDDINGS_NORMALIZERS(EMBEDDINGS_KIND){"", nullptr}};     \
-  constexpr Kind<ReadPreTokenizer> kPreTokenizers[] = {EMBEDDINGS_PRE_TOKENIZERS(EMBEDDINGS_KIND){"", nullptr}}; \
-  constexpr Kind<ReadModel> kModels[] = {EMBEDDINGS_MODELS(EMBEDDINGS_KIND){"", nullptr}};                    \
-  constexpr Kind<ReadDecoder> kDecoders[] = {EMBEDDINGS_DECODERS(EMBEDDINGS_KIND){"", nullptr}};              \
-  constexpr Kind<ReadPostProcessor> kPostProcessors[] = {EMBEDDINGS_POST_PROCESSORS(EMBEDDINGS_KIND){"", nullptr}}; \
+  constexpr Kind<ReadNormalizer> kNormalizers[] = {EMBEDDINGS_NORMALIZERS(EMBEDDINGS_KIND){"", nullptr}}; \
+  constexpr Kind<ReadPreTokenizer> kPreTokenizers[] = {                                                   \
+      EMBEDDINGS_PRE_TOKENIZERS(EMBEDDINGS_KIND){"", nullptr}};                                           \
+  constexpr Kind<ReadModel> kModels[] = {EMBEDDINGS_MODELS(EMBEDDINGS_KIND){"", nullptr}};                \
+  constexpr Kind<ReadDecoder> kDecoders[] = {EMBEDDINGS_DECODERS(EMBEDDINGS_KIND){"", nullptr}};          \
+  constexpr Kind<ReadPostProcessor> kPostProcessors[] = {                                                 \
+      EMBEDDINGS_POST_PROCESSORS(EMBEDDINGS_KIND){"", nullptr}};                                          \
   template <typename T, std::size_t N>                                                                    \
   constexpr std::size_t listed(const T (&)[N]) {                                                          \
     return N - 1;                                                                                         \
   }                                                                                                       \
-  constexpr Registry kRegistry = {kNormalizers,   listed(kNormalizers),   kPreTokenizers,                \
-                                  listed(kPreTokenizers), kModels,        listed(kModels),              \
-                                  kDecoders,      listed(kDecoders),      kPostProcessors,              \
-                                  listed(kPostProcessors), complete_build};                             \
+  constexpr Registry kRegistry = {                                                                        \
+      kNormalizers,    listed(kNormalizers),    kPreTokenizers, listed(kPreTokenizers),                   \
+      kModels,         listed(kModels),         kDecoders,      listed(kDecoders),                        \
+      kPostProcessors, listed(kPostProcessors), complete_build};                                          \
   }                                                                                                       \
   const Registry& registry() { return kRegistry; }                                                        \
   }                                                                                                       \

@@ -12,4 +12,3 @@
 #define EMBEDDINGS_POST_PROCESSORS(X) X("ByteLevel", post_processors, read_byte_level)
 
 EMBEDDINGS_REGISTRY(false)
-

@@ -141,7 +141,8 @@ bool Tokenizer::Reader::read_pre_tokenizer() {
 
 bool Tokenizer::Reader::read_normalizer() {
   const json::Value* normalizer = root_.find("normalizer");
-  return is_null_or_absent(normalizer) || reading_.read_normalizer(*normalizer, "normalizer", t_.normalizers_);
+  return is_null_or_absent(normalizer) ||
+         reading_.read_normalizer(*normalizer, "normalizer", t_.normalizers_);
 }
 
 bool Tokenizer::Reader::read_decoder() {
@@ -152,12 +153,14 @@ bool Tokenizer::Reader::read_decoder() {
 
 bool Tokenizer::Reader::read_post_processor() {
   const json::Value* post = root_.find("post_processor");
-  return is_null_or_absent(post) || reading_.read_post_processor(*post, "post_processor", t_.post_processors_);
+  return is_null_or_absent(post) ||
+         reading_.read_post_processor(*post, "post_processor", t_.post_processors_);
 }
 
 bool Tokenizer::Reader::read_model() {
   const json::Value* model = root_.find("model");
-  if (model == nullptr || !model->is_object()) return fail("model must be an object, found " + describe(model));
+  if (model == nullptr || !model->is_object())
+    return fail("model must be an object, found " + describe(model));
   if (!reading_.read_model(*model, builder_)) return false;
   const bool array = builder_->scored_vocabulary();
   if (!vocab_.found || vocab_.array != array) {

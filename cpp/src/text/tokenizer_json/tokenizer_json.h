@@ -24,13 +24,14 @@ namespace embeddings {
 
 class Tokenizer::Reader {
  public:
-  Reader(std::string_view text, Tokenizer& t, std::string& error) : text_(text), t_(t), error_(error), reading_(error) {}
+  Reader(std::string_view text, Tokenizer& t, std::string& error)
+      : text_(text), t_(t), error_(error), reading_(error) {}
 
   bool read(std::uint64_t memory_limit) {
     return locate() && read_small_parts() && read_settings() && read_pre_tokenizer() && read_normalizer() &&
            read_decoder() && read_post_processor() && read_model() && read_added_tokens() &&
-           check_memory(memory_limit) && read_vocabulary() && check_added_ids() && read_merges() && build_model() &&
-           normalize_added_tokens(memory_limit) && finish();
+           check_memory(memory_limit) && read_vocabulary() && check_added_ids() && read_merges() &&
+           build_model() && normalize_added_tokens(memory_limit) && finish();
   }
 
   // The id of the vocabulary entry whose key (as the file spells it) is `key`, or -1.

@@ -3,6 +3,7 @@
 // model and the tokenizer's final tables.
 #include <algorithm>
 
+#include "embeddings/common/index_sort.h"
 #include "embeddings/common/utf8.h"
 #include "tokenizer_json/tokenizer_json.h"
 
@@ -81,8 +82,9 @@ bool Tokenizer::Reader::add_entry(std::string_view key, std::int32_t id) {
     vocabulary.add(id, key, false);
     raw_ids_.emplace(std::string(key), id);
   } else {
-    return fail("model.vocab: token " + quote(key) +
-                " is not a byte-level string (it has a character outside GPT-2's 256-character byte alphabet)");
+    return fail(
+        "model.vocab: token " + quote(key) +
+        " is not a byte-level string (it has a character outside GPT-2's 256-character byte alphabet)");
   }
   return true;
 }
@@ -90,8 +92,8 @@ bool Tokenizer::Reader::add_entry(std::string_view key, std::int32_t id) {
 bool Tokenizer::Reader::check_added_ids() {
   std::vector<std::size_t> order(added_tokens_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return added_tokens_[a].id < added_tokens_[b].id; });
+  sort_indices(order,
+               [&](std::size_t a, std::size_t b) { return added_tokens_[a].id < added_tokens_[b].id; });
   const auto model_size = static_cast<std::int64_t>(vocab_.entries);
   std::int64_t max_added = -1;
   bool added_any = false;
@@ -246,7 +248,8 @@ bool Tokenizer::Reader::finish() {
   std::size_t first = 0, second = 0;
   if (!t_.added_.build(std::move(added_tokens_), first, second)) {
     return fail("added_tokens[" + std::to_string(second) + "] (" + quote(t_.added_.tokens()[second].content) +
-                ") and added_tokens[" + std::to_string(first) + "] are the same once normalized (not supported)");
+                ") and added_tokens[" + std::to_string(first) +
+                "] are the same once normalized (not supported)");
   }
   return true;
 }

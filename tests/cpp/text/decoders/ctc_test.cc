@@ -8,7 +8,8 @@ namespace embeddings::ctc_test {
 using component_testing::decoded;
 using component_testing::Strings;
 
-constexpr const char* kCtc = R"({"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|", "cleanup": true})";
+constexpr const char* kCtc =
+    R"({"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|", "cleanup": true})";
 
 TEST(CtcDecoder, AsTokenizersTestsGiveIt) {
   EXPECT_EQ(decoded(kCtc, {"<pad>", "<pad>", "h", "e", "e", "l", "l", "<pad>", "l", "o", "o", "o", "<pad>"}),
@@ -18,7 +19,8 @@ TEST(CtcDecoder, AsTokenizersTestsGiveIt) {
   EXPECT_EQ(decoded(R"({"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|", "cleanup": false})",
                     {"a", "|", "|", "b"}),
             Strings({"a", "|", "b"}));
-  EXPECT_EQ(component_testing::refusal(read_decoders, R"({"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|"})"),
+  EXPECT_EQ(component_testing::refusal(
+                read_decoders, R"({"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|"})"),
             "decoder.cleanup must be true or false, found nothing");
 }
 

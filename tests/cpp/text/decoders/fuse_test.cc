@@ -7,7 +7,8 @@ namespace embeddings::fuse_test {
 
 TEST(FuseDecoder, JoinsEveryToken) {
   using component_testing::Strings;
-  EXPECT_EQ(component_testing::decoded(R"({"type": "Fuse"})", {"Hey", " friend", "!"}), Strings({"Hey friend!"}));
+  EXPECT_EQ(component_testing::decoded(R"({"type": "Fuse"})", {"Hey", " friend", "!"}),
+            Strings({"Hey friend!"}));
   EXPECT_EQ(component_testing::decoded(R"({"type": "Fuse"})", {}), Strings({""}));
 }
 

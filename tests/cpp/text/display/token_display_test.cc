@@ -1,12 +1,12 @@
 // The book's display form of a token (display/token_display.h).
+#include "embeddings/text/display/token_display.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
-
-#include "embeddings/text/display/token_display.h"
 
 namespace embeddings::token_display_test {
 

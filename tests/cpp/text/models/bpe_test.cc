@@ -12,7 +12,8 @@ using component_testing::ids;
 component_testing::Json bpe(const std::string& settings, const std::string& merges = R"([["a", "b"]])") {
   component_testing::Json json;
   json.model = R"({"type": "BPE", "dropout": null, "unk_token": "<unk>", )" + settings +
-               R"(, "vocab": {"<unk>": 0, "<0x63>": 1, "a": 2, "b": 3, "ab": 4, "##b": 5}, "merges": )" + merges + "}";
+               R"(, "vocab": {"<unk>": 0, "<0x63>": 1, "a": 2, "b": 3, "ab": 4, "##b": 5}, "merges": )" +
+               merges + "}";
   return json;
 }
 

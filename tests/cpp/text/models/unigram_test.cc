@@ -35,7 +35,8 @@ TEST(Unigram, TiesKeepTheFirstPath) {
   component_testing::Json json;
   json.model = R"({"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0], ["a", 1], ["b", 1], ["ab", 2]]})";
   EXPECT_EQ(component_testing::encode(json.load(), "ab"), ids({3}));
-  json.model = R"({"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0], ["a", 1], ["b", 1], ["ab", 1.5]]})";
+  json.model =
+      R"({"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0], ["a", 1], ["b", 1], ["ab", 1.5]]})";
   EXPECT_EQ(component_testing::encode(json.load(), "ab"), ids({1, 2}));
 }
 

@@ -10,10 +10,11 @@ using component_testing::ids;
 
 component_testing::Json word_piece(int max_characters) {
   component_testing::Json json;
-  json.model = R"({"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+  json.model =
+      R"({"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
                    "max_input_chars_per_word": )" +
-               std::to_string(max_characters) +
-               R"(, "vocab": {"[UNK]": 0, "un": 1, "##aff": 2, "##able": 3, "a": 4, "##a": 5, "\u00e9": 6, "##\u00e9": 7}})";
+      std::to_string(max_characters) +
+      R"(, "vocab": {"[UNK]": 0, "un": 1, "##aff": 2, "##able": 3, "a": 4, "##a": 5, "\u00e9": 6, "##\u00e9": 7}})";
   json.pre_tokenizer = R"({"type": "BertPreTokenizer"})";
   json.decoder = R"({"type": "WordPiece", "prefix": "##", "cleanup": true})";
   return json;

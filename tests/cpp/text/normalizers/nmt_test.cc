@@ -8,7 +8,11 @@ namespace embeddings::nmt_test {
 using component_testing::normalized;
 
 TEST(Nmt, DropsControlsAndSpacesTheRest) {
-  EXPECT_EQ(normalized(R"({"type": "Nmt"})", std::string("a\x01" "b\tc\x7F" "d\xE2\x80\x8B" "e\xEF\xBB\xBF", 14)),
+  EXPECT_EQ(normalized(R"({"type": "Nmt"})", std::string("a\x01"
+                                                         "b\tc\x7F"
+                                                         "d\xE2\x80\x8B"
+                                                         "e\xEF\xBB\xBF",
+                                                         14)),
             "ab cd e ");
   EXPECT_EQ(normalized(R"({"type": "Nmt"})", "\xE2\x96\x81x\xEF\xBF\xBD"), " x ");
   EXPECT_EQ(normalized(R"({"type": "Nmt"})", "plain"), "plain");

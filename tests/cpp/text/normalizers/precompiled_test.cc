@@ -12,7 +12,7 @@ using component_testing::normalized;
 // precompiledCharsmap() of tests/js/helpers/charsmap.js, of
 // {"Ａ": "A", "ﬁ": "fi", "\r": " ", "é": "e", "e\u0301": "é", "a": "á", "ab": "Z"}.
 constexpr const char* kCharsmap =
-    "vAMAAAAEAAAAAAAAAAAAAAUAAIAAAAAAAAAAAAAAAAAMAACAAAAAAAcAAIAAAAAADwAAgA09AAAAAACAAgAAgAkAAIAAAAAA"
+    "AAQAAAAEAAAAAAAAAAAAAAUAAIAAAAAAAAAAAAAAAAAMAACAAAAAAAcAAIAAAAAADwAAgA09AAAAAACAAgAAgAkAAIAAAAAA"
     "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
     "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
     "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
@@ -25,16 +25,21 @@ constexpr const char* kCharsmap =
     "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAC84AIAAAAAAAAAAAAAAAAAwxgDAAAAAAAAAAAA"
     "AAAAAAAAAAAAAAAAAAAAAMwMAwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
     "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
-    "AAAAAAAAAAAAAAAAAAAAAAAAAADvsAMAQQBmaQAgAGUAw6kAw6EAWgA=";
+    "AAAAAAAAAAAAAAAAAAAAAAAAAADvsAMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    "AAAAAAAAAAAAAAAAAAAAAAAAAABBAGZpACAAZQDDqQDDoQBaAA==";
 
-std::string precompiled() { return std::string(R"({"type": "Precompiled", "precompiled_charsmap": ")") + kCharsmap + R"("})"; }
+std::string precompiled() {
+  return std::string(R"({"type": "Precompiled", "precompiled_charsmap": ")") + kCharsmap + R"("})";
+}
 
 TEST(Precompiled, ShortestKeyOfEachGrapheme) {
   EXPECT_EQ(normalized(precompiled(), "\xEF\xBC\xA1\xEF\xAC\x81x"), "Afix");  // ＡﬁX
   // "\r\n" is one grapheme: "\r"'s replacement stands for both.
   EXPECT_EQ(normalized(precompiled(), "a\r\nb"), "\xC3\xA1 b");
   // "a" and "b" are two graphemes: the key "ab" is never looked up.
-  EXPECT_EQ(normalized(precompiled(), "ab"), "\xC3\xA1" "b");
+  EXPECT_EQ(normalized(precompiled(), "ab"),
+            "\xC3\xA1"
+            "b");
   // A decomposed é is one grapheme, the key "e\u0301"; a precomposed é and
   // a mark after it are one too, whose shortest key is "é": the mark goes.
   EXPECT_EQ(normalized(precompiled(), "e\xCC\x81"), "\xC3\xA9");
@@ -52,8 +57,9 @@ TEST(Precompiled, BadCharsmapsAreRefused) {
   EXPECT_EQ(refusal(read_normalizers, R"({"type": "Precompiled", "precompiled_charsmap": "abc"})"),
             "normalizer.precompiled_charsmap is not base64");
   // 8 bytes: a trie of 16 bytes (0x10) does not fit.
-  EXPECT_EQ(refusal(read_normalizers, R"({"type": "Precompiled", "precompiled_charsmap": "EAAAAAAAAAA="})"),
-            "normalizer.precompiled_charsmap: its trie of 16 bytes is longer than the 4 bytes after its size");
+  EXPECT_EQ(
+      refusal(read_normalizers, R"({"type": "Precompiled", "precompiled_charsmap": "EAAAAAAAAAA="})"),
+      "normalizer.precompiled_charsmap: its trie of 16 bytes is longer than the 4 bytes after its size");
   // An empty trie maps nothing.
   EXPECT_EQ(normalized(R"({"type": "Precompiled", "precompiled_charsmap": "AAAAAA=="})", "ab"), "ab");
 }

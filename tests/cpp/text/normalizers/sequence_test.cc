@@ -25,7 +25,8 @@ TEST(NormalizerSequence, EachInTurnAndSplicedWhenNested) {
 std::string doubling(int count) {
   std::string json = R"({"type": "Sequence", "normalizers": [)";
   for (int i = 0; i < count; ++i)
-    json += std::string(i ? ", " : "") + R"({"type": "Replace", "pattern": {"String": "a"}, "content": "aa"})";
+    json +=
+        std::string(i ? ", " : "") + R"({"type": "Replace", "pattern": {"String": "a"}, "content": "aa"})";
   return json + "]}";
 }
 

@@ -12,8 +12,8 @@ TEST(UnicodeNormalizers, ComposeAndDecompose) {
   const std::string decomposed = "e\xCC\x81";  // e + U+0301
   EXPECT_EQ(normalized(R"({"type": "NFC"})", decomposed), "\xC3\xA9");
   EXPECT_EQ(normalized(R"({"type": "NFD"})", "\xC3\xA9"), decomposed);
-  EXPECT_EQ(normalized(R"({"type": "NFKC"})", "\xEF\xAC\x81"), "fi");           // U+FB01 ﬁ
-  EXPECT_EQ(normalized(R"({"type": "NFKD"})", "\xE2\x91\xA0"), "1");            // U+2460 ①
+  EXPECT_EQ(normalized(R"({"type": "NFKC"})", "\xEF\xAC\x81"), "fi");  // U+FB01 ﬁ
+  EXPECT_EQ(normalized(R"({"type": "NFKD"})", "\xE2\x91\xA0"), "1");   // U+2460 ①
   EXPECT_EQ(normalized(R"({"type": "NFC"})", "plain text"), "plain text");
 }
 

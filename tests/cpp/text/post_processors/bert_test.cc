@@ -13,8 +13,10 @@ TEST(BertProcessing, ClsAndSep) {
   EXPECT_EQ(processed(kBert, {{5, 6}}, true), Ids({101, 5, 6, 102}));
   EXPECT_EQ(processed(kBert, {{5, 6}, {7}}, true), Ids({101, 5, 6, 102, 7, 102}));
   EXPECT_EQ(processed(kBert, {{5, 6}, {7}}, false), Ids({5, 6, 7}));
-  EXPECT_EQ(component_testing::refusal(read_post_processors, R"({"type": "BertProcessing", "sep": ["[SEP]"], "cls": ["[CLS]", 101]})"),
-            "post_processor.sep must be a [\"token\", id] pair, found an array");
+  EXPECT_EQ(
+      component_testing::refusal(read_post_processors,
+                                 R"({"type": "BertProcessing", "sep": ["[SEP]"], "cls": ["[CLS]", 101]})"),
+      "post_processor.sep must be a [\"token\", id] pair, found an array");
 }
 
 }  // namespace embeddings::bert_processing_test

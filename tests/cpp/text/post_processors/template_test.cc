@@ -32,14 +32,18 @@ TEST(TemplateProcessing, SingleAndPair) {
 }
 
 TEST(TemplateProcessing, WhatTheRustLibraryPanicsOnIsRefused) {
-  EXPECT_EQ(refusal(read_post_processors, R"({"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "X", "type_id": 0}}],
+  EXPECT_EQ(refusal(read_post_processors,
+                    R"({"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "X", "type_id": 0}}],
                                               "pair": [], "special_tokens": {}})"),
-            "post_processor.single[0]: the special token \"X\" is not in special_tokens (the Rust library panics on it)");
-  EXPECT_EQ(refusal(read_post_processors, R"({"type": "TemplateProcessing", "single": [{"Sequence": {"id": "B", "type_id": 0}}],
+            "post_processor.single[0]: the special token \"X\" is not in special_tokens (the Rust library "
+            "panics on it)");
+  EXPECT_EQ(refusal(read_post_processors,
+                    R"({"type": "TemplateProcessing", "single": [{"Sequence": {"id": "B", "type_id": 0}}],
                                               "pair": [], "special_tokens": {}})"),
             "post_processor.single[0]: the single template uses $B (the Rust library panics on it)");
   // Three sequences from the processor before it.
-  EXPECT_EQ(processed(std::string(R"({"type": "Sequence", "processors": [)") + kBert + ", " + kBert + "]}", {{5}}, true),
+  EXPECT_EQ(processed(std::string(R"({"type": "Sequence", "processors": [)") + kBert + ", " + kBert + "]}",
+                      {{5}}, true),
             Ids({-1}));
 }
 

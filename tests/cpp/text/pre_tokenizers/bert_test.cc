@@ -14,7 +14,9 @@ TEST(BertPreTokenizer, WhitespaceDroppedPunctuationIsolated) {
   EXPECT_EQ(pieces(R"({"type": "BertPreTokenizer"})", "  don't\xE3\x80\x82x "),
             Strings({"don", "'", "t", "\xE3\x80\x82", "x"}));
   // The same as its two splits in turn.
-  const char* text = "a,b c  ,,d\te\xC2\xBF" "f";
+  const char* text =
+      "a,b c  ,,d\te\xC2\xBF"
+      "f";
   EXPECT_EQ(pieces(R"({"type": "BertPreTokenizer"})", text),
             pieces(R"({"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"},
                        {"type": "Punctuation", "behavior": "Isolated"}]})",

@@ -1,12 +1,11 @@
-// pre_tokenizers/byte_level.cpp: ByteLevel as a pre-tokenizer, a decoder and
-// a post-processor.
+// pre_tokenizers/byte_level.cpp: ByteLevel as a pre-tokenizer and a
+// post-processor (the decoder: decoders/byte_level_test.cc).
 #include <gtest/gtest.h>
 
 #include "text/component_testing.h"
 
 namespace embeddings::byte_level_test {
 
-using component_testing::decoded;
 using component_testing::pieces;
 using component_testing::processed;
 using component_testing::Strings;
@@ -24,15 +23,9 @@ TEST(ByteLevelPreTokenizer, Gpt2SplitWithOrWithoutAPrefixSpace) {
             Strings({"(refused)"}));
 }
 
-TEST(ByteLevelDecoder, BytesBackAndUtf8Repaired) {
-  // "Ġ" is the space, "Ã©" the two bytes of é; a character outside the
-  // alphabet keeps its own bytes; a lone byte becomes U+FFFD.
-  EXPECT_EQ(decoded(R"({"type": "ByteLevel"})", {"Hey", "\xC4\xA0" "caf", "\xC3\x83\xC2\xA9", "\xE2\x96\x81", "\xC3\x83"}),
-            Strings({"Hey caf\xC3\xA9\xE2\x96\x81\xEF\xBF\xBD"}));
-}
-
 TEST(ByteLevelPostProcessor, AddsNoIds) {
-  EXPECT_EQ(processed(R"({"type": "ByteLevel", "add_prefix_space": true, "trim_offsets": false})", {{1, 2}, {3}}, true),
+  EXPECT_EQ(processed(R"({"type": "ByteLevel", "add_prefix_space": true, "trim_offsets": false})",
+                      {{1, 2}, {3}}, true),
             (component_testing::Ids{1, 2, 3}));
 }
 

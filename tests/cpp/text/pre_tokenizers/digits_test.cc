@@ -14,7 +14,10 @@ TEST(Digits, RunsOrIndividually) {
   EXPECT_EQ(pieces(R"({"type": "Digits", "individual_digits": true})", "Hey 123 friend!"),
             Strings({"Hey ", "1", "2", "3", " friend!"}));
   // General_Category N: Arabic-Indic digits and ½ too.
-  EXPECT_EQ(pieces(R"({"type": "Digits"})", "a\xD9\xA3\xC2\xBD" "b"), Strings({"a", "\xD9\xA3\xC2\xBD", "b"}));
+  EXPECT_EQ(pieces(R"({"type": "Digits"})",
+                   "a\xD9\xA3\xC2\xBD"
+                   "b"),
+            Strings({"a", "\xD9\xA3\xC2\xBD", "b"}));
 }
 
 }  // namespace embeddings::digits_test

@@ -9,7 +9,8 @@ using component_testing::pieces;
 using component_testing::Strings;
 
 TEST(FixedLength, PiecesOfLengthCharacters) {
-  EXPECT_EQ(pieces(R"({"type": "FixedLength", "length": 5})", "Hello world"), Strings({"Hello", " worl", "d"}));
+  EXPECT_EQ(pieces(R"({"type": "FixedLength", "length": 5})", "Hello world"),
+            Strings({"Hello", " worl", "d"}));
   EXPECT_EQ(pieces(R"({"type": "FixedLength"})", "Short"), Strings({"Short"}));
   EXPECT_EQ(pieces(R"({"type": "FixedLength", "length": 2})", "\xC3\xA9\xC3\xA9\xC3\xA9"),
             Strings({"\xC3\xA9\xC3\xA9", "\xC3\xA9"}));

@@ -37,18 +37,24 @@ TEST(MetaspacePreTokenizer, SettingsAreChecked) {
   using component_testing::refusal;
   EXPECT_EQ(refusal(read_pre_tokenizers, R"({"type": "Metaspace", "replacement": "ab"})"),
             "pre_tokenizer.replacement must be one character, found the string \"ab\"");
-  EXPECT_EQ(refusal(read_pre_tokenizers, R"({"type": "Metaspace", "replacement": "_", "prepend_scheme": "x"})"),
-            "pre_tokenizer.prepend_scheme must be \"always\", \"first\" or \"never\", found the string \"x\"");
-  EXPECT_EQ(refusal(read_pre_tokenizers, R"({"type": "Metaspace", "replacement": "_", "add_prefix_space": false})"),
-            "pre_tokenizer.add_prefix_space false does not match prepend_scheme");
-  EXPECT_EQ(pieces(R"({"type": "Metaspace", "replacement": "_", "add_prefix_space": false, "prepend_scheme": "never"})",
-                   "a b"),
-            Strings({"a", "_b"}));
+  EXPECT_EQ(
+      refusal(read_pre_tokenizers, R"({"type": "Metaspace", "replacement": "_", "prepend_scheme": "x"})"),
+      "pre_tokenizer.prepend_scheme must be \"always\", \"first\" or \"never\", found the string \"x\"");
+  EXPECT_EQ(
+      refusal(read_pre_tokenizers, R"({"type": "Metaspace", "replacement": "_", "add_prefix_space": false})"),
+      "pre_tokenizer.add_prefix_space false does not match prepend_scheme");
+  EXPECT_EQ(
+      pieces(
+          R"({"type": "Metaspace", "replacement": "_", "add_prefix_space": false, "prepend_scheme": "never"})",
+          "a b"),
+      Strings({"a", "_b"}));
 }
 
 TEST(MetaspaceDecoder, ReplacementBackToSpaces) {
-  EXPECT_EQ(decoded(metaspace("always", true), {kBar + "Hey", kBar + "friend!"}), Strings({"Hey", " friend!"}));
-  EXPECT_EQ(decoded(metaspace("never", true), {kBar + "Hey", kBar + "friend!"}), Strings({" Hey", " friend!"}));
+  EXPECT_EQ(decoded(metaspace("always", true), {kBar + "Hey", kBar + "friend!"}),
+            Strings({"Hey", " friend!"}));
+  EXPECT_EQ(decoded(metaspace("never", true), {kBar + "Hey", kBar + "friend!"}),
+            Strings({" Hey", " friend!"}));
 }
 
 }  // namespace embeddings::metaspace_test

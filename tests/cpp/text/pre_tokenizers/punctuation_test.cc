@@ -12,10 +12,16 @@ TEST(Punctuation, IsolatedByDefaultAndEachBehavior) {
   EXPECT_EQ(pieces(R"({"type": "Punctuation"})", "Hey friend!     How are you?!?"),
             Strings({"Hey friend", "!", "     How are you", "?", "!", "?"}));
   EXPECT_EQ(pieces(R"({"type": "Punctuation", "behavior": "Removed"})", "a,b$c"), Strings({"a", "b", "c"}));
-  EXPECT_EQ(pieces(R"({"type": "Punctuation", "behavior": "Contiguous"})", "a,,b"), Strings({"a", ",,", "b"}));
+  EXPECT_EQ(pieces(R"({"type": "Punctuation", "behavior": "Contiguous"})", "a,,b"),
+            Strings({"a", ",,", "b"}));
   // "«" is General_Category P; "$" is a symbol that ASCII counts as punctuation.
-  EXPECT_EQ(pieces(R"({"type": "Punctuation", "behavior": "MergedWithNext"})", "a\xC2\xAB" "b$c"),
-            Strings({"a", "\xC2\xAB" "b", "$c"}));
+  EXPECT_EQ(pieces(R"({"type": "Punctuation", "behavior": "MergedWithNext"})",
+                   "a\xC2\xAB"
+                   "b$c"),
+            Strings({"a",
+                     "\xC2\xAB"
+                     "b",
+                     "$c"}));
 }
 
 }  // namespace embeddings::punctuation_test

@@ -24,10 +24,11 @@ TEST(Split, EachBehavior) {
   EXPECT_EQ(pieces(split("Removed", true), text), Strings({" ", " ", " "}));
   EXPECT_EQ(pieces(R"({"type": "Split", "pattern": {"String": "-"}, "behavior": "Contiguous"})", "a--b-"),
             Strings({"a", "--", "b", "-"}));
-  EXPECT_EQ(component_testing::refusal(read_pre_tokenizers,
-                                       R"({"type": "Split", "pattern": {"String": "-"}, "behavior": "Joined"})"),
-            "pre_tokenizer.behavior must be Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous, "
-            "found the string \"Joined\"");
+  EXPECT_EQ(
+      component_testing::refusal(read_pre_tokenizers,
+                                 R"({"type": "Split", "pattern": {"String": "-"}, "behavior": "Joined"})"),
+      "pre_tokenizer.behavior must be Removed, Isolated, MergedWithPrevious, MergedWithNext or Contiguous, "
+      "found the string \"Joined\"");
 }
 
 }  // namespace embeddings::split_test
