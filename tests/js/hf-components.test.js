@@ -351,14 +351,15 @@ test('post-processors TemplateProcessing, BertProcessing, RobertaProcessing, Byt
 
 // Issue 25's four cases, and more: an added token with "normalized": true is
 // matched in the normalized text, its own content normalized first. (NFKC's
-// token is "ﬁ①", not "ﬁ": "ﬁ" is in this vocabulary already, and an added
-// token whose id differs from the vocabulary's is refused here.)
+// token is "ﬁ①", not "ﬁ", and Prepend's "a!", not "ab": those are in this
+// vocabulary already, and an added token whose id differs from the
+// vocabulary's is refused here.)
 test('added tokens with normalized: true are matched in the normalized text, as Rust matches them', async () => {
-  const texts = ['<X> a<X>b <x>', 'ﬁ① aﬁ① fi1 ﬁ', '<x> <b> x', 'a ab ab', 'AB ab', ...madeTexts(10, 100)];
+  const texts = ['<X> a<X>b <x>', 'ﬁ① aﬁ① fi1 ﬁ', '<x> <b> x', 'a ab ab', 'a! a a! !▁', 'AB ab', ...madeTexts(10, 100)];
   const cases = [
     [{ type: 'Lowercase' }, ['<X>', 'AB']], [{ type: 'NFKC' }, ['ﬁ①']],
     [{ type: 'Replace', pattern: { String: 'x' }, content: 'b' }, ['<x>']],
-    [{ type: 'Prepend', prepend: '▁' }, ['ab', '▁a']],
+    [{ type: 'Prepend', prepend: '▁' }, ['a!', '!▁']],
     [{ type: 'Sequence', normalizers: [{ type: 'NFKD' }, { type: 'Lowercase' }] }, ['É', 'ﬁ①', '<X>']],
   ];
   for (const [normalizer, contents] of cases) {
