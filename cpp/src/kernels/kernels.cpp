@@ -85,7 +85,7 @@ void widen(TableNumbers in, std::size_t n, float* out) { selected().widen(in, n,
 
 void vector_times_table(const float* x, TableNumbers table, std::size_t rows, std::size_t cols,
                         float* scratch, float* out) {
-  Selected::vector_times_table(x, table, rows, cols, scratch, out);
+  selected().vector_times_table(x, table, rows, cols, scratch, out);
 }
 
 }  // namespace embeddings::kernels
