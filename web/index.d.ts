@@ -153,8 +153,8 @@ export interface ModelFiles {
    * byte_fallback, Prepend and Replace; the other normalizers,
    * pre-tokenizers and decoders docs/tokenizer.md lists), needed for
    * text; or a loaded Model (or a Promise of one) whose tokenizer is shared
-   * (e.g. training snapshots of it). encode() adds no special tokens, no BOS
-   * (the post-processor, such as TemplateProcessing, is not run). A file
+   * (e.g. training snapshots of it). encode() adds no special tokens, no BOS,
+   * unless asked ({ addSpecialTokens: true } runs the post-processor). A file
    * with components other than GPT-2's fetches a second WebAssembly module,
    * web/dist/embeddings-full.wasm.
    */
@@ -226,13 +226,23 @@ export class Model {
    * Token ids of a text. "<|endoftext|>" typed in the text is the special
    * token, as Hugging Face tokenizers' encode() has it. Lone surrogates
    * become U+FFFD first. Throws a RangeError for text over 8 MiB of UTF-8.
+   * By default only the text's own tokens, as the chapter counts them; with
+   * { addSpecialTokens: true } also those the post-processor puts around
+   * it (a BOS, [CLS] ... [SEP]), as Hugging Face's encode(text, pair,
+   * { addSpecialTokens: true }); { pair } encodes a second text after it.
    */
-  encode(text: string): number[];
+  encode(text: string, options?: { addSpecialTokens?: boolean; pair?: string }): number[];
   /**
    * The text of token ids, exactly: decode(encode(s)) === s for any string
-   * without lone surrogates, a leading U+FEFF included.
+   * without lone surrogates, a leading U+FEFF included. { skipSpecialTokens:
+   * true } leaves the special tokens out, as Hugging Face's decode does.
    */
-  decode(ids: readonly number[] | Int32Array): string;
+  decode(ids: readonly number[] | Int32Array, options?: { skipSpecialTokens?: boolean }): string;
+  /**
+   * The special tokens encode() puts before and after a text with
+   * { addSpecialTokens: true }: Llama 2's { before: [{ id: 1, text: '<s>' }], after: [] }.
+   */
+  readonly specialTokensAround: { before: Token[]; after: Token[] };
   /** A text's tokens with their display texts. */
   tokenize(text: string): Token[];
   /** A token's text as the chapter shows it: "·Lily" for " Lily". */

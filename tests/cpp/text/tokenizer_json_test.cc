@@ -74,37 +74,40 @@ struct BadCase {
   const char* message;  // Expected part of the error.
 };
 
-std::vector<BadCase> bad_cases() {
-  std::vector<BadCase> cases;
-  const auto with = [&](const char* name, auto change, const char* message) {
-    Fixture fixture;
-    change(fixture);
-    cases.push_back({name, fixture.json(), message});
-  };
-  cases.push_back({"not json", "{", "expected a string key at byte 1"});
-  cases.push_back({"array", "[]", "the top level must be an object, found an array"});
+using BadCases = std::vector<BadCase>;
+
+// A case: the fixture as `change` leaves it.
+template <typename Change>
+void with(BadCases& cases, const char* name, Change change, const char* message) {
+  Fixture fixture;
+  change(fixture);
+  cases.push_back({name, fixture.json(), message});
+}
+
+void stage_cases(BadCases& cases) {
   with(
-      "normalizer", [](Fixture& f) { f.normalizer = R"({"type": "Unidecode"})"; },
+      cases, "normalizer", [](Fixture& f) { f.normalizer = R"({"type": "Unidecode"})"; },
       "normalizer must be null or one of NFC, NFD, NFKC, NFKD, Lowercase, Strip, Prepend, Replace, ");
   with(
-      "normalizer kind", [](Fixture& f) { f.normalizer = R"({"type": "Unidecode"})"; },
+      cases, "normalizer kind", [](Fixture& f) { f.normalizer = R"({"type": "Unidecode"})"; },
       "Sequence, found type \"Unidecode\" (not supported)");
   with(
-      "normalizer in a Sequence",
+      cases, "normalizer in a Sequence",
       [](Fixture& f) {
         f.normalizer = R"({"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Unidecode"}]})";
       },
       "normalizer.normalizers[1] must be null or one of");
   with(
-      "Replace without content",
+      cases, "Replace without content",
       [](Fixture& f) { f.normalizer = R"({"type": "Replace", "pattern": {"String": " "}})"; },
       "normalizer.content must be a string, found nothing");
   with(
-      "truncation", [](Fixture& f) { f.truncation = R"({"max_length": 8})"; }, "truncation must be null");
+      cases, "truncation", [](Fixture& f) { f.truncation = R"({"max_length": 8})"; },
+      "truncation must be null");
   with(
-      "padding", [](Fixture& f) { f.padding = "{}"; }, "padding must be null");
+      cases, "padding", [](Fixture& f) { f.padding = "{}"; }, "padding must be null");
   with(
-      "stage after ByteLevel",
+      cases, "stage after ByteLevel",
       [](Fixture& f) {
         f.pre_tokenizer =
             R"({"type": "Sequence", "pretokenizers": [{"type": "ByteLevel", "add_prefix_space": false}, )"
@@ -112,123 +115,137 @@ std::vector<BadCase> bad_cases() {
       },
       "pre_tokenizer: a stage after ByteLevel (not supported)");
   with(
-      "unknown pre_tokenizer", [](Fixture& f) { f.pre_tokenizer = R"({"type": "Scripts"})"; },
+      cases, "unknown pre_tokenizer", [](Fixture& f) { f.pre_tokenizer = R"({"type": "Scripts"})"; },
       "pre_tokenizer must be null or one of ByteLevel, Split, Metaspace, Whitespace, WhitespaceSplit, "
       "Digits, ");
   with(
-      "metaspace scheme",
+      cases, "metaspace scheme",
       [](Fixture& f) {
         f.pre_tokenizer = R"({"type": "Metaspace", "replacement": "_", "prepend_scheme": "often"})";
       },
       "pre_tokenizer.prepend_scheme must be \"always\", \"first\" or \"never\", found the string \"often\"");
   with(
-      "metaspace replacement",
+      cases, "metaspace replacement",
       [](Fixture& f) { f.pre_tokenizer = R"({"type": "Metaspace", "replacement": "ab"})"; },
       "pre_tokenizer.replacement must be one character, found the string \"ab\"");
   with(
-      "metaspace add_prefix_space",
+      cases, "metaspace add_prefix_space",
       [](Fixture& f) {
         f.pre_tokenizer = R"({"type": "Metaspace", "replacement": "_", "add_prefix_space": false})";
       },
       "pre_tokenizer.add_prefix_space false does not match prepend_scheme");
   with(
-      "no add_prefix_space", [](Fixture& f) { f.pre_tokenizer = R"({"type": "ByteLevel"})"; },
+      cases, "no add_prefix_space", [](Fixture& f) { f.pre_tokenizer = R"({"type": "ByteLevel"})"; },
       "pre_tokenizer.add_prefix_space must be true or false, found nothing");
   with(
-      "use_regex string",
+      cases, "use_regex string",
       [](Fixture& f) {
         f.pre_tokenizer = R"({"type": "ByteLevel", "add_prefix_space": false, "use_regex": "y"})";
       },
       "pre_tokenizer.use_regex must be true or false, found the string \"y\"");
   with(
-      "decoder", [](Fixture& f) { f.decoder = R"({"type": "Echo"})"; },
+      cases, "decoder", [](Fixture& f) { f.decoder = R"({"type": "Echo"})"; },
       "decoder must be null or one of ByteLevel, Metaspace, ByteFallback, Fuse, Strip, Replace, WordPiece, "
       "BPEDecoder, CTC or Sequence, found type \"Echo\" (not supported)");
   with(
-      "strip decoder count",
+      cases, "strip decoder count",
       [](Fixture& f) {
         f.decoder =
             R"({"type": "Sequence", "decoders": [{"type": "Strip", "content": " ", "start": -1, "stop": 0}]})";
       },
       "decoder.decoders[0].start must be a count from 0 to 2^30, found the number -1");
+}
+
+void more_stage_cases(BadCases& cases) {
   with(
-      "post_processor",
+      cases, "post_processor",
       [](Fixture& f) { f.post_processor = R"({"type": "Sequence", "processors": [{"type": "Echo"}]})"; },
       "post_processor.processors[0] must be null or one of ByteLevel, TemplateProcessing, BertProcessing, "
       "RobertaProcessing or Sequence, found type \"Echo\" (not supported)");
   with(
-      "model type", [](Fixture& f) { f.model_type = R"("Ngram")"; },
+      cases, "model type", [](Fixture& f) { f.model_type = R"("Ngram")"; },
       "model.type must be \"BPE\", \"WordPiece\", \"WordLevel\" or \"Unigram\", found the string \"Ngram\" "
       "(not "
       "supported)");
   with(
-      "dropout", [](Fixture& f) { f.dropout = "0.1"; }, "model.dropout must be null, found the number 0.1");
+      cases, "dropout", [](Fixture& f) { f.dropout = "0.1"; },
+      "model.dropout must be null, found the number 0.1");
   with(
-      "byte_fallback", [](Fixture& f) { f.byte_fallback = "1"; },
+      cases, "byte_fallback", [](Fixture& f) { f.byte_fallback = "1"; },
       "model.byte_fallback must be true or false");
   with(
-      "fuse_unk type", [](Fixture& f) { f.fuse_unk = "1"; }, "model.fuse_unk must be true or false");
+      cases, "fuse_unk type", [](Fixture& f) { f.fuse_unk = "1"; }, "model.fuse_unk must be true or false");
   with(
-      "prefix", [](Fixture& f) { f.prefix = R"("\u2581")"; },
+      cases, "prefix", [](Fixture& f) { f.prefix = R"("\u2581")"; },
       "model.continuing_subword_prefix \"\u2581\" is not a byte-level string");
   with(
-      "suffix", [](Fixture& f) { f.suffix = "5"; },
+      cases, "suffix", [](Fixture& f) { f.suffix = "5"; },
       "model.end_of_word_suffix must be null or a string, found the number 5");
   with(
-      "unk type", [](Fixture& f) { f.unk_token = "5"; }, "model.unk_token must be null or a string");
+      cases, "unk type", [](Fixture& f) { f.unk_token = "5"; }, "model.unk_token must be null or a string");
   with(
-      "unk missing", [](Fixture& f) { f.unk_token = R"("<unk>")"; },
+      cases, "unk missing", [](Fixture& f) { f.unk_token = R"("<unk>")"; },
       "model.unk_token \"<unk>\" is not in model.vocab");
   with(
-      "vocab array", [](Fixture& f) { f.vocab = "[]"; }, "model.vocab must be an object, found an array");
+      cases, "vocab array", [](Fixture& f) { f.vocab = "[]"; },
+      "model.vocab must be an object, found an array");
   with(
-      "negative id", [](Fixture& f) { f.extra_vocab = R"(, "zz": -1)"; },
+      cases, "negative id", [](Fixture& f) { f.extra_vocab = R"(, "zz": -1)"; },
       "model.vocab[\"zz\"] must be an integer id from 0 to 2147483646, found the number -1");
   with(
-      "huge id", [](Fixture& f) { f.extra_vocab = R"(, "zz": 99999999999999999999)"; },
+      cases, "huge id", [](Fixture& f) { f.extra_vocab = R"(, "zz": 99999999999999999999)"; },
       "model.vocab[\"zz\"] must be an integer id");
   with(
-      "id too big for int32", [](Fixture& f) { f.extra_vocab = R"(, "zz": 2147483647)"; },
+      cases, "id too big for int32", [](Fixture& f) { f.extra_vocab = R"(, "zz": 2147483647)"; },
       "model.vocab[\"zz\"] must be an integer id");
+}
+
+void model_cases(BadCases& cases) {
   with(
-      "fractional id", [](Fixture& f) { f.extra_vocab = R"(, "zz": 1.5)"; }, "found the number 1.5");
+      cases, "fractional id", [](Fixture& f) { f.extra_vocab = R"(, "zz": 1.5)"; }, "found the number 1.5");
   with(
-      "string id", [](Fixture& f) { f.extra_vocab = R"(, "zz": "5")"; }, "found the string \"5\"");
+      cases, "string id", [](Fixture& f) { f.extra_vocab = R"(, "zz": "5")"; }, "found the string \"5\"");
   with(
-      "duplicate id", [](Fixture& f) { f.extra_vocab = R"(, "zz": 38)"; },
+      cases, "duplicate id", [](Fixture& f) { f.extra_vocab = R"(, "zz": 38)"; },
       "model.vocab: tokens \"&\" and \"zz\" both have id 38");
   with(
-      "empty token", [](Fixture& f) { f.extra_vocab = R"(, "": 300)"; }, "model.vocab has an empty token");
+      cases, "empty token", [](Fixture& f) { f.extra_vocab = R"(, "": 300)"; },
+      "model.vocab has an empty token");
   with(
-      "token twice", [](Fixture& f) { f.extra_vocab = R"(, "a": 300)"; },
+      cases, "token twice", [](Fixture& f) { f.extra_vocab = R"(, "a": 300)"; },
       "model.vocab has the token \"a\" twice");
   with(
-      "duplicate key in model", [](Fixture& f) { f.ignore_merges = R"(false, "fuse_unk": false)"; },
+      cases, "duplicate key in model", [](Fixture& f) { f.ignore_merges = R"(false, "fuse_unk": false)"; },
       "duplicate key \"fuse_unk\"");
   with(
-      "not byte-level", [](Fixture& f) { f.extra_vocab = R"(, "a b": 300)"; },
+      cases, "not byte-level", [](Fixture& f) { f.extra_vocab = R"(, "a b": 300)"; },
       "model.vocab: token \"a b\" is not a byte-level string");
   with(
-      "no merges", [](Fixture& f) { f.merges = "null"; }, "model.merges must be an array, found null");
+      cases, "no merges", [](Fixture& f) { f.merges = "null"; }, "model.merges must be an array, found null");
   with(
-      "merge with unknown token", [](Fixture& f) { f.extra_merges = R"(, "zz y")"; },
+      cases, "merge with unknown token", [](Fixture& f) { f.extra_merges = R"(, "zz y")"; },
       "model.merges[18]: \"zz\" is not in model.vocab");
   with(
-      "merge result unknown", [](Fixture& f) { f.extra_merges = R"(, "q q")"; },
+      cases, "merge result unknown", [](Fixture& f) { f.extra_merges = R"(, "q q")"; },
       "model.merges[18]: the merged token \"qq\" is not in model.vocab");
   with(
-      "merge without space", [](Fixture& f) { f.extra_merges = R"(, "abc")"; },
+      cases, "merge without space", [](Fixture& f) { f.extra_merges = R"(, "abc")"; },
       "model.merges[18] \"abc\" must be two tokens separated by one space");
   with(
-      "merge with two spaces", [](Fixture& f) { f.extra_merges = R"(, "a b c")"; }, "separated by one space");
+      cases, "merge with two spaces", [](Fixture& f) { f.extra_merges = R"(, "a b c")"; },
+      "separated by one space");
   with(
-      "merge number", [](Fixture& f) { f.extra_merges = ", 5"; },
+      cases, "merge number", [](Fixture& f) { f.extra_merges = ", 5"; },
       "model.merges[18] must be a \"left right\" string or a [\"left\", \"right\"] pair, found the number 5");
   with(
-      "merge triple", [](Fixture& f) { f.extra_merges = R"(, ["a", "b", "c"])"; }, "pair, found an array");
+      cases, "merge triple", [](Fixture& f) { f.extra_merges = R"(, ["a", "b", "c"])"; },
+      "pair, found an array");
   with(
-      "duplicate merge", [](Fixture& f) { f.extra_merges = R"(, "h e")"; },
+      cases, "duplicate merge", [](Fixture& f) { f.extra_merges = R"(, "h e")"; },
       "model.merges[18] (\"h\" \"e\") repeats model.merges[1]");
+}
+
+void merge_and_added_token_cases(BadCases& cases) {
   // Merges are looked up in batches (tokenizer_json_tables.cpp): the first
   // problem is still the one named, within a batch and past one, and a
   // merge's text in the message is read again from the file.
@@ -242,66 +259,79 @@ std::vector<BadCase> bad_cases() {
     }
   };
   with(
-      "two problems in merges", [](Fixture& f) { f.extra_merges = R"(, "zz y", "abc")"; },
+      cases, "two problems in merges", [](Fixture& f) { f.extra_merges = R"(, "zz y", "abc")"; },
       "model.merges[18]: \"zz\" is not in model.vocab");
   with(
-      "a malformed merge after an unknown token",
+      cases, "a malformed merge after an unknown token",
       [](Fixture& f) {
         f.extra_vocab = R"(, "bc": 300)";
         f.extra_merges = R"(, "b c", "q zz", 5)";
       },
       "model.merges[19]: \"zz\" is not in model.vocab");
   with(
-      "unknown token past a batch",
+      cases, "unknown token past a batch",
       [&](Fixture& f) {
         sixty_merges(f);
         f.extra_merges += R"(, "\u0071 \u007a\u007a")";
       },
       "model.merges[78]: \"zz\" is not in model.vocab");
   with(
-      "duplicate past a batch",
+      cases, "duplicate past a batch",
       [&](Fixture& f) {
         sixty_merges(f);
         f.extra_merges += R"(, ["\u0068", "e"])";
       },
       "model.merges[78] (\"h\" \"e\") repeats model.merges[1]");
   with(
-      "added_tokens object", [](Fixture& f) { f.added_tokens = "{}"; }, "added_tokens must be an array");
+      cases, "added_tokens object", [](Fixture& f) { f.added_tokens = "{}"; },
+      "added_tokens must be an array");
   with(
-      "added token not object", [](Fixture& f) { f.added_tokens = "[1]"; },
+      cases, "added token not object", [](Fixture& f) { f.added_tokens = "[1]"; },
       "added_tokens[0] must be an object");
   with(
-      "added token without id", [](Fixture& f) { f.added_tokens = R"([{"content": "<x>"}])"; },
+      cases, "added token without id", [](Fixture& f) { f.added_tokens = R"([{"content": "<x>"}])"; },
       "added_tokens[0].id must be an integer from 0 to 2147483646, found nothing");
   with(
-      "added token negative id", [](Fixture& f) { f.added_tokens = R"([{"id": -3, "content": "<x>"}])"; },
+      cases, "added token negative id",
+      [](Fixture& f) { f.added_tokens = R"([{"id": -3, "content": "<x>"}])"; },
       "added_tokens[0].id must be an integer");
   with(
-      "added token empty", [](Fixture& f) { f.added_tokens = R"([{"id": 275, "content": ""}])"; },
+      cases, "added token empty", [](Fixture& f) { f.added_tokens = R"([{"id": 275, "content": ""}])"; },
       "added_tokens[0].content must be a non-empty string");
   with(
-      "added token flag",
+      cases, "added token flag",
       [](Fixture& f) { f.added_tokens = R"([{"id": 275, "content": "<x>", "lstrip": "no"}])"; },
       "added_tokens[0].lstrip must be true or false");
   with(
-      "added token twice",
+      cases, "added token twice",
       [](Fixture& f) {
         f.added_tokens = R"([{"id": 275, "content": "<x>"}, {"id": 276, "content": "<x>"}])";
       },
       "added_tokens[1]: content \"<x>\" repeats added_tokens[0]");
   with(
-      "added ids shared",
+      cases, "added ids shared",
       [](Fixture& f) {
         f.added_tokens = R"([{"id": 275, "content": "<x>"}, {"id": 275, "content": "<y>"}])";
       },
       "added_tokens[1]: id 275 is also the id of added_tokens[0]");
   with(
-      "added id differs from vocab",
+      cases, "added id differs from vocab",
       [](Fixture& f) { f.added_tokens = R"([{"id": 3, "content": "<|endoftext|>"}])"; },
       "added_tokens[0] (\"<|endoftext|>\") has id 3 but model.vocab gives it id 274");
   with(
-      "added id not the next", [](Fixture& f) { f.added_tokens = R"([{"id": 300, "content": "<pad>"}])"; },
+      cases, "added id not the next",
+      [](Fixture& f) { f.added_tokens = R"([{"id": 300, "content": "<pad>"}])"; },
       "added_tokens[0] (\"<pad>\") has id 300, but Hugging Face tokenizers would give it id 275");
+}
+
+BadCases bad_cases() {
+  BadCases cases;
+  cases.push_back({"not json", "{", "expected a string key at byte 1"});
+  cases.push_back({"array", "[]", "the top level must be an object, found an array"});
+  stage_cases(cases);
+  more_stage_cases(cases);
+  model_cases(cases);
+  merge_and_added_token_cases(cases);
   return cases;
 }
 
