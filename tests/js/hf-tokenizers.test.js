@@ -109,6 +109,21 @@ for (const name of ['llama3', 'gpt4o', 'qwen3', 'llama2', 'gemma3']) {
     // into the session's kept buffer (16,384 UTF-16 units), and past it.
     const characters = Array.from(texts.join('\n'));
     await compareWithRust(model, rust, [16000, 16384, 16390, 40000].map((n) => characters.slice(0, n).join('')), `${name} long`);
+    // With the special tokens the post-processor adds (Llama 2's and Gemma
+    // 3's BOS), and decoded with and without them, on a part of the corpus.
+    const some = [...texts.slice(0, 300), ...specials];
+    const withSpecial = await rust.encodeBatch(some, { addSpecialTokens: true });
+    const specialIds = withSpecial.map((e) => Array.from(e.getIds()));
+    const skipped = await rust.decodeBatch(specialIds, true);
+    some.forEach((text, i) => {
+      assert.deepEqual(model.encode(text, { addSpecialTokens: true }), specialIds[i], `${name}: ids of ${JSON.stringify(text.slice(0, 200))} with special tokens`);
+      assert.equal(model.decode(specialIds[i], { skipSpecialTokens: true }), skipped[i], `${name}: decoding ${JSON.stringify(text.slice(0, 200))} without special tokens`);
+    });
+    // What the model expects around a text: the BOS Rust puts before "a", nothing after.
+    const around = model.specialTokensAround;
+    const plain = Array.from((await rust.encode('a', null, { addSpecialTokens: false })).getIds());
+    const full = Array.from((await rust.encode('a', null, { addSpecialTokens: true })).getIds());
+    assert.deepEqual([...around.before, ...around.after].map((t) => t.id), full.slice(0, full.length - plain.length), `${name}: specialTokensAround`);
   });
 }
 
