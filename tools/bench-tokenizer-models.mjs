@@ -25,7 +25,7 @@ const storiesFile = option('--stories', new URL('../../shared/data/tinystories/t
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const rowsOf = (json) => {
   const { vocab } = json.model;
-  let rows = Array.isArray(vocab) ? vocab.length : Math.max(...Object.values(vocab)) + 1;
+  let rows = Array.isArray(vocab) ? vocab.length : Object.values(vocab).reduce((most, id) => Math.max(most, id + 1), 0);
   for (const token of json.added_tokens) rows = Math.max(rows, token.id + 1);
   return rows;
 };
