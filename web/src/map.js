@@ -3,26 +3,31 @@
 // bindings/layout.cpp). That module is loaded only when a map is first
 // asked for, so the chapter's main module stays small.
 //
-// In a browser a UMAP map is laid out in a Worker of its own (map-worker.js,
-// built into web/dist/map-worker.js; one for the page, sent the compiled module), whole: the page's main
-// thread only sends the table and receives the points, and an AbortSignal
-// ends the Worker (another takes the jobs left). Where there is no Worker
-// (Node) or it cannot start, the work goes in slices: each call into
-// WebAssembly is kept to about SLICE_MS, and the event loop gets a turn
-// between slices, so a page that computes a map never freezes (no task
-// much over 50 ms) and an AbortSignal can stop it between two slices. Both
-// run the same WebAssembly, so they give the same bits.
+// In a browser every map is computed in a Worker of its own (map-worker.js,
+// built into web/dist/map-worker.js; one for the page, sent the compiled
+// module), whole: the page's main thread only sends the table, in its own
+// numbers (a 16-bit table stays 16-bit), a chunk per task, and receives the
+// points; an AbortSignal ends the Worker (another takes the jobs left).
+// Where there is no Worker (Node) or it cannot start, the work goes in
+// slices: each call into WebAssembly is kept to about SLICE_MS, and the
+// event loop gets a turn between slices, so a page that computes a map
+// never freezes (no task much over 50 ms) and an AbortSignal can stop it
+// between two slices. Both run the same WebAssembly, so they give the same
+// bits.
 import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
 import { checkSignal } from './sources/index.js';
 import { compileWasm } from './runtime.js';
-import { beginUmap, finishUmap, instantiateLayout, lastError } from './layout-run.js';
+import { LARGEST_KEPT_INSTANCE, LayoutJob, instantiateLayout, tableBytes } from './layout-run.js';
 
 const wasmUrl = new URL('../dist/layout.wasm', import.meta.url);
 // The Worker's one-module build (tools/bundle-page.mjs), beside layout.js.
 const workerUrl = new URL('../dist/map-worker.js', import.meta.url);
 /** Milliseconds of work between two turns of the event loop. */
 const SLICE_MS = 12;
-const STAGES = ['neighbours', 'graph', 'initialise', 'optimise', 'done'];
+/** Bytes of a table copied per task (to the Worker, or into the instance between slices). */
+const CHUNK_BYTES = 8 * 1048576;
+/** Chunks sent to the Worker and not yet copied in by it: what the page holds beside its table. */
+const CHUNKS_IN_FLIGHT = 3;
 const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', 'init', 'onProgress', 'signal'];
 const details = new WeakMap();
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -45,6 +50,11 @@ function layoutModule() {
   return instance;
 }
 
+/** After a job: an instance a large table made large is dropped, so that its memory goes back. */
+async function releaseLargeInstance(module) {
+  if (module.HEAPU8.byteLength > LARGEST_KEPT_INSTANCE && instance && (await instance) === module) instance = undefined;
+}
+
 const useWorker = () => !workerFailed && typeof Worker === 'function' && typeof document !== 'undefined';
 
 /** The page's map Worker: { worker, jobs (id → job), ready }, started with the compiled module. */
@@ -56,9 +66,10 @@ function workerState() {
       if (data.ready) { state.ready = true; return; }
       const job = state.jobs.get(data.id);
       if (!job) return;
+      if (data.received !== undefined) { job.received(); return; }
       if (data.progress) { job.settings.onProgress(data.progress); return; }
       state.jobs.delete(data.id);
-      job.settle(data.error ? undefined : data, data.error && new (data.name === 'RangeError' ? RangeError : Error)(data.error.replace(/^map:/, `${job.caller}:`)));
+      job.settle(data.error ? undefined : data.result, data.error && new (data.name === 'RangeError' ? RangeError : Error)(data.error.replace(/^map:/, `${job.caller}:`)));
     };
     state.worker.onerror = (event) => {
       // A Worker that cannot start (a policy that forbids it, say) or that
@@ -67,7 +78,7 @@ function workerState() {
       event.preventDefault?.();
       if (!state.ready) workerFailed = true;
       dropWorker(state);
-      for (const job of state.jobs.values()) umapInSlices(job.table, job.settings, job.caller).then((result) => job.settle(result), (error) => job.settle(undefined, error));
+      for (const job of state.jobs.values()) mapInSlices(job.table, job.settings, job.caller).then((result) => job.settle(result), (error) => job.settle(undefined, error));
       state.jobs.clear();
     };
     state.worker.postMessage({ wasm });
@@ -84,30 +95,53 @@ function dropWorker(state) {
   if (mapWorker === state.promise) mapWorker = undefined;
 }
 
+/** What the layout module is told about a job (layout-run.js LayoutJob). */
+function jobSpec(table, settings, caller) {
+  return {
+    method: settings.method, rows: table.rows, cols: table.cols, dtype: table.dtype, caller: 'map',
+    // A start's numbers as float32, whatever its format (a 16-bit Matrix's bits widened).
+    init: settings.init ? Float32Array.from(float32Numbers(settings.init)) : undefined,
+    settings: { neighbours: settings.neighbours, minDist: settings.minDist, epochs: settings.epochs, seed: settings.seed },
+  };
+}
+
 async function post(job) {
   const state = await workerState();
   if (job.settled) return;
   state.jobs.set(job.id, job);
   job.state = state;
-  // The Worker takes float32 numbers (a 16-bit table's widened: already a copy of its own).
-  const numbers = float32Numbers(job.table);
-  const data = numbers === job.table.data ? numbers.slice() : numbers, init = job.settings.init?.data.slice();
-  state.worker.postMessage({ id: job.id, data, rows: job.table.rows, cols: job.table.cols, init,
-    settings: { neighbours: job.settings.neighbours, minDist: job.settings.minDist, epochs: job.settings.epochs, seed: job.settings.seed } },
-  [data.buffer, ...(init ? [init.buffer] : [])]);
+  const spec = jobSpec(job.table, job.settings, job.caller);
+  state.worker.postMessage({ id: job.id, spec }, spec.init ? [spec.init.buffer] : []);
+  // The table's bytes, a chunk per task, a few in flight: the page never
+  // holds a second copy of a large table, and no task copies much.
+  let inFlight = 0, wake = null;
+  job.received = () => { inFlight -= 1; wake?.(); };
+  const total = job.table.data.byteLength;
+  for (let offset = 0; offset < total; offset += CHUNK_BYTES) {
+    while (inFlight >= CHUNKS_IN_FLIGHT) await new Promise((resolve) => { wake = resolve; });
+    if (job.settled || job.state !== state) return;
+    const chunk = tableBytes(job.table.data).slice(offset, offset + CHUNK_BYTES);
+    inFlight += 1;
+    state.worker.postMessage({ id: job.id, offset, chunk }, [chunk.buffer]);
+    await yieldToEventLoop();
+  }
+  if (!job.settled && job.state === state) state.worker.postMessage({ id: job.id, go: true });
 }
 
-/** A UMAP layout in the Worker: { points, epochs }. Aborting ends the Worker; its other jobs go to a new one. */
-function umapInWorker(table, settings, caller) {
+/** A map computed in the Worker: LayoutJob's result. Aborting ends the Worker; its other jobs go to a new one. */
+function mapInWorker(table, settings, caller) {
   return new Promise((resolve, reject) => {
-    const job = { id: ++jobCount, table, settings, caller };
+    const job = { id: ++jobCount, table, settings, caller, received: () => {} };
     const onAbort = () => {
       const { state } = job;
       job.settle(undefined, settings.signal.reason);
       if (!state) return;  // not posted yet: post() sees it settled
       state.jobs.delete(job.id);
       dropWorker(state);
-      for (const other of state.jobs.values()) post(other).catch((error) => other.settle(undefined, error));
+      for (const other of state.jobs.values()) {
+        other.state = undefined;
+        post(other).catch((error) => other.settle(undefined, error));
+      }
       state.jobs.clear();
     };
     job.settle = (result, error) => {
@@ -197,67 +231,54 @@ export async function mapRows(table, options, caller = 'map') {
   }
   checkSignal(settings.signal);
   const name = table.name || `${rows} × ${cols} table`;
-  if (settings.method === 'pca') return pcaMap(table, name, settings, caller);
-  const { points, epochs } = await (useWorker() ? umapInWorker(table, settings, caller) : umapInSlices(table, settings, caller));
-  const map = new Matrix(points, rows, 2, { name: `UMAP of ${name}` });
-  details.set(map, Object.freeze({ method: 'umap', neighbours: settings.neighbours, minDist: settings.minDist, epochs, seed: settings.seed }));
+  const result = await (useWorker() ? mapInWorker(table, settings, caller) : mapInSlices(table, settings, caller));
+  const map = new Matrix(result.points, rows, 2, { name: `${settings.method.toUpperCase()} of ${name}` });
+  details.set(map, Object.freeze(settings.method === 'pca'
+    ? { method: 'pca', varianceShare: Object.freeze(result.varianceShare) }
+    : { method: 'umap', neighbours: settings.neighbours, minDist: settings.minDist, epochs: result.epochs, seed: settings.seed }));
   settings.onProgress({ stage: 'done', progress: 1 });
   return map;
 }
 
-async function pcaMap(table, name, settings, caller) {
-  const { rows, cols } = table;
+/** A map computed on this thread, in slices between turns of the event loop: LayoutJob's result. */
+async function mapInSlices(table, settings, caller) {
   const module = await layoutModule();
   checkSignal(settings.signal);
-  const pointer = module._layout_floats(rows * cols);
-  if (!pointer) throw new RangeError(`${caller}: out of memory for a copy of the ${rows} × ${cols} table`);
-  const coords = module._malloc(rows * 2 * 4), shares = module._malloc(2 * 8);
+  const spec = { ...jobSpec(table, settings, caller), caller };
+  const job = new LayoutJob(module, spec);
   try {
-    copyAsFloat32(table, module.HEAPF32, pointer >> 2);
-    if (!module._layout_pca(pointer, rows, cols, 2, coords, shares)) throw new Error(`${caller}: ${lastError(module)}`);
-    const out = new Float32Array(rows * 2);
-    out.set(module.HEAPF32.subarray(coords >> 2, (coords >> 2) + rows * 2));
-    const varianceShare = Object.freeze(Array.from(module.HEAPF64.subarray(shares >> 3, (shares >> 3) + 2)));
-    const map = new Matrix(out, rows, 2, { name: `PCA of ${name}` });
-    details.set(map, Object.freeze({ method: 'pca', varianceShare }));
-    settings.onProgress({ stage: 'done', progress: 1 });
-    return map;
-  } finally {
-    module._free(pointer);
-    module._free(coords);
-    module._free(shares);
-  }
-}
-
-/** A UMAP layout on this thread, in slices between turns of the event loop: { points, epochs }. */
-async function umapInSlices(table, settings, caller) {
-  const module = await layoutModule();
-  checkSignal(settings.signal);
-  const handle = beginUmap(module, float32Numbers(table), table.rows, table.cols, settings, settings.init?.data, caller);
-  const optimise = STAGES.indexOf('optimise');
-  try {
-    // Edges per call in the optimisation, tuned as it goes to about SLICE_MS / 2 a call.
+    // The table's bytes first, a chunk per slice.
+    const total = table.data.byteLength;
+    for (let offset = 0; offset < total; offset += CHUNK_BYTES) {
+      job.write(offset, tableBytes(table.data).subarray(offset, offset + CHUNK_BYTES));
+      if (offset + CHUNK_BYTES < total) {
+        await yieldToEventLoop();
+        checkSignal(settings.signal);
+      }
+    }
+    job.start();
+    // Edges per call in the descent, tuned as it goes to about SLICE_MS / 2 a call.
     let budget = 4096;
     let sliceStart = now();
     for (;;) {
-      const stage = module._layout_umap_stage(handle);
+      const optimising = job.optimising;
       const before = now();
-      const more = module._layout_umap_step(handle, budget);
+      const more = job.step(budget);
       const took = now() - before;
-      if (stage === optimise) budget = Math.max(256, Math.min(1 << 22, Math.round(budget * (SLICE_MS / 2) / Math.max(took, 0.05))));
+      if (optimising) budget = Math.max(256, Math.min(1 << 22, Math.round(budget * (SLICE_MS / 2) / Math.max(took, 0.05))));
       if (!more) break;
       if (now() - sliceStart >= SLICE_MS) {
-        settings.onProgress({ stage: STAGES[module._layout_umap_stage(handle)], progress: module._layout_umap_progress(handle) });
+        settings.onProgress(job.progress());
         await yieldToEventLoop();
         checkSignal(settings.signal);
         sliceStart = now();
       }
     }
-  } catch (error) {
-    module._layout_umap_free(handle);
-    throw error;
+    return job.result();
+  } finally {
+    job.free();
+    releaseLargeInstance(module);
   }
-  return finishUmap(module, handle, table.rows);
 }
 
 /**
@@ -277,6 +298,45 @@ export async function neighboursKept(table, map, k = 10) {
   }
 }
 
+/** A table's own numbers copied into the layout instance, for the judging functions below. */
+async function withTable(table, use) {
+  const module = await layoutModule();
+  const job = new LayoutJob(module, { method: 'pca', rows: table.rows, cols: table.cols, dtype: table.dtype, caller: 'map', settings: {} });
+  try {
+    job.write(0, tableBytes(table.data));
+    return use(module, job.table, ['float32', 'float16', 'bfloat16'].indexOf(table.dtype));
+  } finally {
+    job.free();
+    releaseLargeInstance(module);
+  }
+}
+
+/**
+ * For benchmarks: neighboursKept over `count` rows drawn for `seed`, each
+ * against every row, for tables whose every row's exact neighbours would
+ * take too long.
+ */
+export function neighboursKeptSample(table, map, k = 10, count = 1000, seed = 1) {
+  return withTable(table, (module, pointer, numbers) => {
+    const points = module._layout_floats(map.rows * 2);
+    try {
+      module.HEAPF32.set(map.data, points >> 2);
+      return module._layout_neighbours_kept_sample(pointer, table.rows, table.cols, numbers, points, k, count, seed);
+    } finally {
+      module._free(points);
+    }
+  });
+}
+
+/**
+ * For tests and benchmarks: the recall of the approximate neighbours UMAP
+ * uses past its exact size (NN-descent, k others a row, for `seed`) against
+ * the exact ones, over `count` rows drawn for the seed. It blocks: not for pages.
+ */
+export function nnDescentRecall(table, k = 14, count = 1000, seed = 1) {
+  return withTable(table, (module, pointer, numbers) => module._layout_nn_descent_recall(pointer, table.rows, table.cols, numbers, k, count, seed));
+}
+
 /**
  * `map` moved onto `reference` (both rows × 2, the same rows) by the
  * similarity that brings it closest in least squares: one rotation or
@@ -293,7 +353,14 @@ export function alignMap(map, reference, caller = 'alignMap') {
   const { rows } = map;
   if (reference.rows !== rows) throw new RangeError(`${caller}: map has ${rows} rows but reference has ${reference.rows}`);
   if (rows < 2) throw new RangeError(`${caller}: alignment needs at least 2 points, got ${rows}`);
-  const x = map.data, y = reference.data;
+  // A 16-bit map's numbers, not its bits; every one of them finite.
+  const x = float32Numbers(map), y = float32Numbers(reference);
+  for (const [name, values] of [['map', x], ['reference', y]]) {
+    const bad = values.findIndex((v) => !Number.isFinite(v));
+    if (bad >= 0) {
+      throw new RangeError(`${caller}: ${name} holds a value that is not a finite number (${values[bad]} at row ${bad >> 1}, column ${bad & 1})`);
+    }
+  }
   let mx0 = 0, mx1 = 0, my0 = 0, my1 = 0;
   for (let r = 0; r < rows; r++) {
     mx0 += x[2 * r]; mx1 += x[2 * r + 1]; my0 += y[2 * r]; my1 += y[2 * r + 1];

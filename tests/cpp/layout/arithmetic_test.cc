@@ -1,0 +1,152 @@
+// The layouts' shared arithmetic (arithmetic.h) and their tables (table.h):
+// exp, log and pow against libm, the dot product's error bound and its
+// pieces, 16-bit rows widened exactly into the same sums, the range check.
+#include "embeddings/layout/arithmetic.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "../kernels/widen_oracle.h"
+#include "embeddings/layout/table.h"
+#include "layout_tables.h"
+
+namespace layout = embeddings::layout;
+
+TEST(LayoutMath, ExpLogPowMatchTheLibraryToDoublePrecision) {
+  for (double x = -700; x <= 700; x += 0.37)
+    EXPECT_NEAR(layout::layout_exp(x), std::exp(x), 4e-15 * std::exp(x)) << x;
+  for (double x = 1e-300; x < 1e300; x *= 3.7)
+    EXPECT_NEAR(layout::layout_log(x), std::log(x), 4e-15 * std::fmax(1.0, std::fabs(std::log(x)))) << x;
+  for (double x = 0.001; x < 100; x *= 1.9)
+    for (double y : {-1.3, -0.1, 0.0, 0.5, 0.895, 2.0, 7.5})
+      EXPECT_NEAR(layout::layout_pow(x, y), std::pow(x, y), 1e-13 * std::pow(x, y)) << x << "^" << y;
+  EXPECT_EQ(layout::layout_exp(-800), 0.0);
+  EXPECT_EQ(layout::layout_exp(0), 1.0);
+  EXPECT_TRUE(std::isinf(layout::layout_exp(710)));
+  EXPECT_TRUE(std::isnan(layout::layout_log(-1)));
+}
+
+TEST(LayoutMath, DotIsWithinFloatRoundingOfADoubleSumAndTheSameInPieces) {
+  std::mt19937 random(3);
+  std::uniform_real_distribution<float> uniform(-2, 2);
+  for (std::size_t n : {0u, 1u, 7u, 8u, 9u, 127u, 128u, 129u, 768u, 4096u}) {
+    std::vector<float> a(n), b(n);
+    double exact = 0, magnitude = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      a[k] = uniform(random);
+      b[k] = uniform(random);
+      exact += static_cast<double>(a[k]) * b[k];
+      magnitude += std::fabs(static_cast<double>(a[k]) * b[k]);
+    }
+    const float whole = layout::layout_dot(a.data(), b.data(), n);
+    EXPECT_NEAR(whole, exact, (n + 1) * 0x1p-24 * magnitude + 1e-30) << n;
+    // In pieces of multiples of 8: the same bits.
+    layout::DotLanes lanes;
+    std::size_t done = 0;
+    for (std::size_t piece : {16u, 8u, 64u}) {
+      const std::size_t take = std::min(piece, n - done) / 8 * 8;
+      lanes.add(a.data() + done, b.data() + done, take);
+      done += take;
+    }
+    lanes.add(a.data() + done, b.data() + done, n - done);
+    EXPECT_EQ(lanes.sum(), whole) << n;
+  }
+}
+
+TEST(LayoutMath, RandomNumbersAreSeededAndInRange) {
+  layout::SplitMix64 a(42), b(42), c(43);
+  std::size_t differ = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const double x = a.symmetric_uniform();
+    EXPECT_EQ(x, b.symmetric_uniform());
+    EXPECT_GE(x, -1.0);
+    EXPECT_LT(x, 1.0);
+    differ += x != c.symmetric_uniform();
+    EXPECT_LT(a.below(7), 7u);
+    b.below(7);
+    c.below(7);
+  }
+  EXPECT_GT(differ, 990u);
+  EXPECT_EQ(layout::mix(1, 2), layout::mix(1, 2));
+  EXPECT_NE(layout::mix(1, 2), layout::mix(2, 1));
+}
+
+TEST(LayoutTable, SixteenBitNumbersWidenExactly) {
+  for (std::uint32_t bits = 0; bits < 0x10000; ++bits) {
+    const auto half = static_cast<std::uint16_t>(bits);
+    const float f16 = layout::float16_to_float(half), expected16 = embeddings::test::f16_oracle(half);
+    if (std::isnan(expected16))
+      EXPECT_TRUE(std::isnan(f16)) << bits;
+    else
+      EXPECT_EQ(embeddings::test::bits_of(f16), embeddings::test::bits_of(expected16)) << bits;
+    EXPECT_EQ(embeddings::test::bits_of(layout::bfloat16_to_float(half)),
+              embeddings::test::bits_of(embeddings::test::bf16_oracle(half)))
+        << bits;
+  }
+}
+
+TEST(LayoutTable, SixteenBitRowDotsAreTheWidenedRowsDotBitForBit) {
+  std::mt19937 random(9);
+  std::normal_distribution<float> normal(0, 3);
+  for (std::size_t cols : {1u, 3u, 8u, 9u, 127u, 128u, 129u, 768u, 1030u}) {
+    std::vector<float> values(3 * cols);
+    for (float& x : values) x = normal(random) * (random() % 5 == 0 ? 1e-6f : 1.0f);  // some subnormal halves
+    for (auto numbers : {layout::Numbers::Float16, layout::Numbers::BFloat16}) {
+      const std::vector<std::uint16_t> bits = numbers == layout::Numbers::Float16
+                                                  ? embeddings::test::float16_bits(values)
+                                                  : embeddings::test::bfloat16_bits(values);
+      const layout::TableView table{bits.data(), 3, cols, numbers};
+      const std::vector<float> wide = embeddings::test::widened(table);
+      const auto floats = layout::TableView::of_floats(wide.data(), 3, cols);
+      for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = 0; j < 3; ++j) {
+          EXPECT_EQ(layout::row_dot(table, i, j), layout::layout_dot(&wide[i * cols], &wide[j * cols], cols)) << cols;
+          // Scaled by powers of two: the widened rows scaled, then dotted.
+          std::vector<float> a(&wide[i * cols], &wide[i * cols] + cols), b(&wide[j * cols], &wide[j * cols] + cols);
+          for (float& x : a) x *= 0x1p-20f;
+          for (float& x : b) x *= 0x1p30f;
+          EXPECT_EQ(layout::row_dot(table, i, j, 0x1p-20f, 0x1p30f), layout::layout_dot(a.data(), b.data(), cols));
+          EXPECT_EQ(layout::row_dot(floats, i, j, 0x1p-20f, 0x1p30f), layout::layout_dot(a.data(), b.data(), cols));
+        }
+    }
+  }
+}
+
+TEST(LayoutTable, TheScanFindsNumbersThatAreNotFiniteAndTheLargest) {
+  std::vector<float> values(40, 0.5f);
+  values[17] = -9.0f;
+  float largest = 0;
+  EXPECT_TRUE(layout::TableView::of_floats(values.data(), 4, 10).scan(0, 4, largest));
+  EXPECT_EQ(largest, 9.0f);
+  const std::vector<std::uint16_t> bf16 = embeddings::test::bfloat16_bits(values), f16 = embeddings::test::float16_bits(values);
+  for (const auto* bits : {&bf16, &f16}) {
+    const auto numbers = bits == &bf16 ? layout::Numbers::BFloat16 : layout::Numbers::Float16;
+    largest = 0;
+    EXPECT_TRUE((layout::TableView{bits->data(), 4, 10, numbers}.scan(0, 4, largest)));
+    EXPECT_EQ(largest, 9.0f);
+    std::vector<std::uint16_t> broken = *bits;
+    broken[23] = numbers == layout::Numbers::BFloat16 ? 0xFF80 : 0xFC00;  // -infinity
+    EXPECT_FALSE((layout::TableView{broken.data(), 4, 10, numbers}.scan(0, 4, largest)));
+    EXPECT_TRUE((layout::TableView{broken.data(), 4, 10, numbers}.scan(0, 2, largest)));  // rows 0 and 1 only
+    broken[23] = numbers == layout::Numbers::BFloat16 ? 0x7FC1 : 0x7E01;  // NaN
+    EXPECT_FALSE((layout::TableView{broken.data(), 4, 10, numbers}.scan(0, 4, largest)));
+  }
+  values[3] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(layout::TableView::of_floats(values.data(), 4, 10).scan(0, 4, largest));
+}
+
+TEST(LayoutTable, TheRangeScaleIsOneInsideTheSafeRangeAndAPowerOfTwoOutside) {
+  for (float x : {0.0f, 1e-12f, 1.0f, 3.0f, 1e12f}) EXPECT_EQ(layout::range_scale(x), 1.0f) << x;
+  for (float x : {2e19f, 3.4e38f, 1e-20f, 1e-45f}) {
+    const float scale = layout::range_scale(x);
+    int exponent = 0;
+    EXPECT_EQ(std::frexp(scale, &exponent), 0.5f) << x;  // a power of two
+    EXPECT_GE(x * scale, 0x1p-40f) << x;
+    EXPECT_LE(x * scale, 4.0f) << x;
+  }
+}
