@@ -88,6 +88,17 @@ EMSCRIPTEN_KEEPALIVE int layout_pca_method(const layout::PcaSteps* pca) {
 }
 EMSCRIPTEN_KEEPALIVE std::size_t layout_pca_passes(const layout::PcaSteps* pca) { return pca->passes(); }
 EMSCRIPTEN_KEEPALIVE void layout_pca_free(layout::PcaSteps* pca) { delete pca; }
+// The same work in rounds of tasks that several threads share (pca.h):
+// the round's task count (0: none left), one task, the round's end.
+EMSCRIPTEN_KEEPALIVE std::size_t layout_pca_begin_tasks(layout::PcaSteps* pca, double budget) {
+  pca->set_round(static_cast<std::size_t>(budget > 4e6 ? budget / 4e6 : 1));
+  return pca->begin_tasks();
+}
+EMSCRIPTEN_KEEPALIVE void layout_pca_run_task(layout::PcaSteps* pca, std::size_t task) { pca->run_task(task); }
+EMSCRIPTEN_KEEPALIVE bool layout_pca_finish_tasks(layout::PcaSteps* pca) {
+  pca->finish_tasks();
+  return !pca->done();
+}
 
 // ---- UMAP ------------------------------------------------------------------------------
 
@@ -117,6 +128,17 @@ EMSCRIPTEN_KEEPALIVE layout::UmapLayout* layout_umap_begin(const void* table, st
 // One slice of work (see UmapLayout::step); false once done (or failed).
 EMSCRIPTEN_KEEPALIVE bool layout_umap_step(layout::UmapLayout* umap, std::size_t budget) {
   return umap->step(budget);
+}
+// The same work in rounds of tasks that several threads share (umap.h):
+// the round's task count (0: the stage under way has none: a step), one
+// task, the round's end (false once done or failed).
+EMSCRIPTEN_KEEPALIVE std::size_t layout_umap_begin_tasks(layout::UmapLayout* umap, double budget) {
+  return umap->begin_tasks(budget);
+}
+EMSCRIPTEN_KEEPALIVE void layout_umap_run_task(layout::UmapLayout* umap, std::size_t task) { umap->run_task(task); }
+EMSCRIPTEN_KEEPALIVE bool layout_umap_finish_tasks(layout::UmapLayout* umap) {
+  umap->finish_tasks();
+  return umap->stage() != layout::UmapLayout::Stage::Done;
 }
 EMSCRIPTEN_KEEPALIVE bool layout_umap_failed(layout::UmapLayout* umap) {
   return umap->failed() ? !fail(umap->error()) : false;

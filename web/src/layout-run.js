@@ -88,6 +88,42 @@ export class LayoutJob {
     return more;
   }
 
+  /**
+   * The next round of tasks for several threads (layout-threads.js): their
+   * number, or 0 when the work under way has none (then step()).
+   */
+  beginTasks(budget) {
+    return this.umap ? this.module._layout_umap_begin_tasks(this.handle, budget) : this.module._layout_pca_begin_tasks(this.handle, budget);
+  }
+
+  /** Ends a round of tasks; false once done (as step()). */
+  finishTasks() {
+    const { module } = this;
+    const more = this.umap ? module._layout_umap_finish_tasks(this.handle) : module._layout_pca_finish_tasks(this.handle);
+    if (!more && (this.umap ? module._layout_umap_failed(this.handle) : module._layout_pca_failed(this.handle))) {
+      throw new RangeError(`${this.spec.caller}: ${lastError(module)}`);
+    }
+    if (this.table && this.umap && !module._layout_umap_table_needed(this.handle)) this.#freeTable();
+    return more;
+  }
+
+  /**
+   * One piece of work on every thread of `pool` (a ThreadPool), or on this
+   * one alone without a pool: a round of tasks (of pool.roundWork
+   * multiply-adds) where there is one, else a step (at most `edges` edges
+   * of UMAP's descent). False once done.
+   */
+  advance(edges, pool) {
+    if (pool) {
+      const tasks = this.beginTasks(pool.roundWork);
+      if (tasks > 0) {
+        pool.round(this.umap ? 'umap' : 'pca', this.handle, tasks);
+        return this.finishTasks();
+      }
+    }
+    return this.step(edges);
+  }
+
   /** Whether the work under way is the descent, whose steps are counted in edges. */
   get optimising() {
     return this.umap && this.module._layout_umap_stage(this.handle) === UMAP_STAGES.indexOf('optimise');

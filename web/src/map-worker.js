@@ -2,8 +2,11 @@
 // maps (UMAP and PCA) in its own instance of the layout module, off the
 // page's main thread, whole, with no slices to yield between.
 //
-// Messages in: { wasm } first (the compiled layout.wasm, so it is fetched
-// and compiled once per page); then for each job { id, spec } (layout-run.js
+// Messages in: { wasm, threads, cores } first (the compiled layout.wasm,
+// so it is fetched and compiled once per page; or layout-threads.wasm in a
+// cross-origin isolated page, and then the Worker starts a helper per other
+// core: further Workers of this same script, whose first message is
+// { helper }, layout-threads.js); then for each job { id, spec } (layout-run.js
 // LayoutJob's spec, without the table), the table's bytes in chunks
 // { id, offset, chunk } (each answered { id, received }, so the page keeps
 // only a few in flight), and { id, go }. Out: { ready } once the instance is
@@ -12,22 +15,41 @@
 // (map.js starts another for the rest).
 import createLayoutModule from '../dist/layout.js';
 import { LARGEST_KEPT_INSTANCE, LayoutJob, instantiateLayout } from './layout-run.js';
+import { ThreadPool, helperCount, serveAsHelper } from './layout-threads.js';
 
 /** Milliseconds between two progress messages. */
 const PROGRESS_MS = 50;
-let compiled, module;
+let compiled, threads = false, cores = 1, module, pool;
 const jobs = new Map();
 
-/** This Worker's layout instance; a fresh one after a job that made it large. */
+/** A helper Worker (this script again), ready. */
+function startHelper(message) {
+  return new Promise((resolve, reject) => {
+    const helper = new Worker(new URL(import.meta.url), { type: 'module' });
+    helper.onmessage = () => resolve(helper);
+    helper.onerror = (event) => reject(new Error(`map: a helper thread failed to start (${event.message ?? 'no reason given'})`));
+    helper.postMessage(message);
+  });
+}
+
+/** This Worker's layout instance (and its helpers); a fresh one after a job that made it large. */
 async function layoutModule() {
-  module ??= instantiateLayout(createLayoutModule, compiled);
+  module ??= (async () => {
+    if (!threads) return instantiateLayout(createLayoutModule, compiled);
+    const { default: create } = await import('../dist/layout-threads.js');
+    const made = await instantiateLayout(create, compiled);
+    pool = await ThreadPool.create(made, compiled, helperCount(cores), startHelper);
+    // Rounds of a few tens of milliseconds: nothing waits on this Worker between them.
+    pool.roundWork *= 4;
+    return made;
+  })();
   return module;
 }
 
 function run(id, job) {
   let reported = performance.now();
   job.start();
-  while (job.step(1 << 16)) {
+  while (job.advance(1 << 16, pool)) {
     if (performance.now() - reported >= PROGRESS_MS) {
       self.postMessage({ id, progress: job.progress() });
       reported = performance.now();
@@ -39,12 +61,16 @@ function run(id, job) {
 // Messages are handled one at a time, in order: a job's chunks wait behind its start.
 let queue = Promise.resolve();
 self.onmessage = ({ data: message }) => {
+  if (message.helper) {
+    serveAsHelper(message.helper, (reply) => self.postMessage(reply));
+    return;
+  }
   queue = queue.then(() => handle(message));
 };
 
 async function handle(message) {
   if (message.wasm) {
-    compiled = message.wasm;
+    ({ wasm: compiled, threads = false, cores = 1 } = message);
     await layoutModule();
     self.postMessage({ ready: true });
     return;
@@ -69,7 +95,11 @@ async function handle(message) {
       jobs.get(id)?.free();
       jobs.delete(id);
       const instance = await module;
-      if (instance && instance.HEAPU8.byteLength > LARGEST_KEPT_INSTANCE && jobs.size === 0) module = undefined;
+      if (instance && instance.HEAPU8.byteLength > LARGEST_KEPT_INSTANCE && jobs.size === 0) {
+        module = undefined;
+        pool?.close();
+        pool = undefined;
+      }
     }
   }
 }

@@ -18,8 +18,13 @@ import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
 import { checkSignal } from './sources/index.js';
 import { compileWasm } from './runtime.js';
 import { LARGEST_KEPT_INSTANCE, LayoutJob, instantiateLayout, tableBytes } from './layout-run.js';
+import { ThreadPool, helperCount, sharedMemoryAllowed } from './layout-threads.js';
 
 const wasmUrl = new URL('../dist/layout.wasm', import.meta.url);
+// The same module with shared memory, where several threads may share a map (layout-threads.js).
+const threadsWasmUrl = new URL('../dist/layout-threads.wasm', import.meta.url);
+// A helper thread's script in Node.
+const helperUrl = new URL('./layout-helper.js', import.meta.url);
 // The Worker's one-module build (tools/bundle-page.mjs), beside layout.js.
 const workerUrl = new URL('../dist/map-worker.js', import.meta.url);
 /** Milliseconds of work between two turns of the event loop. */
@@ -32,27 +37,77 @@ const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', '
 const details = new WeakMap();
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-let compiled, instance, mapWorker, workerFailed = false, jobCount = 0;
+let compiled = {}, instance, mapWorker, workerFailed = false, jobCount = 0, threadsWanted;
 
-/** layout.wasm, compiled once for this page or process (and sent to the Worker). */
-function compiledLayout() {
-  compiled ??= compileWasm(wasmUrl);
-  compiled.catch(() => { compiled = undefined; });
-  return compiled;
+/** layout.wasm or layout-threads.wasm, compiled once for this page or process (and sent to the Worker). */
+function compiledLayout(threaded = false) {
+  const key = threaded ? 'threads' : 'single';
+  compiled[key] ??= compileWasm(threaded ? threadsWasmUrl : wasmUrl);
+  compiled[key].catch(() => { compiled[key] = undefined; });
+  return compiled[key];
 }
 
-/** The one layout instance of this thread (layouts run one slice at a time). */
-function layoutModule() {
-  // The module's JavaScript too is fetched only now: a page without a map never loads either.
-  instance ??= Promise.all([compiledLayout(), import('../dist/layout.js')])
-    .then(([wasm, { default: createLayoutModule }]) => instantiateLayout(createLayoutModule, wasm));
+/**
+ * For tests and benchmarks: how many threads a map computed on this thread
+ * (in Node) uses: 1 for one, undefined (the default) for one per core.
+ */
+export function setMapThreads(count) {
+  threadsWanted = count;
+  if (instance) instance.then(({ pool }) => pool?.close(), () => {});
+  instance = undefined;
+}
+
+/** How many cores this machine has, as far as this context can tell. */
+async function cores() {
+  if (typeof navigator === 'object' && navigator.hardwareConcurrency) return navigator.hardwareConcurrency;
+  if (typeof process !== 'object') return 1;
+  const os = await import('node:os');
+  return os.availableParallelism?.() ?? os.cpus().length;
+}
+
+/** A helper thread in Node, ready: a worker thread that runs serveAsHelper (layout-helper.js). */
+async function startNodeHelper(message) {
+  const { Worker: Thread } = await import('node:worker_threads');
+  const thread = new Thread(helperUrl);
+  thread.unref();
+  await new Promise((resolve, reject) => {
+    thread.once('message', resolve);
+    thread.once('error', reject);
+    thread.postMessage(message);
+  });
+  return thread;
+}
+
+/**
+ * The one layout instance of this thread (layouts run one slice at a time):
+ * { module, pool }, pool the helper threads where shared memory is allowed
+ * and there are other cores (Node; a page's own thread never waits for
+ * others, so there it has none).
+ */
+function layoutInstance() {
+  instance ??= (async () => {
+    const helpers = typeof document === 'undefined' && sharedMemoryAllowed() && threadsWanted !== 1
+      ? (threadsWanted ? threadsWanted - 1 : helperCount(await cores())) : 0;
+    // The module's JavaScript too is fetched only now: a page without a map never loads either.
+    const [wasm, { default: create }] = await Promise.all([compiledLayout(helpers > 0),
+      helpers > 0 ? import('../dist/layout-threads.js') : import('../dist/layout.js')]);
+    const module = await instantiateLayout(create, wasm);
+    const pool = helpers > 0 ? await ThreadPool.create(module, wasm, helpers, startNodeHelper) : null;
+    return { module, pool };
+  })();
   instance.catch(() => { instance = undefined; });
   return instance;
 }
 
+const layoutModule = async () => (await layoutInstance()).module;
+
 /** After a job: an instance a large table made large is dropped, so that its memory goes back. */
 async function releaseLargeInstance(module) {
-  if (module.HEAPU8.byteLength > LARGEST_KEPT_INSTANCE && instance && (await instance) === module) instance = undefined;
+  if (module.HEAPU8.byteLength <= LARGEST_KEPT_INSTANCE || !instance) return;
+  const current = await instance;
+  if (current.module !== module) return;
+  instance = undefined;
+  current.pool?.close();
 }
 
 const useWorker = () => !workerFailed && typeof Worker === 'function' && typeof document !== 'undefined';
@@ -60,7 +115,11 @@ const useWorker = () => !workerFailed && typeof Worker === 'function' && typeof 
 /** The page's map Worker: { worker, jobs (id → job), ready }, started with the compiled module. */
 function workerState() {
   if (mapWorker) return mapWorker;
-  const promise = compiledLayout().then((wasm) => {
+  const threaded = sharedMemoryAllowed() && helperCount(typeof navigator === 'object' ? navigator.hardwareConcurrency : 1) > 0;
+  const promise = compiledLayout(threaded).catch((error) => {
+    if (!threaded) throw error;
+    return compiledLayout(false);  // no threaded module where it was looked for: one thread
+  }).then((wasm) => {
     const state = { worker: new Worker(workerUrl, { type: 'module' }), jobs: new Map(), ready: false, promise };
     state.worker.onmessage = ({ data }) => {
       if (data.ready) { state.ready = true; return; }
@@ -81,7 +140,8 @@ function workerState() {
       for (const job of state.jobs.values()) mapInSlices(job.table, job.settings, job.caller).then((result) => job.settle(result), (error) => job.settle(undefined, error));
       state.jobs.clear();
     };
-    state.worker.postMessage({ wasm });
+    state.worker.postMessage({ wasm, threads: WebAssembly.Module.exports(wasm).some((e) => e.name === 'emscripten_tls_init'),
+      cores: typeof navigator === 'object' ? navigator.hardwareConcurrency : 1 });
     return state;
   });
   promise.catch(() => { if (mapWorker === promise) mapWorker = undefined; });
@@ -242,7 +302,7 @@ export async function mapRows(table, options, caller = 'map') {
 
 /** A map computed on this thread, in slices between turns of the event loop: LayoutJob's result. */
 async function mapInSlices(table, settings, caller) {
-  const module = await layoutModule();
+  const { module, pool } = await layoutInstance();
   checkSignal(settings.signal);
   const spec = { ...jobSpec(table, settings, caller), caller };
   const job = new LayoutJob(module, spec);
@@ -263,7 +323,7 @@ async function mapInSlices(table, settings, caller) {
     for (;;) {
       const optimising = job.optimising;
       const before = now();
-      const more = job.step(budget);
+      const more = job.advance(budget, pool);
       const took = now() - before;
       if (optimising) budget = Math.max(256, Math.min(1 << 22, Math.round(budget * (SLICE_MS / 2) / Math.max(took, 0.05))));
       if (!more) break;

@@ -14,14 +14,16 @@ namespace embeddings::layout {
 
 // ---- Rows' norms ----------------------------------------------------------------------
 
+void CosineRows::prepare(const TableView& table) {
+  inverse.assign(table.rows, 0.0f);
+  scale.assign(table.rows, 1.0f);
+}
+
 void CosineRows::compute(const TableView& table, std::size_t first, std::size_t end) {
-  if (inverse.size() != table.rows) inverse.assign(table.rows, 0.0f);
+  if (inverse.size() != table.rows) prepare(table);
   for (std::size_t r = first; r < end; ++r) {
     const float row_scale = range_scale(table.row_magnitude(r));
-    if (row_scale != 1.0f) {
-      if (scale.empty()) scale.assign(table.rows, 1.0f);
-      scale[r] = row_scale;
-    }
+    scale[r] = row_scale;
     const double squared = row_dot(table, r, r, row_scale, row_scale);
     inverse[r] = squared > 0 ? static_cast<float>(1 / std::sqrt(squared)) : 0.0f;
   }
@@ -46,6 +48,7 @@ void KnnGraph::begin(const TableView& table, std::size_t k) {
   next_row_ = 0;
   norms_done_ = 0;
   cosines_ = CosineRows();
+  cosines_.prepare(table);
   block_.assign(kBlockRows * table.cols, 0.0f);
   row_.assign(table.cols, 0.0f);
   indices_.assign(rows_ * k, -1);

@@ -51,6 +51,10 @@ bool NnDescent::begin(const TableView& table, std::size_t k, const NnDescentOpti
   heap_flag_.assign(rows_ * k, 0);
   heap_count_.assign(rows_, 0);
   cosines_ = CosineRows();
+  cosines_.prepare(table);
+  round_ = Round::None;
+  pair_a_.clear();
+  pair_b_.clear();
   work_done_ = join_work_ = last_join_work_ = 0;
   shown_progress_ = 0;
   next_row_ = tree_ = iteration_ = 0;
@@ -84,19 +88,113 @@ bool NnDescent::push(std::size_t row, std::size_t other, float score) {
   return true;
 }
 
-bool NnDescent::step(double budget) {
+std::size_t NnDescent::tasks_of(std::size_t items, std::size_t per_task) {
+  per_task_ = per_task;
+  return (items + per_task - 1) / per_task;
+}
+
+std::size_t NnDescent::begin_tasks(double budget) {
+  if (round_ != Round::None) return round_tasks_;
+  pair_capacity_ = std::max<std::size_t>(256, static_cast<std::size_t>(budget / evaluation_cost()));
+  pair_a_.clear();
+  pair_b_.clear();
   switch (phase_) {
-    case Phase::Norms: norms_step(budget); break;
-    case Phase::Trees: trees_step(budget); break;
+    case Phase::Norms: {
+      const std::size_t count = std::max<std::size_t>(1, static_cast<std::size_t>(budget / (2 * evaluation_cost())));
+      round_ = Round::Norms;
+      round_first_ = next_row_;
+      round_end_ = std::min(rows_, next_row_ + count);
+      round_tasks_ = tasks_of(round_end_ - round_first_, 256);
+      break;
+    }
+    case Phase::Trees: prepare_trees(budget); break;
     case Phase::Candidates:
       build_candidates();
       phase_ = Phase::Join;
       next_row_ = 0;
       join_work_ = 0;
+      [[fallthrough]];
+    case Phase::Join:
+      while (next_row_ < rows_ && pair_a_.size() < pair_capacity_) join_pairs(next_row_++);
+      if (pair_a_.empty()) {
+        finish_iteration();
+        return 0;
+      }
+      round_ = Round::Pairs;
+      round_tasks_ = tasks_of(pair_a_.size(), 256);
       break;
-    case Phase::Join: join_step(budget); break;
     case Phase::Done: break;
   }
+  if (round_ == Round::None) return 0;
+  if (round_ == Round::Pairs) pair_score_.resize(pair_a_.size());
+  return round_tasks_;
+}
+
+void NnDescent::run_task(std::size_t task) {
+  switch (round_) {
+    case Round::Norms: {
+      const std::size_t first = round_first_ + task * per_task_;
+      cosines_.compute(table_, first, std::min(round_end_, first + per_task_));
+      break;
+    }
+    case Round::Margins: {
+      const std::size_t first = round_first_ + task * per_task_, end = std::min(round_end_, first + per_task_);
+      for (std::size_t p = first; p < end; ++p) margins_[p] = margin(static_cast<std::size_t>(order_[p]));
+      break;
+    }
+    case Round::Pairs: {
+      const std::size_t first = task * per_task_, end = std::min(pair_a_.size(), first + per_task_);
+      for (std::size_t p = first; p < end; ++p) pair_score_[p] = cosines_.cosine(table_, pair_a_[p], pair_b_[p]);
+      break;
+    }
+    case Round::None: break;
+  }
+}
+
+void NnDescent::finish_tasks() {
+  const Round round = round_;
+  round_ = Round::None;
+  const double cost = evaluation_cost();
+  switch (round) {
+    case Round::Norms:
+      work_done_ += static_cast<double>(round_end_ - round_first_) * 2 * cost;
+      next_row_ = round_end_;
+      if (next_row_ == rows_) {
+        phase_ = Phase::Trees;
+        tree_ = 0;
+        start_tree();
+      }
+      break;
+    case Round::Margins:
+      work_done_ += static_cast<double>(round_end_ - round_first_) * cost;
+      next_margin_ = round_end_;
+      if (next_margin_ == node_.end) finish_split();
+      break;
+    case Round::Pairs: push_pairs(); break;
+    case Round::None: break;
+  }
+}
+
+void NnDescent::push_pairs() {
+  // In the order the pairs were made: the lists as if each were pushed as it was scored.
+  for (std::size_t p = 0; p < pair_a_.size(); ++p) {
+    push(pair_a_[p], pair_b_[p], pair_score_[p]);
+    push(pair_b_[p], pair_a_[p], pair_score_[p]);
+  }
+  const double work = static_cast<double>(pair_a_.size()) * evaluation_cost();
+  work_done_ += work;
+  if (phase_ == Phase::Join) {
+    join_work_ += work;
+    if (next_row_ == rows_) finish_iteration();
+  }
+  pair_a_.clear();
+  pair_b_.clear();
+}
+
+bool NnDescent::step(double budget) {
+  const std::size_t tasks = begin_tasks(budget);
+  for (std::size_t task = 0; task < tasks; ++task) run_task(task);
+  finish_tasks();
   return phase_ != Phase::Done;
 }
 
@@ -161,34 +259,22 @@ void NnDescent::build_candidates() {
   std::vector<std::uint32_t>().swap(old_priority_);
 }
 
-void NnDescent::join_row(std::size_t row) {
+void NnDescent::join_pairs(std::size_t row) {
   // Every pair of the row's candidates with at least one new: each a
   // candidate neighbour of the other.
   const std::size_t m = options_.max_candidates;
   const std::int32_t* fresh = &new_candidates_[row * m];
   const std::int32_t* old = &old_candidates_[row * m];
   const std::size_t fresh_count = new_count_[row], old_count = old_count_[row];
-  std::size_t tried = 0;
   for (std::size_t a = 0; a < fresh_count; ++a) {
-    const std::size_t u = static_cast<std::size_t>(fresh[a]);
+    const std::int32_t u = fresh[a];
     for (std::size_t b = a + 1; b < fresh_count + old_count; ++b) {
-      const std::size_t v = static_cast<std::size_t>(b < fresh_count ? fresh[b] : old[b - fresh_count]);
+      const std::int32_t v = b < fresh_count ? fresh[b] : old[b - fresh_count];
       if (u == v) continue;
-      const float score = cosines_.cosine(table_, u, v);
-      push(u, v, score);
-      push(v, u, score);
-      ++tried;
+      pair_a_.push_back(static_cast<std::uint32_t>(u));
+      pair_b_.push_back(static_cast<std::uint32_t>(v));
     }
   }
-  const double work = static_cast<double>(tried) * evaluation_cost();
-  work_done_ += work;
-  join_work_ += work;
-}
-
-void NnDescent::join_step(double budget) {
-  const double before = join_work_;
-  while (next_row_ < rows_ && join_work_ - before < budget) join_row(next_row_++);
-  if (next_row_ == rows_) finish_iteration();
 }
 
 void NnDescent::finish_iteration() {

@@ -16,19 +16,6 @@
 
 namespace embeddings::layout {
 
-void NnDescent::norms_step(double budget) {
-  const double per_row = static_cast<double>(table_.cols) * 2;
-  const std::size_t count = std::max<std::size_t>(1, static_cast<std::size_t>(budget / per_row));
-  const std::size_t end = std::min(rows_, next_row_ + count);
-  cosines_.compute(table_, next_row_, end);
-  work_done_ += static_cast<double>(end - next_row_) * per_row;
-  next_row_ = end;
-  if (next_row_ < rows_) return;
-  phase_ = Phase::Trees;
-  tree_ = 0;
-  start_tree();
-}
-
 void NnDescent::start_tree() {
   order_.resize(rows_);
   for (std::size_t r = 0; r < rows_; ++r) order_[r] = static_cast<std::int32_t>(r);
@@ -36,68 +23,85 @@ void NnDescent::start_tree() {
   splitting_ = false;
 }
 
-void NnDescent::trees_step(double budget) {
-  while (budget > 0) {
+bool NnDescent::next_node() {
+  // The next node of this tree, or of the next one; false once every tree is built.
+  while (nodes_.empty()) {
+    if (tree_ + 1 >= options_.trees) return false;
+    ++tree_;
+    start_tree();
+  }
+  node_ = nodes_.back();
+  nodes_.pop_back();
+  return true;
+}
+
+void NnDescent::prepare_trees(double budget) {
+  // Leaves give batches of pairs, splits rounds of margins; the pairs made
+  // before a split are pushed before it starts.
+  for (;;) {
     if (splitting_) {
-      if (!split_step(budget)) return;
-      finish_split();
-      continue;
+      if (!pair_a_.empty()) break;
+      const std::size_t count = std::max<std::size_t>(1, static_cast<std::size_t>(budget / evaluation_cost()));
+      round_ = Round::Margins;
+      round_first_ = next_margin_;
+      round_end_ = std::min(node_.end, next_margin_ + count);
+      round_tasks_ = tasks_of(round_end_ - round_first_, 2048);
+      return;
     }
-    if (nodes_.empty()) {
-      if (++tree_ < options_.trees) {
-        start_tree();
-        continue;
-      }
+    if (!next_node()) {
+      if (!pair_a_.empty()) break;
       std::vector<std::int32_t>().swap(order_);
       std::vector<std::int32_t>().swap(scratch_order_);
       std::vector<float>().swap(margins_);
       fill();
       return;
     }
-    node_ = nodes_.back();
-    nodes_.pop_back();
     const std::size_t size = node_.end - node_.begin;
     if (size <= options_.leaf_size || node_.depth >= 200) {
-      leaf(node_.begin, node_.end);
-      budget -= 0.5 * static_cast<double>(size * size) * evaluation_cost();
-      continue;
+      leaf_pairs(node_.begin, node_.end);
+      if (pair_a_.size() >= pair_capacity_) break;
+    } else {
+      start_split();
     }
-    // The hyperplane halfway between two of the node's rows, drawn for this tree and node.
-    SplitMix64 random(mix(mix(options_.seed, tree_), node_.begin * (rows_ + 1) + node_.end));
-    const std::size_t left = node_.begin + random.below(static_cast<std::uint32_t>(size));
-    std::size_t right = node_.begin + random.below(static_cast<std::uint32_t>(size - 1));
-    if (right >= left) ++right;
-    const std::size_t a = static_cast<std::size_t>(order_[left]), b = static_cast<std::size_t>(order_[right]);
-    normal_.resize(table_.cols);
-    row_.resize(table_.cols);
-    table_.widen_row(a, normal_.data(), cosines_.scale_of(a));
-    table_.widen_row(b, row_.data(), cosines_.scale_of(b));
-    for (std::size_t c = 0; c < table_.cols; ++c)
-      normal_[c] = normal_[c] * cosines_.inverse[a] - row_[c] * cosines_.inverse[b];
-    margins_.resize(rows_);
-    next_margin_ = node_.begin;
-    splitting_ = true;
   }
+  round_ = Round::Pairs;
+  round_tasks_ = tasks_of(pair_a_.size(), 256);
 }
 
-float NnDescent::margin(std::size_t r) {
+void NnDescent::start_split() {
+  // The hyperplane halfway between two of the node's rows, drawn for this tree and node.
+  const std::size_t size = node_.end - node_.begin;
+  SplitMix64 random(mix(mix(options_.seed, tree_), node_.begin * (rows_ + 1) + node_.end));
+  const std::size_t left = node_.begin + random.below(static_cast<std::uint32_t>(size));
+  std::size_t right = node_.begin + random.below(static_cast<std::uint32_t>(size - 1));
+  if (right >= left) ++right;
+  const std::size_t a = static_cast<std::size_t>(order_[left]), b = static_cast<std::size_t>(order_[right]);
+  std::vector<float> other(table_.cols);
+  normal_.resize(table_.cols);
+  table_.widen_row(a, normal_.data(), cosines_.scale_of(a));
+  table_.widen_row(b, other.data(), cosines_.scale_of(b));
+  for (std::size_t c = 0; c < table_.cols; ++c)
+    normal_[c] = normal_[c] * cosines_.inverse[a] - other[c] * cosines_.inverse[b];
+  margins_.resize(rows_);
+  next_margin_ = node_.begin;
+  splitting_ = true;
+}
+
+float NnDescent::margin(std::size_t r) const {
+  // The row widened and scaled a piece at a time: layout_dot's bits, and
+  // nothing shared, so that several threads may do it at once.
   const float scale = cosines_.scale_of(r);
-  if (table_.numbers == Numbers::Float32 && scale == 1.0f)
-    return layout_dot(normal_.data(), table_.floats(r), table_.cols);
-  table_.widen_row(r, row_.data(), scale);
-  return layout_dot(normal_.data(), row_.data(), table_.cols);
-}
-
-bool NnDescent::split_step(double& budget) {
-  // The side of the hyperplane of each of the node's rows, a budget at a time.
-  const double cost = static_cast<double>(table_.cols);
-  while (next_margin_ < node_.end && budget > 0) {
-    margins_[next_margin_] = margin(static_cast<std::size_t>(order_[next_margin_]));
-    ++next_margin_;
-    budget -= cost;
-    work_done_ += cost;
+  const std::size_t cols = table_.cols;
+  if (table_.numbers == Numbers::Float32 && scale == 1.0f) return layout_dot(normal_.data(), table_.floats(r), cols);
+  constexpr std::size_t kPiece = 256;
+  float piece[kPiece];
+  DotLanes lanes;
+  for (std::size_t begin = 0; begin < cols; begin += kPiece) {
+    const std::size_t n = std::min(kPiece, cols - begin);
+    table_.widen_range(r, begin, n, piece, scale);
+    lanes.add(normal_.data() + begin, piece, n);
   }
-  return next_margin_ == node_.end;
+  return lanes.sum();
 }
 
 void NnDescent::finish_split() {
@@ -127,14 +131,11 @@ void NnDescent::finish_split() {
   nodes_.push_back(Node{begin, begin + left, node_.depth + 1});
 }
 
-void NnDescent::leaf(std::size_t begin, std::size_t end) {
+void NnDescent::leaf_pairs(std::size_t begin, std::size_t end) {
   for (std::size_t a = begin; a < end; ++a)
     for (std::size_t b = a + 1; b < end; ++b) {
-      const std::size_t u = static_cast<std::size_t>(order_[a]), v = static_cast<std::size_t>(order_[b]);
-      const float score = cosines_.cosine(table_, u, v);
-      push(u, v, score);
-      push(v, u, score);
-      work_done_ += evaluation_cost();
+      pair_a_.push_back(static_cast<std::uint32_t>(order_[a]));
+      pair_b_.push_back(static_cast<std::uint32_t>(order_[b]));
     }
 }
 

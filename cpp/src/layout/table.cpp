@@ -50,22 +50,22 @@ float TableView::at(std::size_t r, std::size_t c) const {
   return 0;
 }
 
-void TableView::widen_row(std::size_t r, float* out, float scale) const {
+void TableView::widen_range(std::size_t r, std::size_t first, std::size_t count, float* out, float scale) const {
   if (numbers == Numbers::Float32) {
-    const float* row = floats(r);
+    const float* row = floats(r) + first;
     if (scale == 1.0f)
-      std::memcpy(out, row, cols * sizeof(float));
+      std::memcpy(out, row, count * sizeof(float));
     else
-      for (std::size_t c = 0; c < cols; ++c) out[c] = row[c] * scale;
+      for (std::size_t c = 0; c < count; ++c) out[c] = row[c] * scale;
     return;
   }
-  const std::uint16_t* row = halves(r);
+  const std::uint16_t* row = halves(r) + first;
   if (numbers == Numbers::BFloat16)
-    for (std::size_t c = 0; c < cols; ++c) out[c] = bfloat16_to_float(row[c]);
+    for (std::size_t c = 0; c < count; ++c) out[c] = bfloat16_to_float(row[c]);
   else
-    for (std::size_t c = 0; c < cols; ++c) out[c] = float16_to_float(row[c]);
+    for (std::size_t c = 0; c < count; ++c) out[c] = float16_to_float(row[c]);
   if (scale != 1.0f)
-    for (std::size_t c = 0; c < cols; ++c) out[c] *= scale;
+    for (std::size_t c = 0; c < count; ++c) out[c] *= scale;
 }
 
 bool TableView::scan(std::size_t first, std::size_t end, float& largest) const {
@@ -116,10 +116,8 @@ float scaled_dot(const TableView& table, std::size_t i, std::size_t j, float sca
   DotLanes lanes;
   for (std::size_t begin = 0; begin < table.cols; begin += kPiece) {
     const std::size_t n = table.cols - begin < kPiece ? table.cols - begin : kPiece;
-    for (std::size_t c = 0; c < n; ++c) {
-      a[c] = table.at(i, begin + c) * scale_i;
-      b[c] = table.at(j, begin + c) * scale_j;
-    }
+    table.widen_range(i, begin, n, a, scale_i);
+    table.widen_range(j, begin, n, b, scale_j);
     lanes.add(a, b, n);
   }
   return lanes.sum();

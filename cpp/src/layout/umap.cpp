@@ -208,15 +208,20 @@ void UmapLayout::initialise_step() {
     if (scan_row_ < rows_) return;
     scale_start(initial_layout_.data(), 2);
     std::vector<float>().swap(initial_layout_);
-  } else {
-    if (pca_.step()) return;
-    if (pca_.failed()) {
-      error_ = pca_.error();
-      stage_ = Stage::Done;
-      return;
-    }
-    scale_start(pca_.coords().data(), pca_.result().components);
+    work_before_ += stage_work(Stage::Initialise);
+    start_neighbours();
+    return;
   }
+  if (!pca_.step()) after_pca();
+}
+
+void UmapLayout::after_pca() {
+  if (pca_.failed()) {
+    error_ = pca_.error();
+    stage_ = Stage::Done;
+    return;
+  }
+  scale_start(pca_.coords().data(), pca_.result().components);
   work_before_ += stage_work(Stage::Initialise);
   pca_ = PcaSteps();
   start_neighbours();
@@ -255,10 +260,51 @@ void UmapLayout::start_neighbours() {
 
 void UmapLayout::neighbours_step() {
   const bool more = exact_ ? exact_knn_.step() : nn_descent_.step();
-  if (more) return;
+  if (!more) after_neighbours();
+}
+
+void UmapLayout::after_neighbours() {
   work_before_ += stage_work(Stage::Neighbours);
   std::vector<float>().swap(owned_table_);  // the table is no longer read
   stage_ = Stage::Graph;
+}
+
+std::size_t UmapLayout::begin_tasks(double budget) {
+  if (round_ != Round::None) return round_ == Round::Pca ? pca_.begin_tasks() : nn_descent_.begin_tasks(budget);
+  if (stage_ == Stage::Initialise && from_pca_) {
+    // A round of about `budget` multiply-adds: the PCA's chunks hold about 4 million each.
+    pca_.set_round(static_cast<std::size_t>(std::max(1.0, budget / 4e6)));
+    const std::size_t tasks = pca_.begin_tasks();
+    if (tasks) round_ = Round::Pca;
+    return tasks;
+  }
+  if (stage_ == Stage::Neighbours && !exact_) {
+    const std::size_t tasks = nn_descent_.begin_tasks(budget);
+    if (tasks) {
+      round_ = Round::NnDescent;
+    } else if (nn_descent_.done()) {
+      after_neighbours();
+    }
+    return tasks;
+  }
+  return 0;
+}
+
+void UmapLayout::run_task(std::size_t task) {
+  if (round_ == Round::Pca) pca_.run_task(task);
+  if (round_ == Round::NnDescent) nn_descent_.run_task(task);
+}
+
+void UmapLayout::finish_tasks() {
+  const Round round = round_;
+  round_ = Round::None;
+  if (round == Round::Pca) {
+    pca_.finish_tasks();
+    if (pca_.done()) after_pca();
+  } else if (round == Round::NnDescent) {
+    nn_descent_.finish_tasks();
+    if (nn_descent_.done()) after_neighbours();
+  }
 }
 
 NeighbourLists UmapLayout::neighbours() const {

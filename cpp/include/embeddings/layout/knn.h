@@ -28,8 +28,11 @@ namespace embeddings::layout {
 // Each row's range scale (1 for all but rows beyond [2^-40, 2^40]: table.h)
 // and inverse norm, computed a chunk of rows at a time.
 struct CosineRows {
-  std::vector<float> scale;    // (rows): empty while every row's is 1
+  std::vector<float> scale;    // (rows), or empty when every row's is 1
   std::vector<float> inverse;  // (rows): 1 / |row| as float32, 0 for a zero row
+  // Room for every row's numbers (so that compute may run on several
+  // threads at once, on different rows).
+  void prepare(const TableView& table);
   // Rows [first, end) of `table`, which must be finite.
   void compute(const TableView& table, std::size_t first, std::size_t end);
   float scale_of(std::size_t r) const { return scale.empty() ? 1.0f : scale[r]; }
@@ -81,11 +84,23 @@ struct NnDescentOptions {
 };
 
 // The approximate graph, in the same form as KnnGraph's.
+//
+// Its work comes in rounds of independent tasks: the norms of ranges of
+// rows, the sides of a hyperplane of ranges of a node's rows, the cosines of
+// batches of candidate pairs. begin_tasks prepares a round of about
+// `budget` multiply-adds and says how many tasks it holds; run_task computes
+// one (in any order, or several at once on other threads: each writes only
+// its own entries); finish_tasks pushes the pairs' cosines into the lists in
+// the order the pairs were made. step() is all three. How the work is cut
+// into rounds and tasks changes no bit of the result.
 class NnDescent {
  public:
   bool begin(const TableView& table, std::size_t k, const NnDescentOptions& options, std::string& error);
-  // Does the next piece of work, about `budget` multiply-adds; false when done.
+  // Does the next round of work, about `budget` multiply-adds; false when done.
   bool step(double budget = 4e6);
+  std::size_t begin_tasks(double budget = 4e6);
+  void run_task(std::size_t task);
+  void finish_tasks();
   bool done() const { return phase_ == Phase::Done; }
   double progress() const;
   double work_done() const { return work_done_; }
@@ -98,27 +113,29 @@ class NnDescent {
 
  private:
   enum class Phase { Norms, Trees, Candidates, Join, Done };
+  enum class Round { None, Norms, Margins, Pairs };
   struct Node {
     std::size_t begin, end, depth;
   };
   // Heaps: each row's best k so far, best first; flag 1 = new, 0 = old, 2 = added this iteration.
   bool push(std::size_t row, std::size_t other, float score);
-  void norms_step(double budget);
-  void trees_step(double budget);
+  std::size_t tasks_of(std::size_t items, std::size_t per_task);
+  void prepare_trees(double budget);
   void start_tree();
-  bool split_step(double& budget);
+  bool next_node();
+  void start_split();
   void finish_split();
-  void leaf(std::size_t begin, std::size_t end);
+  void leaf_pairs(std::size_t begin, std::size_t end);
   void fill();
   void build_candidates();
   void offer_candidate(std::vector<std::int32_t>& lists, std::vector<std::uint32_t>& priorities,
                        std::vector<std::uint32_t>& counts, std::size_t row, std::int32_t other,
                        std::uint32_t priority) const;
-  void join_step(double budget);
-  void join_row(std::size_t row);
+  void join_pairs(std::size_t row);
+  void push_pairs();
   void finish_iteration();
   void finish();
-  float margin(std::size_t r);
+  float margin(std::size_t r) const;
   double evaluation_cost() const { return static_cast<double>(table_.cols); }
 
   TableView table_;
@@ -132,6 +149,13 @@ class NnDescent {
   std::vector<float> heap_score_;
   std::vector<std::uint8_t> heap_flag_;
   std::vector<std::uint32_t> heap_count_;
+  // The round under way: what it computes, its range, its tasks.
+  Round round_ = Round::None;
+  std::size_t round_first_ = 0, round_end_ = 0, round_tasks_ = 0, per_task_ = 1;
+  // The candidate pairs of the round and their cosines.
+  std::vector<std::uint32_t> pair_a_, pair_b_;
+  std::vector<float> pair_score_;
+  std::size_t pair_capacity_ = 0;
   // The tree being built: a permutation of the rows, the nodes left to
   // split, and the one being split (its hyperplane and the margins so far).
   std::vector<std::int32_t> order_, scratch_order_;
@@ -139,7 +163,7 @@ class NnDescent {
   Node node_{0, 0, 0};
   bool splitting_ = false;
   std::size_t next_margin_ = 0;
-  std::vector<float> normal_, margins_, row_;
+  std::vector<float> normal_, margins_;
   // This iteration's candidates: each row's new and old ones, by priority.
   std::vector<std::int32_t> new_candidates_, old_candidates_;
   std::vector<std::uint32_t> new_priority_, old_priority_, new_count_, old_count_;

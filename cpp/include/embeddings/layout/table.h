@@ -34,7 +34,9 @@ struct TableView {
   const std::uint16_t* halves(std::size_t r) const { return static_cast<const std::uint16_t*>(data) + r * cols; }
   float at(std::size_t r, std::size_t c) const;
   // Row r as float32 numbers, each times `scale` (a power of two), into out (cols).
-  void widen_row(std::size_t r, float* out, float scale = 1.0f) const;
+  void widen_row(std::size_t r, float* out, float scale = 1.0f) const { widen_range(r, 0, cols, out, scale); }
+  // Columns [first, first + count) of row r, the same way.
+  void widen_range(std::size_t r, std::size_t first, std::size_t count, float* out, float scale = 1.0f) const;
   // Whether rows [first, end) are all finite numbers; their largest |x| into `largest` (not lowered).
   bool scan(std::size_t first, std::size_t end, float& largest) const;
   // Row r's largest |x| (the row must be finite).

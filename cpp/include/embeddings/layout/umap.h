@@ -117,6 +117,15 @@ class UmapLayout {
   // step visits (other stages do a few million multiply-adds a step).
   // Returns false once done or failed.
   bool step(std::size_t budget);
+  // The work that can go on several threads at once (the PCA's passes,
+  // NN-descent's cosines), in rounds of independent tasks of about `budget`
+  // multiply-adds in all: begin_tasks says how many tasks the next round
+  // holds, or 0 when the stage under way has none (then step(), or
+  // begin_tasks again); run_task computes one, on any thread, in any order;
+  // finish_tasks ends the round. The result is the same bits as step()'s.
+  std::size_t begin_tasks(double budget);
+  void run_task(std::size_t task);
+  void finish_tasks();
   Stage stage() const { return stage_; }
   bool failed() const { return !error_.empty(); }
   const std::string& error() const { return error_; }
@@ -140,6 +149,8 @@ class UmapLayout {
   void scale_start(const float* coords, std::size_t components);
   void start_neighbours();
   void neighbours_step();
+  void after_pca();
+  void after_neighbours();
   void graph_step();
   void finish_graph();
   void optimise(std::size_t budget);
@@ -154,6 +165,7 @@ class UmapLayout {
   Stage stage_ = Stage::Done;
   std::string error_;
   bool exact_ = true, from_pca_ = true;
+  enum class Round { None, Pca, NnDescent } round_ = Round::None;
   PcaSteps pca_;
   KnnGraph exact_knn_;
   NnDescent nn_descent_;
