@@ -24,5 +24,5 @@ export const backend = kernelModule.backendName();
 
 export { Matrix, rowView } from './src/matrix.js';
 export { dot, cosine } from './src/vectors.js';
-export { loadModel, cosineMatrix, defaultModelFiles, Model, Trace } from './src/model/index.js';
+export { loadModel, cosineMatrix, cosineMatrixAsync, defaultModelFiles, Model, Trace } from './src/model/index.js';
 export { mapDetails, alignMap } from './src/map.js';

@@ -16,6 +16,7 @@
 // bits.
 import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
 import { checkSignal } from './sources/index.js';
+import { now, yieldToEventLoop } from './event-loop.js';
 import { compileWasm } from './runtime.js';
 import { LARGEST_KEPT_INSTANCE, LayoutJob, instantiateLayout, tableBytes } from './layout-run.js';
 import { ThreadPool, helperCount, sharedMemoryAllowed } from './layout-threads.js';
@@ -35,7 +36,6 @@ const CHUNK_BYTES = 8 * 1048576;
 const CHUNKS_IN_FLIGHT = 3;
 const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', 'init', 'onProgress', 'signal'];
 const details = new WeakMap();
-const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 let compiled = {}, instance, mapWorker, workerFailed = false, jobCount = 0, threadsWanted;
 
@@ -215,19 +215,6 @@ function mapInWorker(table, settings, caller) {
   });
 }
 
-/** A turn of the event loop: a macrotask, so rendering and input get their turn too. */
-function yieldToEventLoop() {
-  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
-  if (typeof MessageChannel === 'function') {
-    return new Promise((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
-      channel.port2.postMessage(0);
-    });
-  }
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
 function checkOptions(options, caller) {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`${caller}: options must be an object such as { method: 'umap' }, got ${describe(options)}`);
@@ -266,8 +253,9 @@ function checkOptions(options, caller) {
 }
 
 /**
- * What a map is: { method, varianceShare } for PCA (each axis's share of
- * the variance), { method, neighbours, minDist, epochs, seed } for UMAP;
+ * What a map is: { method, varianceShare, solver, passes } for PCA (each
+ * axis's share of the variance; 'covariance' or 'krylov', and the Krylov
+ * method's passes), { method, neighbours, minDist, epochs, seed } for UMAP;
  * undefined for a Matrix that model.map() did not make.
  */
 export function mapDetails(map) {
@@ -294,7 +282,7 @@ export async function mapRows(table, options, caller = 'map') {
   const result = await (useWorker() ? mapInWorker(table, settings, caller) : mapInSlices(table, settings, caller));
   const map = new Matrix(result.points, rows, 2, { name: `${settings.method.toUpperCase()} of ${name}` });
   details.set(map, Object.freeze(settings.method === 'pca'
-    ? { method: 'pca', varianceShare: Object.freeze(result.varianceShare) }
+    ? { method: 'pca', varianceShare: Object.freeze(result.varianceShare), solver: result.solver, passes: result.passes }
     : { method: 'umap', neighbours: settings.neighbours, minDist: settings.minDist, epochs: result.epochs, seed: settings.seed }));
   settings.onProgress({ stage: 'done', progress: 1 });
   return map;
