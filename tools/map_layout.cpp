@@ -5,9 +5,10 @@
 // bit for bit.
 //
 //   map_layout --rows 500 --cols 128 [--numbers float32|float16|bfloat16] [--method umap|pca]
-//              [--seed 1] [--neighbours 15] [--min-dist 0.1] [--epochs 0] [--init start.f32]
-//              < table > map.f32
-// (--init: a file of rows × 2 float32 numbers, the layout UMAP starts from.)
+//              [--solver auto|covariance|krylov] [--seed 1] [--neighbours 15] [--min-dist 0.1]
+//              [--epochs 0] [--init start.f32] < table > map.f32
+// (--init: a file of rows × 2 float32 numbers, the layout UMAP starts from;
+// --solver: the PCA's method, as model.map() picks it by default.)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,7 +24,8 @@ namespace layout = embeddings::layout;
 int usage(const char* message) {
   std::fprintf(stderr,
                "map_layout: %s\nusage: map_layout --rows R --cols C [--numbers float32|float16|bfloat16] "
-               "[--method umap|pca] [--seed S] [--neighbours K] [--min-dist D] [--epochs E] [--init start.f32] "
+               "[--method umap|pca] [--solver auto|covariance|krylov] [--seed S] [--neighbours K] [--min-dist D] "
+               "[--epochs E] [--init start.f32] "
                "< table > map.f32\n",
                message);
   return 2;
@@ -31,7 +33,7 @@ int usage(const char* message) {
 
 struct Arguments {
   std::size_t rows = 0, cols = 0;
-  std::string method = "umap", numbers = "float32", init_path;
+  std::string method = "umap", numbers = "float32", solver = "auto", init_path;
   layout::UmapOptions options;
 };
 
@@ -49,6 +51,8 @@ std::string parse(int argc, char** argv, Arguments& out) {
       out.numbers = value;
     else if (flag == "--method")
       out.method = value;
+    else if (flag == "--solver")
+      out.solver = value;
     else if (flag == "--seed")
       out.options.seed = std::strtoull(value, nullptr, 10);
     else if (flag == "--neighbours")
@@ -64,6 +68,8 @@ std::string parse(int argc, char** argv, Arguments& out) {
   }
   if (out.rows == 0 || out.cols == 0) return "--rows and --cols are required";
   if (out.method != "umap" && out.method != "pca") return "--method must be umap or pca";
+  if (out.solver != "auto" && out.solver != "covariance" && out.solver != "krylov")
+    return "--solver must be auto, covariance or krylov";
   if (out.numbers != "float32" && out.numbers != "float16" && out.numbers != "bfloat16")
     return "--numbers must be float32, float16 or bfloat16";
   return "";
@@ -95,7 +101,10 @@ int main(int argc, char** argv) {
   bool ok;
   if (args.method == "pca") {
     layout::Pca pca;
-    ok = layout::pca(view, layout::PcaOptions(), pca, map.data(), error);
+    layout::PcaOptions options;
+    if (args.solver != "auto")
+      options.method = args.solver == "covariance" ? layout::PcaOptions::Method::Covariance : layout::PcaOptions::Method::Krylov;
+    ok = layout::pca(view, options, pca, map.data(), error);
   } else {
     std::vector<float> start(args.init_path.empty() ? 0 : args.rows * 2);
     if (!args.init_path.empty() && !read_start(args.init_path, start))

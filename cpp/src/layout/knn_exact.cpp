@@ -116,10 +116,12 @@ bool KnnGraph::step() {
   return !done();
 }
 
-double KnnGraph::work_total() const {
-  const double rows = static_cast<double>(rows_), cols = static_cast<double>(table_.cols);
-  return rows * cols + 0.5 * rows * rows * cols;
+double KnnGraph::expected_work(std::size_t rows, std::size_t cols) {
+  const double r = static_cast<double>(rows), c = static_cast<double>(cols);
+  return r * c + 0.5 * r * r * c;
 }
+
+double KnnGraph::work_total() const { return expected_work(rows_, table_.cols); }
 
 double KnnGraph::work_done() const {
   const double rows = static_cast<double>(rows_), cols = static_cast<double>(table_.cols);

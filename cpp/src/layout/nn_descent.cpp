@@ -19,7 +19,7 @@ namespace embeddings::layout {
 namespace {
 
 // The iterations the progress expects (measured: 4 to 6 at delta 0.001).
-constexpr double kExpectedIterations = 5;
+constexpr int kExpectedIterations = 5;
 
 }  // namespace
 
@@ -37,15 +37,8 @@ bool NnDescent::begin(const TableView& table, std::size_t k, const NnDescentOpti
   table_ = table;
   rows_ = table.rows;
   k_ = k;
-  options_ = options;
-  // pynndescent's choices for umap-learn, fewer trees: NN-descent makes up the rest.
-  if (options_.leaf_size == 0) options_.leaf_size = std::max<std::size_t>(2 * k, 24);
-  if (options_.trees == 0)
-    options_.trees = std::min<std::size_t>(8, 2 + static_cast<std::size_t>(std::sqrt(static_cast<double>(rows_)) / 100));
-  if (options_.max_candidates == 0) options_.max_candidates = std::max<std::size_t>(k + 1, 8);
+  options_ = settled(options, rows_, k);
   max_iterations_ = options_.iterations;
-  if (max_iterations_ == 0)
-    max_iterations_ = std::max<std::size_t>(5, static_cast<std::size_t>(std::log2(static_cast<double>(rows_)) + 0.5));
   heap_index_.assign(rows_ * k, -1);
   heap_score_.assign(rows_ * k, 0.0f);
   heap_flag_.assign(rows_ * k, 0);
@@ -86,6 +79,28 @@ bool NnDescent::push(std::size_t row, std::size_t other, float score) {
   index[slot] = candidate;
   flags[slot] = 2;
   return true;
+}
+
+NnDescentOptions NnDescent::settled(const NnDescentOptions& options, std::size_t rows, std::size_t k) {
+  // pynndescent's choices for umap-learn, with fewer trees: NN-descent makes up the rest.
+  NnDescentOptions out = options;
+  if (out.leaf_size == 0) out.leaf_size = std::max<std::size_t>(2 * k, 24);
+  if (out.trees == 0)
+    out.trees = std::min<std::size_t>(8, 2 + static_cast<std::size_t>(std::sqrt(static_cast<double>(rows)) / 100));
+  if (out.max_candidates == 0) out.max_candidates = std::max<std::size_t>(k + 1, 8);
+  if (out.iterations == 0)
+    out.iterations = std::max<std::size_t>(5, static_cast<std::size_t>(std::log2(static_cast<double>(rows)) + 0.5));
+  return out;
+}
+
+double NnDescent::expected_work(std::size_t rows, std::size_t cols, std::size_t k, const NnDescentOptions& options) {
+  const NnDescentOptions o = settled(options, rows, k);
+  const double r = static_cast<double>(rows), c = static_cast<double>(cols);
+  const double leaf = static_cast<double>(o.leaf_size), m = static_cast<double>(o.max_candidates);
+  const double depth = std::max(1.0, std::log2(r / leaf));
+  double joins = 0, next = 1.5 * m * m * r * c;
+  for (int i = 0; i < kExpectedIterations; ++i, next *= 0.6) joins += next;
+  return 2 * r * c + static_cast<double>(o.trees) * r * (depth + 0.5 * leaf) * c + joins;
 }
 
 std::size_t NnDescent::tasks_of(std::size_t items, std::size_t per_task) {

@@ -35,7 +35,7 @@ namespace {
 // The stages' costs in multiply-adds of a dot product, measured natively and
 // in WebAssembly: a graph edge (its share of the bisection and the union),
 // and one edge sample of the descent with its negative samples.
-constexpr double kGraphWorkPerEdge = 150;
+constexpr double kGraphWorkPerEdge = 40;
 constexpr double kWorkPerSample = 60;
 // Rows of the table checked per step when a start is given (no PCA scans it).
 constexpr std::size_t kScanNumbers = std::size_t{1} << 22;
@@ -175,6 +175,10 @@ bool UmapLayout::begin(const TableView& table, const UmapOptions& options, std::
     PcaOptions pca;
     pca.components = std::min<std::size_t>(2, cols);
     pca.unscale = false;  // the start is scaled to [0, 10] anyway
+    // A start needs the components' plane, not their last digits: at most 4
+    // passes (umap-learn starts from a randomized SVD of a few iterations too).
+    pca.tolerance = 1e-3;
+    pca.largest_basis = 16;
     pca.seed = mix(options.seed, 0x5CA1Eu);
     if (!pca_.begin(table, pca, error)) return false;
   }
@@ -339,7 +343,11 @@ double UmapLayout::stage_work(Stage stage) const {
   const double rows = static_cast<double>(rows_), k = static_cast<double>(options_.n_neighbors - 1);
   switch (stage) {
     case Stage::Initialise: return from_pca_ ? pca_.work_total() : rows * static_cast<double>(cols_);
-    case Stage::Neighbours: return exact_ ? exact_knn_.work_total() : nn_descent_.work_total();
+    case Stage::Neighbours:
+      if (stage_ < Stage::Neighbours)
+        return exact_ ? KnnGraph::expected_work(rows_, cols_)
+                      : NnDescent::expected_work(rows_, cols_, options_.n_neighbors - 1, options_.nn_descent);
+      return exact_ ? exact_knn_.work_total() : nn_descent_.work_total();
     case Stage::Graph: return rows * k * kGraphWorkPerEdge;
     case Stage::Optimise: {
       // Before the graph, about 0.8 samples an epoch per directed edge of the kNN graph (measured).

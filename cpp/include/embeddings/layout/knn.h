@@ -46,6 +46,8 @@ class KnnGraph {
  public:
   void begin(const float* table, std::size_t rows, std::size_t cols, std::size_t k);
   void begin(const TableView& table, std::size_t k);
+  // What work_total() is for a table of rows × cols.
+  static double expected_work(std::size_t rows, std::size_t cols);
   // Processes the next piece (the norms of a chunk of rows, or a block of
   // rows against every later row); false when every row is done (then
   // `indices` and `distances` are final).
@@ -105,6 +107,8 @@ class NnDescent {
   double progress() const;
   double work_done() const { return work_done_; }
   double work_total() const;
+  // What work_total() will be at the start, for a table of rows × cols and k.
+  static double expected_work(std::size_t rows, std::size_t cols, std::size_t k, const NnDescentOptions& options);
   std::size_t iterations() const { return iteration_; }
   std::size_t k() const { return k_; }
   const NnDescentOptions& options() const { return options_; }
@@ -137,6 +141,7 @@ class NnDescent {
   void finish();
   float margin(std::size_t r) const;
   double evaluation_cost() const { return static_cast<double>(table_.cols); }
+  static NnDescentOptions settled(const NnDescentOptions& options, std::size_t rows, std::size_t k);
 
   TableView table_;
   NnDescentOptions options_;
