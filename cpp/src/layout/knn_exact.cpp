@@ -35,6 +35,17 @@ float CosineRows::cosine(const TableView& table, std::size_t i, std::size_t j) c
   return (dot * inverse[low]) * inverse[high];
 }
 
+void CosineRows::cosines4(const TableView& table, std::size_t i, const std::uint32_t j[4], float out[4]) const {
+  const std::size_t rows[4] = {j[0], j[1], j[2], j[3]};
+  const float scales[5] = {scale_of(i), scale_of(j[0]), scale_of(j[1]), scale_of(j[2]), scale_of(j[3])};
+  float dots[4];
+  row_dots4(table, i, rows, scales, dots);  // row_dot is the same bits in either order
+  for (int n = 0; n < 4; ++n) {
+    const std::size_t low = i < rows[n] ? i : rows[n], high = i < rows[n] ? rows[n] : i;
+    out[n] = (dots[n] * inverse[low]) * inverse[high];
+  }
+}
+
 // ---- The exact graph -------------------------------------------------------------------
 
 void KnnGraph::begin(const float* table, std::size_t rows, std::size_t cols, std::size_t k) {

@@ -159,7 +159,16 @@ void NnDescent::run_task(std::size_t task) {
     }
     case Round::Pairs: {
       const std::size_t first = task * per_task_, end = std::min(pair_a_.size(), first + per_task_);
-      for (std::size_t p = first; p < end; ++p) pair_score_[p] = cosines_.cosine(table_, pair_a_[p], pair_b_[p]);
+      for (std::size_t p = first; p < end;) {
+        // Four pairs of one row at once where they come so (a row's pairs are made together).
+        if (p + 4 <= end && pair_a_[p] == pair_a_[p + 3]) {
+          cosines_.cosines4(table_, pair_a_[p], &pair_b_[p], &pair_score_[p]);
+          p += 4;
+        } else {
+          pair_score_[p] = cosines_.cosine(table_, pair_a_[p], pair_b_[p]);
+          ++p;
+        }
+      }
       break;
     }
     case Round::None: break;

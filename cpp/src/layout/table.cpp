@@ -142,6 +142,7 @@ inline Vector mul_add(Vector sum, Vector x, Vector y) { return wasm_f32x4_add(su
 inline void store(float* out, Vector v) { wasm_v128_store(out, v); }
 inline Vector zero() { return wasm_f32x4_splat(0.0f); }
 inline Vector load(const std::uint16_t* p) { return wasm_v128_load(p); }
+inline Vector load_floats(const float* p) { return wasm_v128_load(p); }
 // A vector of eight bfloat16 numbers as float32: the even elements (shifted
 // into the high half of each 32-bit lane) and the odd ones (already there).
 inline Vector bf16_even(Vector v) { return wasm_i32x4_shl(v, 16); }
@@ -162,6 +163,7 @@ inline Vector mul_add(Vector sum, Vector x, Vector y) { return _mm_add_ps(sum, _
 inline void store(float* out, Vector v) { _mm_storeu_ps(out, v); }
 inline Vector zero() { return _mm_setzero_ps(); }
 inline __m128i load(const std::uint16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+inline Vector load_floats(const float* p) { return _mm_loadu_ps(p); }
 inline Vector bf16_even(__m128i v) { return _mm_castsi128_ps(_mm_slli_epi32(v, 16)); }
 inline Vector bf16_odd(__m128i v) {
   return _mm_castsi128_ps(_mm_and_si128(v, _mm_set1_epi32(static_cast<int>(0xFFFF0000u))));
@@ -198,9 +200,71 @@ float sixteen_dot(const std::uint16_t* a, const std::uint16_t* b, std::size_t n)
   return finish_sixteen(lanes, even_lanes, odd_lanes, k, n, kBFloat16 ? bfloat16_to_float : float16_to_float, a,
                         b);
 }
+
+// Row u against four rows at once: each query load feeds four rows' sums.
+// Each row's eight partial sums take the same products in the same order
+// as layout_dot's (or sixteen_dot's), so each result is their bits.
+void four_float_dots(const float* u, const float* const v[4], std::size_t n, float out[4]) {
+  Vector low[4] = {zero(), zero(), zero(), zero()}, high[4] = {zero(), zero(), zero(), zero()};
+  std::size_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    const Vector a = load_floats(u + k), b = load_floats(u + k + 4);
+    for (int j = 0; j < 4; ++j) {
+      low[j] = mul_add(low[j], a, load_floats(v[j] + k));
+      high[j] = mul_add(high[j], b, load_floats(v[j] + k + 4));
+    }
+  }
+  for (int j = 0; j < 4; ++j) {
+    DotLanes lanes;
+    store(lanes.p, low[j]);
+    store(lanes.p + 4, high[j]);
+    lanes.add(u + k, v[j] + k, n - k);
+    out[j] = lanes.sum();
+  }
+}
+
+template <bool kBFloat16>
+void four_sixteen_dots(const std::uint16_t* u, const std::uint16_t* const v[4], std::size_t n, float out[4]) {
+  Vector even[4] = {zero(), zero(), zero(), zero()}, odd[4] = {zero(), zero(), zero(), zero()};
+  std::size_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    const auto a = load(u + k);
+    const Vector a_even = kBFloat16 ? bf16_even(a) : f16_even(a), a_odd = kBFloat16 ? bf16_odd(a) : f16_odd(a);
+    for (int j = 0; j < 4; ++j) {
+      const auto b = load(v[j] + k);
+      even[j] = mul_add(even[j], a_even, kBFloat16 ? bf16_even(b) : f16_even(b));
+      odd[j] = mul_add(odd[j], a_odd, kBFloat16 ? bf16_odd(b) : f16_odd(b));
+    }
+  }
+  for (int j = 0; j < 4; ++j) {
+    float even_lanes[4], odd_lanes[4];
+    store(even_lanes, even[j]);
+    store(odd_lanes, odd[j]);
+    DotLanes lanes;
+    out[j] = finish_sixteen(lanes, even_lanes, odd_lanes, k, n, kBFloat16 ? bfloat16_to_float : float16_to_float, u,
+                            v[j]);
+  }
+}
 #endif
 
 }  // namespace
+
+void row_dots4(const TableView& table, std::size_t u, const std::size_t v[4], const float scales[5], float out[4]) {
+#if defined(EMBEDDINGS_LAYOUT_SIXTEEN_SIMD)
+  const bool unscaled = scales[0] == 1.0f && scales[1] == 1.0f && scales[2] == 1.0f && scales[3] == 1.0f &&
+                        scales[4] == 1.0f;
+  if (unscaled && table.numbers == Numbers::Float32) {
+    const float* rows[4] = {table.floats(v[0]), table.floats(v[1]), table.floats(v[2]), table.floats(v[3])};
+    return four_float_dots(table.floats(u), rows, table.cols, out);
+  }
+  if (unscaled) {
+    const std::uint16_t* rows[4] = {table.halves(v[0]), table.halves(v[1]), table.halves(v[2]), table.halves(v[3])};
+    if (table.numbers == Numbers::BFloat16) return four_sixteen_dots<true>(table.halves(u), rows, table.cols, out);
+    return four_sixteen_dots<false>(table.halves(u), rows, table.cols, out);
+  }
+#endif
+  for (int j = 0; j < 4; ++j) out[j] = row_dot(table, u, v[j], scales[0], scales[j + 1]);
+}
 
 float row_dot(const TableView& table, std::size_t i, std::size_t j, float scale_i, float scale_j) {
   if (scale_i != 1.0f || scale_j != 1.0f) return scaled_dot(table, i, j, scale_i, scale_j);

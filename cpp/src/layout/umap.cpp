@@ -178,7 +178,7 @@ bool UmapLayout::begin(const TableView& table, const UmapOptions& options, std::
     // A start needs the components' plane, not their last digits: at most 4
     // passes (umap-learn starts from a randomized SVD of a few iterations too).
     pca.tolerance = 1e-3;
-    pca.largest_basis = 16;
+    pca.largest_basis = 8;
     pca.seed = mix(options.seed, 0x5CA1Eu);
     if (!pca_.begin(table, pca, error)) return false;
   }

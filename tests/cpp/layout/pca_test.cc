@@ -103,7 +103,7 @@ TEST(Pca, TheKrylovMethodMatchesTheFullEigensolveWithinItsTolerance) {
   const auto view = layout::TableView::of_floats(table.data(), rows, cols);
   const layout::PcaSteps krylov = run(view, layout::PcaOptions());
   ASSERT_EQ(krylov.method(), layout::PcaOptions::Method::Krylov);
-  EXPECT_LT(krylov.passes(), 16u);  // it stopped by its tolerance, not the basis's size
+  EXPECT_LT(krylov.passes(), 24u);  // it stopped by its tolerance, not the basis's size
   // The full eigensolve of the covariance in double, the reference.
   std::vector<double> mean(cols, 0.0), covariance(cols * cols, 0.0);
   for (std::size_t r = 0; r < rows; ++r)

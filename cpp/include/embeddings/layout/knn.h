@@ -38,6 +38,8 @@ struct CosineRows {
   float scale_of(std::size_t r) const { return scale.empty() ? 1.0f : scale[r]; }
   // The cosine of rows i and j, the same bits in either order.
   float cosine(const TableView& table, std::size_t i, std::size_t j) const;
+  // The cosines of row i with rows j[0..3], into out: cosine's bits, four at a time.
+  void cosines4(const TableView& table, std::size_t i, const std::uint32_t j[4], float out[4]) const;
 };
 
 // The exact graph. indices (rows, k) and cosine distances 1 - cos (rows, k),

@@ -6,7 +6,7 @@
 // - Krylov: randomized block Krylov iteration (Halko, Martinsson and Tropp
 //   2011, section 4; Musco and Musco 2015): a few passes over the table,
 //   each multiplying a block of b vectors by the covariance without forming
-//   it (rows × cols × 2b multiply-adds), the products orthonormalised into a
+//   it (rows × cols × 2b multiply-adds, b = 2), the products orthonormalised into a
 //   basis, and the components read from the basis by Rayleigh-Ritz. It stops
 //   once each component's residual |C u - θ u| is at most `tolerance` × θ₁
 //   (C the covariance, θ₁ the largest variance): by the Davis-Kahan bound,
@@ -45,8 +45,11 @@ struct PcaOptions {
   Method method = Method::Automatic;
   std::uint64_t seed = 1;        // the Krylov method's random start
   double tolerance = 1e-5;       // Krylov: residual / largest variance at which it stops
-  std::size_t block = 4;         // Krylov: vectors per pass (at least `components`)
-  std::size_t largest_basis = 64;  // Krylov: at most this many basis vectors (passes × block)
+  // Krylov: vectors per pass (at least `components`). Two cost half what
+  // four do and take about as many passes (the passes build a Krylov space
+  // of the covariance's powers: its degree, not the block, decides).
+  std::size_t block = 2;
+  std::size_t largest_basis = 48;  // Krylov: at most this many basis vectors (passes × block)
   // False: leave the coordinates in the scaled units of a table the range
   // check scaled (UMAP's start does not mind; table.h).
   bool unscale = true;
