@@ -9,14 +9,14 @@
 // 16-bit table), into room it asks for (layout_alloc); a job reads it in
 // place while it needs it (layout_umap_table_needed) and JS frees it then.
 // This instance may grow freely: JS reads results through fresh views.
+#include "embeddings/layout/layout.h"
+
 #include <emscripten/emscripten.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <string>
-
-#include "embeddings/layout/layout.h"
 
 namespace {
 
@@ -36,7 +36,9 @@ bool table_view(const void* data, std::size_t rows, std::size_t cols, int number
   return true;
 }
 
-std::uint64_t seed_of(std::uint32_t low, std::uint32_t high) { return (static_cast<std::uint64_t>(high) << 32) | low; }
+std::uint64_t seed_of(std::uint32_t low, std::uint32_t high) {
+  return (static_cast<std::uint64_t>(high) << 32) | low;
+}
 
 }  // namespace
 
@@ -52,13 +54,15 @@ EMSCRIPTEN_KEEPALIVE void* layout_alloc(double bytes) {
   return std::malloc(static_cast<std::size_t>(bytes));
 }
 // Room for `count` floats.
-EMSCRIPTEN_KEEPALIVE float* layout_floats(double count) { return static_cast<float*>(layout_alloc(count * 4)); }
+EMSCRIPTEN_KEEPALIVE float* layout_floats(double count) {
+  return static_cast<float*>(layout_alloc(count * 4));
+}
 
 // ---- PCA: begin, steps, results --------------------------------------------------------
 
 EMSCRIPTEN_KEEPALIVE layout::PcaSteps* layout_pca_begin(const void* table, std::size_t rows, std::size_t cols,
-                                                        int numbers, std::size_t components, std::uint32_t seed_low,
-                                                        std::uint32_t seed_high) {
+                                                        int numbers, std::size_t components,
+                                                        std::uint32_t seed_low, std::uint32_t seed_high) {
   layout::TableView view;
   if (!table_view(table, rows, cols, numbers, view)) return nullptr;
   auto* pca = new (std::nothrow) layout::PcaSteps();
@@ -78,7 +82,9 @@ EMSCRIPTEN_KEEPALIVE bool layout_pca_failed(layout::PcaSteps* pca) {
   return pca->failed() ? !fail(pca->error()) : false;
 }
 EMSCRIPTEN_KEEPALIVE double layout_pca_progress(const layout::PcaSteps* pca) { return pca->progress(); }
-EMSCRIPTEN_KEEPALIVE const float* layout_pca_coords(const layout::PcaSteps* pca) { return pca->coords().data(); }
+EMSCRIPTEN_KEEPALIVE const float* layout_pca_coords(const layout::PcaSteps* pca) {
+  return pca->coords().data();
+}
 EMSCRIPTEN_KEEPALIVE double layout_pca_share(const layout::PcaSteps* pca, std::size_t i) {
   return pca->result().variance_share[i];
 }
@@ -94,7 +100,9 @@ EMSCRIPTEN_KEEPALIVE std::size_t layout_pca_begin_tasks(layout::PcaSteps* pca, d
   pca->set_round(static_cast<std::size_t>(budget > 4e6 ? budget / 4e6 : 1));
   return pca->begin_tasks();
 }
-EMSCRIPTEN_KEEPALIVE void layout_pca_run_task(layout::PcaSteps* pca, std::size_t task) { pca->run_task(task); }
+EMSCRIPTEN_KEEPALIVE void layout_pca_run_task(layout::PcaSteps* pca, std::size_t task) {
+  pca->run_task(task);
+}
 EMSCRIPTEN_KEEPALIVE bool layout_pca_finish_tasks(layout::PcaSteps* pca) {
   pca->finish_tasks();
   return !pca->done();
@@ -106,8 +114,9 @@ EMSCRIPTEN_KEEPALIVE bool layout_pca_finish_tasks(layout::PcaSteps* pca) {
 // is false, or 0 with layout_error() saying why. The seed is given as two
 // 32-bit halves; `initial` (rows, 2) is the starting layout (copied), or
 // null for the PCA.
-EMSCRIPTEN_KEEPALIVE layout::UmapLayout* layout_umap_begin(const void* table, std::size_t rows, std::size_t cols,
-                                                           int numbers, std::size_t n_neighbors, double min_dist,
+EMSCRIPTEN_KEEPALIVE layout::UmapLayout* layout_umap_begin(const void* table, std::size_t rows,
+                                                           std::size_t cols, int numbers,
+                                                           std::size_t n_neighbors, double min_dist,
                                                            std::size_t n_epochs, std::uint32_t seed_low,
                                                            std::uint32_t seed_high, const float* initial) {
   layout::TableView view;
@@ -135,7 +144,9 @@ EMSCRIPTEN_KEEPALIVE bool layout_umap_step(layout::UmapLayout* umap, std::size_t
 EMSCRIPTEN_KEEPALIVE std::size_t layout_umap_begin_tasks(layout::UmapLayout* umap, double budget) {
   return umap->begin_tasks(budget);
 }
-EMSCRIPTEN_KEEPALIVE void layout_umap_run_task(layout::UmapLayout* umap, std::size_t task) { umap->run_task(task); }
+EMSCRIPTEN_KEEPALIVE void layout_umap_run_task(layout::UmapLayout* umap, std::size_t task) {
+  umap->run_task(task);
+}
 EMSCRIPTEN_KEEPALIVE bool layout_umap_finish_tasks(layout::UmapLayout* umap) {
   umap->finish_tasks();
   return umap->stage() != layout::UmapLayout::Stage::Done;
@@ -143,14 +154,18 @@ EMSCRIPTEN_KEEPALIVE bool layout_umap_finish_tasks(layout::UmapLayout* umap) {
 EMSCRIPTEN_KEEPALIVE bool layout_umap_failed(layout::UmapLayout* umap) {
   return umap->failed() ? !fail(umap->error()) : false;
 }
-EMSCRIPTEN_KEEPALIVE bool layout_umap_table_needed(const layout::UmapLayout* umap) { return umap->table_needed(); }
+EMSCRIPTEN_KEEPALIVE bool layout_umap_table_needed(const layout::UmapLayout* umap) {
+  return umap->table_needed();
+}
 EMSCRIPTEN_KEEPALIVE int layout_umap_stage(const layout::UmapLayout* umap) {
   return static_cast<int>(umap->stage());
 }
 EMSCRIPTEN_KEEPALIVE double layout_umap_progress(const layout::UmapLayout* umap) { return umap->progress(); }
 EMSCRIPTEN_KEEPALIVE std::size_t layout_umap_epochs(const layout::UmapLayout* umap) { return umap->epochs(); }
 EMSCRIPTEN_KEEPALIVE std::size_t layout_umap_edges(const layout::UmapLayout* umap) { return umap->edges(); }
-EMSCRIPTEN_KEEPALIVE bool layout_umap_exact(const layout::UmapLayout* umap) { return umap->exact_neighbours(); }
+EMSCRIPTEN_KEEPALIVE bool layout_umap_exact(const layout::UmapLayout* umap) {
+  return umap->exact_neighbours();
+}
 EMSCRIPTEN_KEEPALIVE const float* layout_umap_embedding(const layout::UmapLayout* umap) {
   return umap->embedding().data();
 }
@@ -164,9 +179,10 @@ EMSCRIPTEN_KEEPALIVE double layout_neighbours_kept(const float* table, std::size
   return layout::neighbours_kept(table, rows, cols, map, k);
 }
 // The same over `count` rows drawn for the seed, each against every row, for a table in any numbers.
-EMSCRIPTEN_KEEPALIVE double layout_neighbours_kept_sample(const void* table, std::size_t rows, std::size_t cols,
-                                                          int numbers, const float* map, std::size_t k,
-                                                          std::size_t count, std::uint32_t seed) {
+EMSCRIPTEN_KEEPALIVE double layout_neighbours_kept_sample(const void* table, std::size_t rows,
+                                                          std::size_t cols, int numbers, const float* map,
+                                                          std::size_t k, std::size_t count,
+                                                          std::uint32_t seed) {
   layout::TableView view;
   if (!table_view(table, rows, cols, numbers, view)) return -1;
   return layout::neighbours_kept_sample(view, map, k, layout::sample_rows(rows, count, seed));

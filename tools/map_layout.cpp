@@ -22,12 +22,13 @@ namespace {
 namespace layout = embeddings::layout;
 
 int usage(const char* message) {
-  std::fprintf(stderr,
-               "map_layout: %s\nusage: map_layout --rows R --cols C [--numbers float32|float16|bfloat16] "
-               "[--method umap|pca] [--solver auto|covariance|krylov] [--seed S] [--neighbours K] [--min-dist D] "
-               "[--epochs E] [--init start.f32] "
-               "< table > map.f32\n",
-               message);
+  std::fprintf(
+      stderr,
+      "map_layout: %s\nusage: map_layout --rows R --cols C [--numbers float32|float16|bfloat16] "
+      "[--method umap|pca] [--solver auto|covariance|krylov] [--seed S] [--neighbours K] [--min-dist D] "
+      "[--epochs E] [--init start.f32] "
+      "< table > map.f32\n",
+      message);
   return 2;
 }
 
@@ -94,7 +95,8 @@ int main(int argc, char** argv) {
                                                               : layout::Numbers::BFloat16;
   const std::size_t bytes = args.rows * args.cols * layout::bytes_per_number(numbers);
   std::vector<unsigned char> table(bytes);
-  if (std::fread(table.data(), 1, bytes, stdin) != bytes) return usage("standard input holds fewer than rows × cols numbers");
+  if (std::fread(table.data(), 1, bytes, stdin) != bytes)
+    return usage("standard input holds fewer than rows × cols numbers");
   const layout::TableView view{table.data(), args.rows, args.cols, numbers};
   std::vector<float> map(args.rows * 2);
   std::string error;
@@ -103,7 +105,8 @@ int main(int argc, char** argv) {
     layout::Pca pca;
     layout::PcaOptions options;
     if (args.solver != "auto")
-      options.method = args.solver == "covariance" ? layout::PcaOptions::Method::Covariance : layout::PcaOptions::Method::Krylov;
+      options.method = args.solver == "covariance" ? layout::PcaOptions::Method::Covariance
+                                                   : layout::PcaOptions::Method::Krylov;
     ok = layout::pca(view, options, pca, map.data(), error);
   } else {
     std::vector<float> start(args.init_path.empty() ? 0 : args.rows * 2);

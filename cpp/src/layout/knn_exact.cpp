@@ -35,7 +35,8 @@ float CosineRows::cosine(const TableView& table, std::size_t i, std::size_t j) c
   return (dot * inverse[low]) * inverse[high];
 }
 
-void CosineRows::cosines4(const TableView& table, std::size_t i, const std::uint32_t j[4], float out[4]) const {
+void CosineRows::cosines4(const TableView& table, std::size_t i, const std::uint32_t j[4],
+                          float out[4]) const {
   const std::size_t rows[4] = {j[0], j[1], j[2], j[3]};
   const float scales[5] = {scale_of(i), scale_of(j[0]), scale_of(j[1]), scale_of(j[2]), scale_of(j[3])};
   float dots[4];

@@ -86,14 +86,17 @@ NnDescentOptions NnDescent::settled(const NnDescentOptions& options, std::size_t
   NnDescentOptions out = options;
   if (out.leaf_size == 0) out.leaf_size = std::max<std::size_t>(2 * k, 24);
   if (out.trees == 0)
-    out.trees = std::min<std::size_t>(8, 2 + static_cast<std::size_t>(std::sqrt(static_cast<double>(rows)) / 100));
+    out.trees =
+        std::min<std::size_t>(8, 2 + static_cast<std::size_t>(std::sqrt(static_cast<double>(rows)) / 100));
   if (out.max_candidates == 0) out.max_candidates = std::max<std::size_t>(k + 1, 8);
   if (out.iterations == 0)
-    out.iterations = std::max<std::size_t>(5, static_cast<std::size_t>(std::log2(static_cast<double>(rows)) + 0.5));
+    out.iterations =
+        std::max<std::size_t>(5, static_cast<std::size_t>(std::log2(static_cast<double>(rows)) + 0.5));
   return out;
 }
 
-double NnDescent::expected_work(std::size_t rows, std::size_t cols, std::size_t k, const NnDescentOptions& options) {
+double NnDescent::expected_work(std::size_t rows, std::size_t cols, std::size_t k,
+                                const NnDescentOptions& options) {
   const NnDescentOptions o = settled(options, rows, k);
   const double r = static_cast<double>(rows), c = static_cast<double>(cols);
   const double leaf = static_cast<double>(o.leaf_size), m = static_cast<double>(o.max_candidates);
@@ -115,7 +118,8 @@ std::size_t NnDescent::begin_tasks(double budget) {
   pair_b_.clear();
   switch (phase_) {
     case Phase::Norms: {
-      const std::size_t count = std::max<std::size_t>(1, static_cast<std::size_t>(budget / (2 * evaluation_cost())));
+      const std::size_t count =
+          std::max<std::size_t>(1, static_cast<std::size_t>(budget / (2 * evaluation_cost())));
       round_ = Round::Norms;
       round_first_ = next_row_;
       round_end_ = std::min(rows_, next_row_ + count);
@@ -153,16 +157,20 @@ void NnDescent::run_task(std::size_t task) {
       break;
     }
     case Round::Margins: {
-      const std::size_t first = round_first_ + task * per_task_, end = std::min(round_end_, first + per_task_);
+      const std::size_t first = round_first_ + task * per_task_,
+                        end = std::min(round_end_, first + per_task_);
       for (std::size_t p = first; p < end; ++p) margins_[p] = margin(static_cast<std::size_t>(order_[p]));
       break;
     }
     case Round::Pairs: {
       const std::size_t first = task * per_task_, end = std::min(pair_a_.size(), first + per_task_);
       for (std::size_t p = first; p < end;) {
-        // Four pairs of one row at once where they come so (a row's pairs are made together).
-        if (p + 4 <= end && pair_a_[p] == pair_a_[p + 3]) {
-          cosines_.cosines4(table_, pair_a_[p], &pair_b_[p], &pair_score_[p]);
+        // Four pairs of one row at once where they come so (join_pairs makes
+        // a candidate's pairs together; a run can still be shorter than four,
+        // and another row's run can follow, so every one is checked).
+        const std::uint32_t u = pair_a_[p];
+        if (p + 4 <= end && pair_a_[p + 1] == u && pair_a_[p + 2] == u && pair_a_[p + 3] == u) {
+          cosines_.cosines4(table_, u, &pair_b_[p], &pair_score_[p]);
           p += 4;
         } else {
           pair_score_[p] = cosines_.cosine(table_, pair_a_[p], pair_b_[p]);
@@ -331,13 +339,15 @@ void NnDescent::finish() {
 double NnDescent::work_total() const {
   if (done()) return work_done_;
   const double rows = static_cast<double>(rows_), cost = evaluation_cost();
-  const double leaf = static_cast<double>(options_.leaf_size), m = static_cast<double>(options_.max_candidates);
+  const double leaf = static_cast<double>(options_.leaf_size),
+               m = static_cast<double>(options_.max_candidates);
   const bool started = phase_ == Phase::Candidates || phase_ == Phase::Join;
   // Before the iterations: the norms and the trees (their depth times the
   // rows, plus the pairs of the leaves); after, what they took.
   const double depth = std::max(1.0, std::log2(rows / leaf));
-  const double before = started ? start_work_
-                                : 2 * rows * cost + static_cast<double>(options_.trees) * rows * (depth + 0.5 * leaf) * cost;
+  const double before =
+      started ? start_work_
+              : 2 * rows * cost + static_cast<double>(options_.trees) * rows * (depth + 0.5 * leaf) * cost;
   // The first iteration tries about 1.5 m² pairs a row; each later one about 0.6 of the one before.
   const double next = last_join_work_ > 0 ? 0.6 * last_join_work_ : 1.5 * m * m * rows * cost;
   const double past = started ? work_done_ - start_work_ - join_work_ : 0;

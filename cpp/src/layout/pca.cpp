@@ -1,12 +1,13 @@
 // PCA in steps (pca.h): the scan of the table, the covariance method, the
 // coordinates, and the double-precision reference. The Krylov method's
 // passes are in pca_krylov.cpp.
+#include "embeddings/layout/pca.h"
+
 #include <algorithm>
 #include <cmath>
 
 #include "embeddings/layout/arithmetic.h"
 #include "embeddings/layout/eigen.h"
-#include "embeddings/layout/pca.h"
 #include "pca_internal.h"
 
 namespace embeddings::layout {
@@ -235,7 +236,8 @@ void PcaSteps::covariance_chunk(std::size_t chunk, std::size_t slot) {
   }
   double* covariance = &partials_[slot * cols * cols];
   for (std::size_t i = 0; i < cols; ++i)
-    for (std::size_t j = i; j < cols; ++j) covariance[i * cols + j] = layout_dot(&columns[i * n], &columns[j * n], n);
+    for (std::size_t j = i; j < cols; ++j)
+      covariance[i * cols + j] = layout_dot(&columns[i * n], &columns[j * n], n);
 }
 
 void PcaSteps::finish_covariance() {

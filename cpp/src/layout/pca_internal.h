@@ -10,8 +10,8 @@ namespace embeddings::layout {
 // the Krylov method's products, and the unit its chunks are made of.
 constexpr std::size_t kFloatBlockRows = 64;
 // The Krylov passes progress() expects before the first has run (measured:
-// 10 to 14 on clustered tables at the default tolerance).
-constexpr double kExpectedPasses = 12;
+// 3 to 8 on real and clustered tables at the default tolerance).
+constexpr double kExpectedPasses = 6;
 
 // Flips a vector so that its coordinate of largest magnitude is positive (the first such).
 void normalise_sign(double* vector, std::size_t n);

@@ -26,9 +26,7 @@ double dot_double(const double* a, const double* b, std::size_t n) {
 
 }  // namespace
 
-std::size_t PcaSteps::largest_basis() const {
-  return std::min(options_.largest_basis, table_.cols);
-}
+std::size_t PcaSteps::largest_basis() const { return std::min(options_.largest_basis, table_.cols); }
 
 void PcaSteps::orthonormalise(double* vector, std::size_t against) const {
   // Classical Gram-Schmidt twice ("twice is enough": Giraud et al. 2005),
@@ -130,7 +128,8 @@ bool PcaSteps::ritz(std::vector<double>& axes, std::vector<double>& values) {
       }
     }
     double residual = 0;
-    for (std::size_t c = 0; c < cols; ++c) residual += (image[c] - thetas[i] * axis[c]) * (image[c] - thetas[i] * axis[c]);
+    for (std::size_t c = 0; c < cols; ++c)
+      residual += (image[c] - thetas[i] * axis[c]) * (image[c] - thetas[i] * axis[c]);
     residuals_[i] = thetas[0] > 0 ? std::sqrt(residual) / thetas[0] : 0;
     converged = converged && residuals_[i] <= options_.tolerance;
     const double length = std::sqrt(dot_double(axis, axis, cols));

@@ -41,7 +41,8 @@ void NnDescent::prepare_trees(double budget) {
   for (;;) {
     if (splitting_) {
       if (!pair_a_.empty()) break;
-      const std::size_t count = std::max<std::size_t>(1, static_cast<std::size_t>(budget / evaluation_cost()));
+      const std::size_t count =
+          std::max<std::size_t>(1, static_cast<std::size_t>(budget / evaluation_cost()));
       round_ = Round::Margins;
       round_first_ = next_margin_;
       round_end_ = std::min(node_.end, next_margin_ + count);
@@ -92,7 +93,8 @@ float NnDescent::margin(std::size_t r) const {
   // nothing shared, so that several threads may do it at once.
   const float scale = cosines_.scale_of(r);
   const std::size_t cols = table_.cols;
-  if (table_.numbers == Numbers::Float32 && scale == 1.0f) return layout_dot(normal_.data(), table_.floats(r), cols);
+  if (table_.numbers == Numbers::Float32 && scale == 1.0f)
+    return layout_dot(normal_.data(), table_.floats(r), cols);
   constexpr std::size_t kPiece = 256;
   float piece[kPiece];
   DotLanes lanes;

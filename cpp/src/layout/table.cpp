@@ -50,7 +50,8 @@ float TableView::at(std::size_t r, std::size_t c) const {
   return 0;
 }
 
-void TableView::widen_range(std::size_t r, std::size_t first, std::size_t count, float* out, float scale) const {
+void TableView::widen_range(std::size_t r, std::size_t first, std::size_t count, float* out,
+                            float scale) const {
   if (numbers == Numbers::Float32) {
     const float* row = floats(r) + first;
     if (scale == 1.0f)
@@ -197,8 +198,8 @@ float sixteen_dot(const std::uint16_t* a, const std::uint16_t* b, std::size_t n)
   store(even_lanes, even);
   store(odd_lanes, odd);
   DotLanes lanes;
-  return finish_sixteen(lanes, even_lanes, odd_lanes, k, n, kBFloat16 ? bfloat16_to_float : float16_to_float, a,
-                        b);
+  return finish_sixteen(lanes, even_lanes, odd_lanes, k, n, kBFloat16 ? bfloat16_to_float : float16_to_float,
+                        a, b);
 }
 
 // Row u against four rows at once: each query load feeds four rows' sums.
@@ -229,7 +230,8 @@ void four_sixteen_dots(const std::uint16_t* u, const std::uint16_t* const v[4], 
   std::size_t k = 0;
   for (; k + 8 <= n; k += 8) {
     const auto a = load(u + k);
-    const Vector a_even = kBFloat16 ? bf16_even(a) : f16_even(a), a_odd = kBFloat16 ? bf16_odd(a) : f16_odd(a);
+    const Vector a_even = kBFloat16 ? bf16_even(a) : f16_even(a),
+                 a_odd = kBFloat16 ? bf16_odd(a) : f16_odd(a);
     for (int j = 0; j < 4; ++j) {
       const auto b = load(v[j] + k);
       even[j] = mul_add(even[j], a_even, kBFloat16 ? bf16_even(b) : f16_even(b));
@@ -241,25 +243,28 @@ void four_sixteen_dots(const std::uint16_t* u, const std::uint16_t* const v[4], 
     store(even_lanes, even[j]);
     store(odd_lanes, odd[j]);
     DotLanes lanes;
-    out[j] = finish_sixteen(lanes, even_lanes, odd_lanes, k, n, kBFloat16 ? bfloat16_to_float : float16_to_float, u,
-                            v[j]);
+    out[j] = finish_sixteen(lanes, even_lanes, odd_lanes, k, n,
+                            kBFloat16 ? bfloat16_to_float : float16_to_float, u, v[j]);
   }
 }
 #endif
 
 }  // namespace
 
-void row_dots4(const TableView& table, std::size_t u, const std::size_t v[4], const float scales[5], float out[4]) {
+void row_dots4(const TableView& table, std::size_t u, const std::size_t v[4], const float scales[5],
+               float out[4]) {
 #if defined(EMBEDDINGS_LAYOUT_SIXTEEN_SIMD)
-  const bool unscaled = scales[0] == 1.0f && scales[1] == 1.0f && scales[2] == 1.0f && scales[3] == 1.0f &&
-                        scales[4] == 1.0f;
+  const bool unscaled =
+      scales[0] == 1.0f && scales[1] == 1.0f && scales[2] == 1.0f && scales[3] == 1.0f && scales[4] == 1.0f;
   if (unscaled && table.numbers == Numbers::Float32) {
     const float* rows[4] = {table.floats(v[0]), table.floats(v[1]), table.floats(v[2]), table.floats(v[3])};
     return four_float_dots(table.floats(u), rows, table.cols, out);
   }
   if (unscaled) {
-    const std::uint16_t* rows[4] = {table.halves(v[0]), table.halves(v[1]), table.halves(v[2]), table.halves(v[3])};
-    if (table.numbers == Numbers::BFloat16) return four_sixteen_dots<true>(table.halves(u), rows, table.cols, out);
+    const std::uint16_t* rows[4] = {table.halves(v[0]), table.halves(v[1]), table.halves(v[2]),
+                                    table.halves(v[3])};
+    if (table.numbers == Numbers::BFloat16)
+      return four_sixteen_dots<true>(table.halves(u), rows, table.cols, out);
     return four_sixteen_dots<false>(table.halves(u), rows, table.cols, out);
   }
 #endif

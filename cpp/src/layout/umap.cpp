@@ -22,11 +22,12 @@
 // 20.8% over four seeds) as 500 with the linear fall (20.0 and 20.4%), and
 // 200 linear ones keep fewer (19.1%): the early epochs move the clusters
 // into place, the many late ones at a small rate settle each neighbourhood.
+#include "embeddings/layout/umap.h"
+
 #include <algorithm>
 #include <cmath>
 
 #include "embeddings/layout/arithmetic.h"
-#include "embeddings/layout/umap.h"
 
 namespace embeddings::layout {
 
@@ -102,7 +103,8 @@ void fit_ab(double min_dist, double spread, double& a, double& b) {
   }
 }
 
-bool UmapLayout::check(const UmapOptions& options, std::size_t rows, std::size_t cols, std::string& error) const {
+bool UmapLayout::check(const UmapOptions& options, std::size_t rows, std::size_t cols,
+                       std::string& error) const {
   if (rows < 3) {
     error = "a map needs at least 3 rows, the table has " + std::to_string(rows);
     return false;
@@ -178,7 +180,7 @@ bool UmapLayout::begin(const TableView& table, const UmapOptions& options, std::
     // A start needs the components' plane, not their last digits: at most 4
     // passes (umap-learn starts from a randomized SVD of a few iterations too).
     pca.tolerance = 1e-3;
-    pca.largest_basis = 8;
+    pca.largest_basis = 16;
     pca.seed = mix(options.seed, 0x5CA1Eu);
     if (!pca_.begin(table, pca, error)) return false;
   }
@@ -274,7 +276,8 @@ void UmapLayout::after_neighbours() {
 }
 
 std::size_t UmapLayout::begin_tasks(double budget) {
-  if (round_ != Round::None) return round_ == Round::Pca ? pca_.begin_tasks() : nn_descent_.begin_tasks(budget);
+  if (round_ != Round::None)
+    return round_ == Round::Pca ? pca_.begin_tasks() : nn_descent_.begin_tasks(budget);
   if (stage_ == Stage::Initialise && from_pca_) {
     // A round of about `budget` multiply-adds: the PCA's chunks hold about 4 million each.
     pca_.set_round(static_cast<std::size_t>(std::max(1.0, budget / 4e6)));
@@ -372,7 +375,9 @@ double UmapLayout::progress() const {
       break;
     case Stage::Neighbours: done += exact_ ? exact_knn_.work_done() : nn_descent_.work_done(); break;
     case Stage::Graph:
-      done += static_cast<double>(graph_phase_ >= 3 ? rows_ + graph_row_ : graph_phase_ >= 2 ? rows_ : graph_row_) *
+      done += static_cast<double>(graph_phase_ >= 3   ? rows_ + graph_row_
+                                  : graph_phase_ >= 2 ? rows_
+                                                      : graph_row_) *
               0.5 * static_cast<double>(options_.n_neighbors - 1) * kGraphWorkPerEdge;
       break;
     case Stage::Optimise:

@@ -47,8 +47,8 @@ void smooth_knn_dist(const NeighbourLists& knn, std::size_t n_neighbors, double 
   }
 }
 
-void membership_strengths(const NeighbourLists& knn, const double* rho, const double* sigma, std::size_t first,
-                          std::size_t end, double* weights) {
+void membership_strengths(const NeighbourLists& knn, const double* rho, const double* sigma,
+                          std::size_t first, std::size_t end, double* weights) {
   const std::size_t k = knn.k;
   for (std::size_t i = first; i < end; ++i)
     for (std::size_t j = 0; j < k; ++j) {
@@ -173,8 +173,8 @@ void UmapLayout::graph_step() {
       const std::size_t end = std::min(rows_, graph_row_ + slice);
       for (; graph_row_ < end; ++graph_row_) {
         const std::size_t at = graph_.offsets.back();
-        const std::size_t count = fuzzy_union_row(knn, strengths_.data(), reverse_, graph_row_, &graph_.columns[at],
-                                                  &graph_.weights[at]);
+        const std::size_t count = fuzzy_union_row(knn, strengths_.data(), reverse_, graph_row_,
+                                                  &graph_.columns[at], &graph_.weights[at]);
         graph_.offsets.push_back(at + count);
       }
       if (graph_row_ == rows_) finish_graph();

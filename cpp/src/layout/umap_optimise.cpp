@@ -45,10 +45,10 @@ inline float gradient_pow(float x, double y) {
   return static_cast<float>(p * scale);
 }
 
-
 // The attraction of an edge of squared length `squared` (its components dx,
 // dy), clipped and scaled: the gradient of log(1 / (1 + a d^2b)).
-inline void attraction(float dx, float dy, float a, float b, double b_minus_one, float alpha, float& gx, float& gy) {
+inline void attraction(float dx, float dy, float a, float b, double b_minus_one, float alpha, float& gx,
+                       float& gy) {
   const float squared = dx * dx + dy * dy;
   float coefficient = 0;
   if (squared > 0) {

@@ -95,7 +95,8 @@ inline Vector exp_of(Vector t) {
   const Vector high_part =
       add(add(splat(0.0416666679f), mul(q, splat(0.00833333377f))), mul(q2, splat(0.00138888892f)));
   const Vector poly = add(low_part, mul(mul(q2, q2), high_part));
-  const Vector scale = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  const Vector scale =
+      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
   return mul(poly, scale);
 }
 

@@ -67,10 +67,12 @@ TEST(KnnGraph, ReadsSixteenBitTablesAsTheirNumbers) {
   const std::vector<float> values = anisotropic_table(rows, cols, 2);
   const std::vector<std::uint16_t> bf16 = embeddings::test::bfloat16_bits(values),
                                    f16 = embeddings::test::float16_bits(values);
-  for (const layout::TableView sixteen : {layout::TableView{bf16.data(), rows, cols, layout::Numbers::BFloat16},
-                                          layout::TableView{f16.data(), rows, cols, layout::Numbers::Float16}}) {
+  for (const layout::TableView sixteen :
+       {layout::TableView{bf16.data(), rows, cols, layout::Numbers::BFloat16},
+        layout::TableView{f16.data(), rows, cols, layout::Numbers::Float16}}) {
     const std::vector<float> wide = embeddings::test::widened(sixteen);
-    const layout::KnnGraph a = exact(sixteen, 10), b = exact(layout::TableView::of_floats(wide.data(), rows, cols), 10);
+    const layout::KnnGraph a = exact(sixteen, 10),
+                           b = exact(layout::TableView::of_floats(wide.data(), rows, cols), 10);
     EXPECT_EQ(a.indices(), b.indices());
     EXPECT_EQ(a.distances(), b.distances());
   }
@@ -101,7 +103,8 @@ TEST(NnDescent, FindsAtLeast95PercentOfTheExactNeighbours) {
   const std::vector<float> table = clustered_table(60, 50, cols, 31, 0.4f);
   const auto view = layout::TableView::of_floats(table.data(), rows, cols);
   const layout::NnDescent search = approximate(view, k);
-  const double recall = layout::knn_recall(view, search.indices().data(), k, layout::sample_rows(rows, 400, 2));
+  const double recall =
+      layout::knn_recall(view, search.indices().data(), k, layout::sample_rows(rows, 400, 2));
   EXPECT_GE(recall, 0.95) << "recall@15 " << recall << " after " << search.iterations() << " iterations";
   // Each list is sorted best first, holds k distinct other rows, and its distances are 1 - cos.
   for (std::size_t i = 0; i < rows; ++i)
@@ -130,7 +133,8 @@ TEST(NnDescent, ReadsSixteenBitTablesAsTheirNumbers) {
   const std::vector<std::uint16_t> bits = embeddings::test::bfloat16_bits(clustered_table(16, 50, cols, 8));
   const layout::TableView sixteen{bits.data(), rows, cols, layout::Numbers::BFloat16};
   const std::vector<float> wide = embeddings::test::widened(sixteen);
-  const layout::NnDescent a = approximate(sixteen, k), b = approximate(layout::TableView::of_floats(wide.data(), rows, cols), k);
+  const layout::NnDescent a = approximate(sixteen, k),
+                          b = approximate(layout::TableView::of_floats(wide.data(), rows, cols), k);
   EXPECT_EQ(a.indices(), b.indices());
   EXPECT_EQ(a.distances(), b.distances());
 }
@@ -139,6 +143,7 @@ TEST(NnDescent, RefusesWhatItCannotSearch) {
   std::vector<float> table(40, 1.0f);
   layout::NnDescent search;
   std::string error;
-  EXPECT_FALSE(search.begin(layout::TableView::of_floats(table.data(), 10, 4), 10, layout::NnDescentOptions(), error));
+  EXPECT_FALSE(
+      search.begin(layout::TableView::of_floats(table.data(), 10, 4), 10, layout::NnDescentOptions(), error));
   EXPECT_NE(error.find("k must be"), std::string::npos) << error;
 }

@@ -20,7 +20,8 @@ inline std::vector<float> anisotropic_table(std::size_t rows, std::size_t cols, 
   std::normal_distribution<float> normal(0.0f, 1.0f);
   std::vector<float> table(rows * cols);
   for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t c = 0; c < cols; ++c) table[r * cols + c] = normal(random) * (1.0f + 3.0f / (1 + c)) + 0.5f;
+    for (std::size_t c = 0; c < cols; ++c)
+      table[r * cols + c] = normal(random) * (1.0f + 3.0f / (1 + c)) + 0.5f;
   return table;
 }
 
@@ -85,8 +86,8 @@ inline const EmbeddingTables& default_model() {
   static bool loaded = false;
   if (!loaded) {
     std::string error;
-    const bool ok = load_tables_from_file(std::string(EMBEDDINGS_SOURCE_DIR) + "/model/model.safetensors", nullptr,
-                                          tables, error);
+    const bool ok = load_tables_from_file(std::string(EMBEDDINGS_SOURCE_DIR) + "/model/model.safetensors",
+                                          nullptr, tables, error);
     if (!ok) std::abort();
     loaded = true;
   }

@@ -72,7 +72,8 @@ TEST(Pca, MatchesTheDoubleReferenceOnTheDefaultModel) {
   layout::pca_reference(wte.floats(), wte.rows, wte.cols, 2, axes, shares, ref_coords);
   for (std::size_t i = 0; i < 2; ++i) {
     EXPECT_NEAR(result.variance_share[i], shares[i], 1e-5);
-    for (std::size_t c = 0; c < wte.cols; ++c) EXPECT_NEAR(result.axes[i * wte.cols + c], axes[i * wte.cols + c], 1e-3);
+    for (std::size_t c = 0; c < wte.cols; ++c)
+      EXPECT_NEAR(result.axes[i * wte.cols + c], axes[i * wte.cols + c], 1e-3);
   }
   // The table is anisotropic: the first component holds about a fifth of the variance.
   EXPECT_GT(result.variance_share[0], 0.1);
@@ -103,7 +104,7 @@ TEST(Pca, TheKrylovMethodMatchesTheFullEigensolveWithinItsTolerance) {
   const auto view = layout::TableView::of_floats(table.data(), rows, cols);
   const layout::PcaSteps krylov = run(view, layout::PcaOptions());
   ASSERT_EQ(krylov.method(), layout::PcaOptions::Method::Krylov);
-  EXPECT_LT(krylov.passes(), 24u);  // it stopped by its tolerance, not the basis's size
+  EXPECT_LT(krylov.passes(), 16u);  // it stopped by its tolerance, not the basis's size
   // The full eigensolve of the covariance in double, the reference.
   std::vector<double> mean(cols, 0.0), covariance(cols * cols, 0.0);
   for (std::size_t r = 0; r < rows; ++r)
@@ -129,7 +130,9 @@ TEST(Pca, TheKrylovMethodMatchesTheFullEigensolveWithinItsTolerance) {
     std::vector<float> exact(cols);
     for (std::size_t c = 0; c < cols; ++c) exact[c] = static_cast<float>(vectors[i * cols + c]);
     EXPECT_LE(angle(&krylov.result().axes[i * cols], exact.data(), cols), residual / gap + 1e-5) << i;
-    EXPECT_NEAR(krylov.result().variance_share[i], values[i] / total, residual * residual / gap / total + 1e-6) << i;
+    EXPECT_NEAR(krylov.result().variance_share[i], values[i] / total,
+                residual * residual / gap / total + 1e-6)
+        << i;
   }
 }
 
@@ -173,7 +176,8 @@ TEST(Pca, ProgressRisesToOne) {
   const std::vector<float> table = anisotropic_table(3000, 200, 5);
   layout::PcaSteps steps;
   std::string error;
-  ASSERT_TRUE(steps.begin(layout::TableView::of_floats(table.data(), 3000, 200), layout::PcaOptions(), error));
+  ASSERT_TRUE(
+      steps.begin(layout::TableView::of_floats(table.data(), 3000, 200), layout::PcaOptions(), error));
   double last = 0;
   std::size_t count = 0;
   while (steps.step()) {
@@ -196,13 +200,15 @@ TEST(Pca, TablesAtFloat32sEdgesGiveFiniteCoordinatesOrANamedError) {
     const layout::PcaSteps a = run(layout::TableView::of_floats(small.data(), rows, cols), with(method));
     const layout::PcaSteps b = run(layout::TableView::of_floats(large.data(), rows, cols), with(method));
     ASSERT_FALSE(b.failed()) << b.error();
-    for (std::size_t k = 0; k < a.coords().size(); ++k) ASSERT_EQ(b.coords()[k], a.coords()[k] * 0x1p64f) << k;
+    for (std::size_t k = 0; k < a.coords().size(); ++k)
+      ASSERT_EQ(b.coords()[k], a.coords()[k] * 0x1p64f) << k;
     EXPECT_EQ(a.result().variance_share, b.result().variance_share);
     // Tiny numbers, whose squares underflow: the same.
     std::vector<float> tiny = small;
     for (float& x : tiny) x *= 0x1p-90f;
     const layout::PcaSteps c = run(layout::TableView::of_floats(tiny.data(), rows, cols), with(method));
-    for (std::size_t k = 0; k < a.coords().size(); ++k) ASSERT_EQ(c.coords()[k], a.coords()[k] * 0x1p-90f) << k;
+    for (std::size_t k = 0; k < a.coords().size(); ++k)
+      ASSERT_EQ(c.coords()[k], a.coords()[k] * 0x1p-90f) << k;
     // Numbers near float32's largest: coordinates beyond its range, named.
     std::vector<float> huge = small;
     for (float& x : huge) x = x > 0 ? 3e38f : -3e38f;
@@ -222,7 +228,8 @@ TEST(Pca, RefusesWhatItCannotCompute) {
   EXPECT_NE(error.find("components"), std::string::npos) << error;
   EXPECT_FALSE(steps.begin(layout::TableView::of_floats(table.data(), 1, 4), layout::PcaOptions(), error));
   table[77] = std::numeric_limits<float>::infinity();
-  const layout::PcaSteps broken = run(layout::TableView::of_floats(table.data(), 50, 4), layout::PcaOptions());
+  const layout::PcaSteps broken =
+      run(layout::TableView::of_floats(table.data(), 50, 4), layout::PcaOptions());
   EXPECT_TRUE(broken.failed());
   EXPECT_NE(broken.error().find("not finite"), std::string::npos) << broken.error();
 }

@@ -41,7 +41,8 @@ Graph by_steps(const layout::NeighbourLists& knn, std::size_t n_neighbors, std::
   fuzzy.weights.resize(2 * rows * k);
   for (std::size_t i = 0; i < rows; ++i) {
     const std::size_t at = fuzzy.offsets.back();
-    fuzzy.offsets.push_back(at + layout::fuzzy_union_row(knn, weights.data(), reverse, i, &fuzzy.columns[at], &fuzzy.weights[at]));
+    fuzzy.offsets.push_back(at + layout::fuzzy_union_row(knn, weights.data(), reverse, i, &fuzzy.columns[at],
+                                                         &fuzzy.weights[at]));
   }
   Graph out;
   layout::make_epochs_per_sample(fuzzy, n_epochs, out.head, out.tail, out.epochs_per_sample);
@@ -53,7 +54,8 @@ Graph plainly(const layout::NeighbourLists& knn, const std::vector<double>& weig
   std::map<std::pair<std::int32_t, std::int32_t>, std::vector<double>> joined;
   for (std::size_t i = 0; i < knn.rows; ++i)
     for (std::size_t s = 0; s < knn.k; ++s) {
-      const std::int32_t j = knn.indices[i * knn.k + s], a = std::min<std::int32_t>(i, j), b = std::max<std::int32_t>(i, j);
+      const std::int32_t j = knn.indices[i * knn.k + s], a = std::min<std::int32_t>(i, j),
+                         b = std::max<std::int32_t>(i, j);
       joined[{a, b}].push_back(weights[i * knn.k + s]);
     }
   double largest = 0;
@@ -116,7 +118,8 @@ TEST(UmapGraph, TheStepsGiveTheUnionAndSamplingOfThePlainImplementation) {
   EXPECT_EQ(steps.epochs_per_sample, plain.epochs_per_sample);
   // Symmetric: every edge's reverse is there, with the same period.
   std::map<std::pair<std::int32_t, std::int32_t>, double> period;
-  for (std::size_t e = 0; e < steps.head.size(); ++e) period[{steps.head[e], steps.tail[e]}] = steps.epochs_per_sample[e];
+  for (std::size_t e = 0; e < steps.head.size(); ++e)
+    period[{steps.head[e], steps.tail[e]}] = steps.epochs_per_sample[e];
   for (const auto& [key, value] : period) EXPECT_EQ(period.at({key.second, key.first}), value);
 }
 

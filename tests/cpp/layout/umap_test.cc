@@ -173,7 +173,9 @@ TEST(Umap, NnDescentsLayoutKeepsClustersTogetherTooAndIsTheSameForASeed) {
     std::size_t best = i == 0 ? 1 : 0;
     for (std::size_t j = 0; j < rows; ++j) {
       const float d = std::hypot(points[2 * i] - points[2 * j], points[2 * i + 1] - points[2 * j + 1]);
-      if (j != i && d < std::hypot(points[2 * i] - points[2 * best], points[2 * i + 1] - points[2 * best + 1])) best = j;
+      if (j != i &&
+          d < std::hypot(points[2 * i] - points[2 * best], points[2 * i + 1] - points[2 * best + 1]))
+        best = j;
     }
     same += best / per == i / per;
   }
@@ -222,4 +224,3 @@ TEST(Umap, TablesAtFloat32sEdgesGiveTheMapOfTheirDirections) {
   }
   EXPECT_GT(high - low, 1.0f);
 }
-

@@ -110,7 +110,8 @@ class NnDescent {
   double work_done() const { return work_done_; }
   double work_total() const;
   // What work_total() will be at the start, for a table of rows × cols and k.
-  static double expected_work(std::size_t rows, std::size_t cols, std::size_t k, const NnDescentOptions& options);
+  static double expected_work(std::size_t rows, std::size_t cols, std::size_t k,
+                              const NnDescentOptions& options);
   std::size_t iterations() const { return iteration_; }
   std::size_t k() const { return k_; }
   const NnDescentOptions& options() const { return options_; }

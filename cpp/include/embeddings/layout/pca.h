@@ -6,7 +6,7 @@
 // - Krylov: randomized block Krylov iteration (Halko, Martinsson and Tropp
 //   2011, section 4; Musco and Musco 2015): a few passes over the table,
 //   each multiplying a block of b vectors by the covariance without forming
-//   it (rows × cols × 2b multiply-adds, b = 2), the products orthonormalised into a
+//   it (rows × cols × 2b multiply-adds), the products orthonormalised into a
 //   basis, and the components read from the basis by Rayleigh-Ritz. It stops
 //   once each component's residual |C u - θ u| is at most `tolerance` × θ₁
 //   (C the covariance, θ₁ the largest variance): by the Davis-Kahan bound,
@@ -43,13 +43,10 @@ struct PcaOptions {
   std::size_t components = 2;
   // Automatic: Covariance up to kCovarianceColumns columns, Krylov past them.
   Method method = Method::Automatic;
-  std::uint64_t seed = 1;        // the Krylov method's random start
-  double tolerance = 1e-5;       // Krylov: residual / largest variance at which it stops
-  // Krylov: vectors per pass (at least `components`). Two cost half what
-  // four do and take about as many passes (the passes build a Krylov space
-  // of the covariance's powers: its degree, not the block, decides).
-  std::size_t block = 2;
-  std::size_t largest_basis = 48;  // Krylov: at most this many basis vectors (passes × block)
+  std::uint64_t seed = 1;          // the Krylov method's random start
+  double tolerance = 1e-5;         // Krylov: residual / largest variance at which it stops
+  std::size_t block = 4;           // Krylov: vectors per pass (at least `components`)
+  std::size_t largest_basis = 64;  // Krylov: at most this many basis vectors (passes × block)
   // False: leave the coordinates in the scaled units of a table the range
   // check scaled (UMAP's start does not mind; table.h).
   bool unscale = true;
@@ -133,14 +130,14 @@ class PcaSteps {
   float scale_ = 1.0f, largest_seen_ = 0.0f;
   double work_done_ = 0, total_variance_ = 0;
   mutable double shown_progress_ = 0;
-  std::vector<double> mean_;           // (cols), of the scaled numbers
-  std::vector<double> partials_;       // (round, sums_.size()): each task's sums
-  std::vector<double> sums_;           // what the chunks' partials add up to, in chunk order
-  std::vector<unsigned char> finite_;  // (round): whether each task's rows were finite
-  std::vector<float> largest_;         // (round): each task's largest magnitude
-  std::vector<float> scratch_;         // (round, scratch_size()): each task's rows
+  std::vector<double> mean_;              // (cols), of the scaled numbers
+  std::vector<double> partials_;          // (round, sums_.size()): each task's sums
+  std::vector<double> sums_;              // what the chunks' partials add up to, in chunk order
+  std::vector<unsigned char> finite_;     // (round): whether each task's rows were finite
+  std::vector<float> largest_;            // (round): each task's largest magnitude
+  std::vector<float> scratch_;            // (round, scratch_size()): each task's rows
   std::vector<double> basis_, products_;  // Krylov: V and C V, a vector of cols each
-  std::vector<float> block_;           // the block this pass multiplies, in float32 (block, cols)
+  std::vector<float> block_;              // the block this pass multiplies, in float32 (block, cols)
   std::vector<double> residuals_;
   std::vector<float> coords_;
   Pca result_;

@@ -31,7 +31,9 @@ struct TableView {
     return {values, rows, cols, Numbers::Float32};
   }
   const float* floats(std::size_t r) const { return static_cast<const float*>(data) + r * cols; }
-  const std::uint16_t* halves(std::size_t r) const { return static_cast<const std::uint16_t*>(data) + r * cols; }
+  const std::uint16_t* halves(std::size_t r) const {
+    return static_cast<const std::uint16_t*>(data) + r * cols;
+  }
   float at(std::size_t r, std::size_t c) const;
   // Row r as float32 numbers, each times `scale` (a power of two), into out (cols).
   void widen_row(std::size_t r, float* out, float scale = 1.0f) const { widen_range(r, 0, cols, out, scale); }
@@ -58,7 +60,8 @@ float row_dot(const TableView& table, std::size_t i, std::size_t j, float scale_
 // row_dot of row u with each of rows v[0..3] (scales: u's, then each v's),
 // into out: the same bits as four calls, faster (each of u's loads feeds
 // four sums).
-void row_dots4(const TableView& table, std::size_t u, const std::size_t v[4], const float scales[5], float out[4]);
+void row_dots4(const TableView& table, std::size_t u, const std::size_t v[4], const float scales[5],
+               float out[4]);
 
 inline float bfloat16_to_float(std::uint16_t bits) {
   const std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;

@@ -60,8 +60,8 @@ void smooth_knn_dist(const NeighbourLists& knn, std::size_t n_neighbors, double 
                      std::size_t first, std::size_t end, double* rho, double* sigma);
 // The membership strengths of rows [first, end)'s edges: exp(-(d - rho) /
 // sigma), 1 for the nearest (weights (rows, k)).
-void membership_strengths(const NeighbourLists& knn, const double* rho, const double* sigma, std::size_t first,
-                          std::size_t end, double* weights);
+void membership_strengths(const NeighbourLists& knn, const double* rho, const double* sigma,
+                          std::size_t first, std::size_t end, double* weights);
 
 // The graph's symmetric edges, row by row: the edges of row i are
 // columns[offsets[i] .. offsets[i + 1]) in increasing order, with weights.
