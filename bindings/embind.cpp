@@ -151,7 +151,8 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("nearestToToken", &M::nearest_to_token)
       .function("nearestToQuery", &M::nearest_to_query)
       .function("cosineMapRows", &M::cosine_map_rows)
-      .function("cosineMap", &M::cosine_map);
+      .function("cosineMap", &M::cosine_map)
+      .function("timesWte", &M::token_table_times);
   class_<T>("TextSession")
       .constructor(&new_text_session, emscripten::allow_raw_pointers())
       .function("error", &T::error)

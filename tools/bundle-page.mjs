@@ -11,8 +11,8 @@
 // Beside it, the page's first script, web/dist/first-requests.js: a small
 // classic script that asks for the weights before the bundle has arrived.
 // And the vocabulary map's Worker (web/src/map-worker.js and what it
-// imports) as one module too, web/dist/map-worker.js, which model.map()
-// starts in a browser (the layout module's glue stays apart, as for the page).
+// imports, the layout module's glue included) as one file that imports
+// nothing, web/dist/map-worker.js, which model.map() starts in a browser.
 //
 // Each module's import.meta.url stays its own source file's URL, so what
 // the sources find relative to themselves (the .wasm, the default model,
@@ -36,14 +36,19 @@ export const workerFile = resolve(root, 'web/dist/map-worker.js');
 // a file of their own, as written (the page preloads it beside the bundle).
 export const unbundled = resolve(root, 'web/page/code-parts.js');
 // The loader of embeddings-full.wasm (web/src/runtime.js) stays out too: it is
-// imported only when a model's tokenizer needs that module.
+// imported only when a model's tokenizer needs that module; and so does the
+// list of the default model's training files, imported by <training-slider>
+// when it shows them (web/dist/default-training.js, below).
 const fullModuleLoader = resolve(root, 'web/dist/embeddings-full.js');
+export const trainingFilesModule = resolve(root, 'web/dist/default-training.js');
+const modelFolder = resolve(root, 'model');
 const keepAsWritten = {
   name: 'keep-as-written',
   setup(context) {
-    context.onResolve({ filter: /(code-parts|embeddings-full)\.js$/ }, ({ path, resolveDir }) => {
+    context.onResolve({ filter: /(code-parts|embeddings-full|default-training)\.js$/ }, ({ path, resolveDir }) => {
       const resolved = resolve(resolveDir, path);
       if (resolved === fullModuleLoader) return { path: './embeddings-full.js', external: true };
+      if (resolved === trainingFilesModule) return { path: './default-training.js', external: true };
       if (resolved !== unbundled) return undefined;
       return { path: relative(dirname(bundleFile), unbundled).split('\\').join('/'), external: true };
     });
@@ -166,8 +171,9 @@ export async function bundlePage({ write = true } = {}) {
     outfile: bundleFile,
     // Class and function names as written: the console and DevTools show them (a Trace, a Matrix).
     keepNames: true,
-    // Node's modules are imported only for file: URLs, which a page never has.
-    external: ['node:*'],
+    // What only Node does (the package's "#platform": files on disk) is
+    // imported only for file paths and file: URLs, which a page never has.
+    external: ['#platform'],
     sourcemap: 'linked',
     metafile: true,
     // V8's explicit compile hint (Chrome 136 and later; other engines read a
@@ -185,14 +191,65 @@ export async function bundlePage({ write = true } = {}) {
 }
 
 /**
- * Builds web/dist/map-worker.js (no source map: the Worker's two files are
- * short); writes it unless `write` is false. Returns its text.
+ * Builds web/dist/map-worker.js (no source map: it is short); writes it
+ * unless `write` is false. Returns its text. The file imports nothing, the
+ * layout module's glue included, and never reads import.meta (the glue's
+ * own use of it is the Worker's address): an author's bundler (Vite,
+ * webpack) then takes it as it is into a Worker of its own, in whatever
+ * format it gives Workers, and a server needs no file beside it.
  */
 export async function bundleWorker({ write = true } = {}) {
-  const result = await build({ ...moduleBuild, entryPoints: [workerEntry], outfile: workerFile, plugins: [keepLayoutApart] });
+  const result = await build({ ...moduleBuild, entryPoints: [workerEntry], outfile: workerFile, define: { 'import.meta.url': 'self.location.href' } });
   const [file] = result.outputFiles;
   if (write) await writeFile(file.path, file.contents);
   return file.text;
+}
+
+// The default model's training files (its snapshots, their index and the
+// loss curve), each named by a module of its own, web/dist/default-training.js,
+// in the form an author's bundler finds and copies: <training-slider> reads
+// them from there when it shows the default model (a bundler gives each
+// file a name of its own, so none is found beside another). Built from
+// model/snapshots/index.json, whose list of files it follows.
+
+/** The text of web/dist/default-training.js for the model's files as they are now. */
+export async function trainingFilesSource() {
+  const names = [];
+  let index;
+  try {
+    index = JSON.parse(await readFile(resolve(modelFolder, 'snapshots/index.json'), 'utf8'));
+  } catch {
+    index = undefined;  // no snapshots: the slider looks beside the weights, and says what it found
+  }
+  if (Array.isArray(index?.snapshots)) {
+    names.push('snapshots/index.json');
+    for (const { file } of index.snapshots) {
+      if (typeof file !== 'string' || !/^[\w.-]+$/.test(file) || file.startsWith('.')) {
+        throw new Error(`model/snapshots/index.json: ${JSON.stringify(file)} is not the name of a file beside it`);
+      }
+      names.push(`snapshots/${file}`);
+    }
+  }
+  try {
+    await readFile(resolve(modelFolder, 'training-curve.json'));
+    names.push('training-curve.json');
+  } catch {
+    // no loss curve: the slider says so
+  }
+  const fromModule = relative(dirname(trainingFilesModule), modelFolder).split('\\').join('/');
+  return ['// Built by tools/bundle-page.mjs from model/snapshots/index.json: the default',
+    '// model\'s training files by their path in model/, each named where bundlers',
+    '// find and copy it (web/widgets/parts/model-source.js reads them).',
+    'export default {',
+    ...names.map((name) => `  ${JSON.stringify(name)}: () => new URL(${JSON.stringify(`${fromModule}/${name}`)}, import.meta.url),`),
+    '};', ''].join('\n');
+}
+
+/** Writes web/dist/default-training.js (unless `write` is false); returns its text. */
+export async function writeTrainingFiles({ write = true } = {}) {
+  const text = await trainingFilesSource();
+  if (write) await writeFile(trainingFilesModule, text);
+  return text;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -200,4 +257,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`web/dist/page.js: ${bytes} bytes from ${inputs.length} modules`);
   console.log(`web/dist/first-requests.js: ${firstScript.bytes} bytes from ${firstScript.inputs.length} modules`);
   console.log(`web/dist/map-worker.js: ${Buffer.byteLength(await bundleWorker())} bytes`);
+  console.log(`web/dist/default-training.js: ${(await writeTrainingFiles()).split('\n').filter((line) => line.includes('new URL')).length} files named`);
 }

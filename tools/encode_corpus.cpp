@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "embeddings/formats/model.h"
+#include "embeddings/file_io/file_io.h"
 #include "embeddings/text/tokenizer.h"
 #include "embeddings/training/corpus.h"
 
@@ -43,77 +43,98 @@ bool write_ids(const std::string& path, const std::vector<std::int32_t>& ids) {
   return std::fclose(file) == 0 && written;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line, or the usage message's exit code.
+struct Options {
   std::string tokenizer_path, train_path, validation_path;
   long long every = -1;
   std::vector<std::string> inputs;
+};
+
+int parse_options(int argc, char** argv, Options& options) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--tokenizer" && i + 1 < argc) {
-      tokenizer_path = argv[++i];
+      options.tokenizer_path = argv[++i];
     } else if (arg == "--train-out" && i + 1 < argc) {
-      train_path = argv[++i];
+      options.train_path = argv[++i];
     } else if (arg == "--validation-out" && i + 1 < argc) {
-      validation_path = argv[++i];
+      options.validation_path = argv[++i];
     } else if (arg == "--validation-every" && i + 1 < argc) {
       char* end = nullptr;
-      every = std::strtoll(argv[++i], &end, 10);
-      if (end == argv[i] || *end != '\0' || every < 0)
+      options.every = std::strtoll(argv[++i], &end, 10);
+      if (end == argv[i] || *end != '\0' || options.every < 0)
         return usage("--validation-every needs an integer >= 0");
     } else if (arg == "--help" || arg == "-h") {
       return usage("encodes a corpus to uint16 token ids");
     } else if (!arg.empty() && arg[0] == '-') {
       return usage(("unknown or incomplete option " + arg).c_str());
     } else {
-      inputs.push_back(arg);
+      options.inputs.push_back(arg);
     }
   }
-  if (tokenizer_path.empty() || train_path.empty() || validation_path.empty() || every < 0) {
+  if (options.tokenizer_path.empty() || options.train_path.empty() || options.validation_path.empty() ||
+      options.every < 0) {
     return usage("--tokenizer, --validation-every, --train-out and --validation-out are required");
   }
-  if (inputs.empty()) return usage("no corpus files given");
+  if (options.inputs.empty()) return usage("no corpus files given");
+  return 0;
+}
 
-  const auto start = std::chrono::steady_clock::now();
+// The tokenizer, checked for what the output needs: ids that fit uint16,
+// and <|endoftext|> (its id in `end_of_text`).
+bool load_tokenizer(const std::string& path, embeddings::Tokenizer& tokenizer, std::int32_t& end_of_text) {
   std::string json, error;
-  embeddings::Tokenizer tokenizer;
-  if (!embeddings::read_file(tokenizer_path, json, error)) {
+  if (!embeddings::read_file(path, json, error)) {
     std::fprintf(stderr, "encode_corpus: %s\n", error.c_str());
-    return 1;
+    return false;
   }
   if (!embeddings::Tokenizer::from_json(json, tokenizer, error)) {
-    std::fprintf(stderr, "encode_corpus: %s: %s\n", tokenizer_path.c_str(), error.c_str());
-    return 1;
+    std::fprintf(stderr, "encode_corpus: %s: %s\n", path.c_str(), error.c_str());
+    return false;
   }
   if (tokenizer.vocab_size() > 65536) {
     std::fprintf(stderr, "encode_corpus: %s has %zu ids, more than uint16 output can hold (65536)\n",
-                 tokenizer_path.c_str(), tokenizer.vocab_size());
-    return 1;
+                 path.c_str(), tokenizer.vocab_size());
+    return false;
   }
-  const std::int32_t end_of_text = tokenizer.token_id("<|endoftext|>");
+  end_of_text = tokenizer.token_id("<|endoftext|>");
   if (end_of_text < 0 || !tokenizer.is_special(end_of_text)) {
-    std::fprintf(stderr, "encode_corpus: %s has no special token <|endoftext|>\n", tokenizer_path.c_str());
-    return 1;
+    std::fprintf(stderr, "encode_corpus: %s has no special token <|endoftext|>\n", path.c_str());
+    return false;
   }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (const int code = parse_options(argc, argv, options); code != 0) return code;
+  const auto start = std::chrono::steady_clock::now();
+  embeddings::Tokenizer tokenizer;
+  std::int32_t end_of_text = -1;
+  if (!load_tokenizer(options.tokenizer_path, tokenizer, end_of_text)) return 1;
 
   std::vector<std::int32_t> train, validation;
   std::size_t documents = 0, train_documents = 0, validation_documents = 0;
-  std::string text;
-  for (const std::string& path : inputs) {
+  std::string text, error;
+  for (const std::string& path : options.inputs) {
     if (!embeddings::read_file(path, text, error)) {
       std::fprintf(stderr, "encode_corpus: %s\n", error.c_str());
       return 1;
     }
     for (const std::string_view document : embeddings::split_documents(text)) {
       ++documents;
-      const bool to_validation = every > 0 && documents % static_cast<std::size_t>(every) == 0;
+      const bool to_validation =
+          options.every > 0 && documents % static_cast<std::size_t>(options.every) == 0;
       std::vector<std::int32_t>& ids = to_validation ? validation : train;
       (to_validation ? validation_documents : train_documents) += 1;
       tokenizer.encode(document, ids);
       ids.push_back(end_of_text);
     }
   }
+  const std::string& train_path = options.train_path;
+  const std::string& validation_path = options.validation_path;
   if (!write_ids(train_path, train) || !write_ids(validation_path, validation)) {
     std::fprintf(stderr, "encode_corpus: cannot write %s or %s\n", train_path.c_str(),
                  validation_path.c_str());

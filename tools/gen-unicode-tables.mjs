@@ -67,47 +67,210 @@ for (const { name, what, regex } of classes) {
   text += '};\n';
 }
 
-// The general category of every code point, for the regular expressions of
-// Split pre-tokenizers (\p{Lu}, \p{M}, ...; cpp/include/embeddings/text/regex/regex.h):
-// only the categories those use, as runs of equal category from U+0000 on.
-// Each run is one byte, the category in its low 4 bits and the run's length
-// minus 1 in its high 4 bits; a length over 15 writes 15 there and the
-// length follows as a little-endian base-128 number (7 bits a byte, high bit
-// set on all bytes but the last). Surrogates count as "other". About 4 KB
-// where a table of ranges would take about 28 KB of the WebAssembly module.
-const categories = ['Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Mn', 'Mc', 'Me', 'Nd', 'Nl', 'No'];
-const categoryRegexes = categories.map((name) => new RegExp(`^\\p{${name}}$`, 'u'));
-function categoryOf(code) {
-  if (code >= 0xd800 && code <= 0xdfff) return 0;
-  const s = String.fromCodePoint(code);
-  for (let i = 0; i < categoryRegexes.length; ++i) if (categoryRegexes[i].test(s)) return i + 1;
-  return 0;
-}
-const runBytes = [];
-let runCount = 0;
-for (let code = 0; code <= 0x10ffff; ) {
-  const category = categoryOf(code);
-  let end = code + 1;
-  while (end <= 0x10ffff && categoryOf(end) === category) ++end;
-  const length = end - code;
-  ++runCount;
-  if (length <= 15) {
-    runBytes.push(category | ((length - 1) << 4));
-  } else {
-    runBytes.push(category | (15 << 4));
-    let rest = length;
-    while (rest >= 0x80) {
-      runBytes.push((rest & 0x7f) | 0x80);
-      rest >>>= 7;
-    }
-    runBytes.push(rest);
+// The general category and the script of every code point, and the names
+// Split patterns may give them (\p{Lu}, \p{Punctuation}, \p{Han}, \p{Latn};
+// cpp/include/embeddings/text/regex/regex.h), from this Node.js's RegExp.
+//
+// The names are those Oniguruma (the engine of Hugging Face's Rust
+// `tokenizers`) accepts, as listed in its doc/UNICODE_PROPERTIES for
+// Oniguruma 6.9.10 (Unicode 16.0): every General_Category value and alias
+// and every Script value and alias. A newer script that Oniguruma does not
+// know (Unicode 17's Sidetic, for one) is refused there, so it is not
+// listed here either. Node must know each name (the generator stops if not).
+const categoryNames = [
+  'C', 'Cc', 'Cf', 'Cn', 'Co', 'Cs', 'L', 'LC', 'Ll', 'Lm', 'Lo', 'Lt', 'Lu', 'M', 'Mc', 'Me', 'Mn', 'N',
+  'Nd', 'Nl', 'No', 'P', 'Pc', 'Pd', 'Pe', 'Pf', 'Pi', 'Po', 'Ps', 'S', 'Sc', 'Sk', 'Sm', 'So', 'Z', 'Zl',
+  'Zp', 'Zs', 'Cased_Letter', 'Close_Punctuation', 'Combining_Mark', 'Connector_Punctuation', 'Control',
+  'Currency_Symbol', 'Dash_Punctuation', 'Decimal_Number', 'Enclosing_Mark', 'Final_Punctuation', 'Format',
+  'Initial_Punctuation', 'Letter', 'Letter_Number', 'Line_Separator', 'Lowercase_Letter', 'Mark',
+  'Math_Symbol', 'Modifier_Letter', 'Modifier_Symbol', 'Nonspacing_Mark', 'Number', 'Open_Punctuation',
+  'Other', 'Other_Letter', 'Other_Number', 'Other_Punctuation', 'Other_Symbol', 'Paragraph_Separator',
+  'Private_Use', 'punct', 'Punctuation', 'Separator', 'Space_Separator', 'Spacing_Mark', 'Surrogate',
+  'Symbol', 'Titlecase_Letter', 'Unassigned', 'Uppercase_Letter',
+];
+const scriptNames = [
+  'Adlam', 'Ahom', 'Anatolian_Hieroglyphs', 'Arabic', 'Armenian', 'Avestan', 'Balinese', 'Bamum',
+  'Bassa_Vah', 'Batak', 'Bengali', 'Bhaiksuki', 'Bopomofo', 'Brahmi', 'Braille', 'Buginese', 'Buhid',
+  'Canadian_Aboriginal', 'Carian', 'Caucasian_Albanian', 'Chakma', 'Cham', 'Cherokee', 'Chorasmian',
+  'Common', 'Coptic', 'Cuneiform', 'Cypriot', 'Cypro_Minoan', 'Cyrillic', 'Deseret', 'Devanagari',
+  'Dives_Akuru', 'Dogra', 'Duployan', 'Egyptian_Hieroglyphs', 'Elbasan', 'Elymaic', 'Ethiopic', 'Garay',
+  'Georgian', 'Glagolitic', 'Gothic', 'Grantha', 'Greek', 'Gujarati', 'Gunjala_Gondi', 'Gurmukhi',
+  'Gurung_Khema', 'Han', 'Hangul', 'Hanifi_Rohingya', 'Hanunoo', 'Hatran', 'Hebrew', 'Hiragana',
+  'Imperial_Aramaic', 'Inherited', 'Inscriptional_Pahlavi', 'Inscriptional_Parthian', 'Javanese', 'Kaithi',
+  'Kannada', 'Katakana', 'Kawi', 'Kayah_Li', 'Kharoshthi', 'Khitan_Small_Script', 'Khmer', 'Khojki',
+  'Khudawadi', 'Kirat_Rai', 'Lao', 'Latin', 'Lepcha', 'Limbu', 'Linear_A', 'Linear_B', 'Lisu', 'Lycian',
+  'Lydian', 'Mahajani', 'Makasar', 'Malayalam', 'Mandaic', 'Manichaean', 'Marchen', 'Masaram_Gondi',
+  'Medefaidrin', 'Meetei_Mayek', 'Mende_Kikakui', 'Meroitic_Cursive', 'Meroitic_Hieroglyphs', 'Miao', 'Modi',
+  'Mongolian', 'Mro', 'Multani', 'Myanmar', 'Nabataean', 'Nag_Mundari', 'Nandinagari', 'New_Tai_Lue', 'Newa',
+  'Nko', 'Nushu', 'Nyiakeng_Puachue_Hmong', 'Ogham', 'Ol_Chiki', 'Ol_Onal', 'Old_Hungarian', 'Old_Italic',
+  'Old_North_Arabian', 'Old_Permic', 'Old_Persian', 'Old_Sogdian', 'Old_South_Arabian', 'Old_Turkic',
+  'Old_Uyghur', 'Oriya', 'Osage', 'Osmanya', 'Pahawh_Hmong', 'Palmyrene', 'Pau_Cin_Hau', 'Phags_Pa',
+  'Phoenician', 'Psalter_Pahlavi', 'Rejang', 'Runic', 'Samaritan', 'Saurashtra', 'Sharada', 'Shavian',
+  'Siddham', 'SignWriting', 'Sinhala', 'Sogdian', 'Sora_Sompeng', 'Soyombo', 'Sundanese', 'Sunuwar',
+  'Syloti_Nagri', 'Syriac', 'Tagalog', 'Tagbanwa', 'Tai_Le', 'Tai_Tham', 'Tai_Viet', 'Takri', 'Tamil',
+  'Tangsa', 'Tangut', 'Telugu', 'Thaana', 'Thai', 'Tibetan', 'Tifinagh', 'Tirhuta', 'Todhri', 'Toto',
+  'Tulu_Tigalari', 'Ugaritic', 'Unknown', 'Vai', 'Vithkuqi', 'Wancho', 'Warang_Citi', 'Yezidi', 'Yi',
+  'Zanabazar_Square',
+];
+// Their short names and other aliases.
+const scriptAliases = [
+  'Adlm', 'Aghb', 'Arab', 'Armi', 'Armn', 'Avst', 'Bali', 'Bamu', 'Bass', 'Batk', 'Beng', 'Bhks', 'Bopo',
+  'Brah', 'Brai', 'Bugi', 'Buhd', 'Cakm', 'Cans', 'Cari', 'Cher', 'Chrs', 'Copt', 'Cpmn', 'Cprt', 'Cyrl',
+  'Deva', 'Diak', 'Dogr', 'Dsrt', 'Dupl', 'Egyp', 'Elba', 'Elym', 'Ethi', 'Gara', 'Geor', 'Glag', 'Gong',
+  'Gonm', 'Goth', 'Gran', 'Grek', 'Gujr', 'Gukh', 'Guru', 'Hang', 'Hani', 'Hano', 'Hatr', 'Hebr', 'Hira',
+  'Hluw', 'Hmng', 'Hmnp', 'Hung', 'Ital', 'Java', 'Kali', 'Kana', 'Khar', 'Khmr', 'Khoj', 'Kits', 'Knda',
+  'Krai', 'Kthi', 'Lana', 'Laoo', 'Latn', 'Lepc', 'Limb', 'Lina', 'Linb', 'Lyci', 'Lydi', 'Mahj', 'Maka',
+  'Mand', 'Mani', 'Marc', 'Medf', 'Mend', 'Merc', 'Mero', 'Mlym', 'Mong', 'Mroo', 'Mtei', 'Mult', 'Mymr',
+  'Nagm', 'Nand', 'Narb', 'Nbat', 'Nkoo', 'Nshu', 'Ogam', 'Olck', 'Onao', 'Orkh', 'Orya', 'Osge', 'Osma',
+  'Ougr', 'Palm', 'Pauc', 'Perm', 'Phag', 'Phli', 'Phlp', 'Phnx', 'Plrd', 'Prti', 'Qaac', 'Qaai', 'Rjng',
+  'Rohg', 'Runr', 'Samr', 'Sarb', 'Saur', 'Sgnw', 'Shaw', 'Shrd', 'Sidd', 'Sind', 'Sinh', 'Sogd', 'Sogo',
+  'Sora', 'Soyo', 'Sund', 'Sunu', 'Sylo', 'Syrc', 'Tagb', 'Takr', 'Tale', 'Talu', 'Taml', 'Tang', 'Tavt',
+  'Telu', 'Tfng', 'Tglg', 'Thaa', 'Tibt', 'Tirh', 'Tnsa', 'Todr', 'Tutg', 'Ugar', 'Vaii', 'Vith', 'Wara',
+  'Wcho', 'Xpeo', 'Xsux', 'Yezi', 'Yiii', 'Zanb', 'Zinh', 'Zyyy', 'Zzzz',
+];
+// The 30 categories in the order of unicode::Category; Cn (unassigned) is
+// what no other category claims.
+const categories = ['Cn', 'Lu', 'Ll', 'Lt', 'Lm', 'Lo', 'Mn', 'Mc', 'Me', 'Nd', 'Nl', 'No', 'Pc', 'Pd', 'Ps', 'Pe',
+  'Pi', 'Pf', 'Po', 'Sm', 'Sc', 'Sk', 'So', 'Zs', 'Zl', 'Zp', 'Cc', 'Cf', 'Cs', 'Co'];
+const isValidPattern = (source) => {
+  try {
+    new RegExp(source, 'u');
+    return true;
+  } catch {
+    return false;
   }
-  code = end;
+};
+// Every code point but the surrogates, in order, as one string: a property's
+// runs are the matches of \p{...}+ in it.
+let everyCodePoint = '';
+for (let code = 0; code <= 0x10ffff; ++code) if (code < 0xd800 || code > 0xdfff) everyCodePoint += String.fromCodePoint(code);
+function runsOf(property) {
+  const runs = [];
+  for (const match of everyCodePoint.matchAll(new RegExp(`\\p{${property}}+`, 'gu'))) {
+    const text = match[0];
+    const first = text.codePointAt(0);
+    const last = text.codePointAt(text.length - (text.codePointAt(text.length - 2) > 0xffff ? 2 : 1));
+    // A run never crosses the surrogates: U+D7FF and U+E000 differ in category and script.
+    runs.push([first, last]);
+  }
+  return runs;
 }
-text += `\n// General category runs (0 other, then ${categories.join(' ')} as 1..${categories.length}): ${runCount} runs, ${runBytes.length} bytes.\n`;
-text += 'static constexpr unsigned char kCategoryRuns[] = {\n';
-for (let i = 0; i < runBytes.length; i += 16) {
-  text += `    ${runBytes.slice(i, i + 16).map((b) => '0x' + b.toString(16).toUpperCase().padStart(2, '0')).join(', ')},\n`;
+// One value (category or script index) per code point, as runs of equal
+// value from U+0000 on.
+function valueRuns(runsByValue, fill) {
+  const value = new Uint8Array(0x110000).fill(fill);
+  runsByValue.forEach((runs, v) => { for (const [a, b] of runs) value.fill(v, a, b + 1); });
+  const out = [];
+  for (let code = 0; code <= 0x10ffff;) {
+    let end = code + 1;
+    while (end <= 0x10ffff && value[end] === value[code]) ++end;
+    out.push([value[code], end - code]);
+    code = end;
+  }
+  return out;
+}
+const base128 = (bytes, n) => {
+  while (n >= 0x80) {
+    bytes.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  bytes.push(n);
+};
+const writeBytes = (name, bytes) => {
+  text += `static constexpr unsigned char ${name}[] = {\n`;
+  for (let i = 0; i < bytes.length; i += 16) {
+    text += `    ${bytes.slice(i, i + 16).map((b) => '0x' + b.toString(16).toUpperCase().padStart(2, '0')).join(', ')},\n`;
+  }
+  text += '};\n';
+};
+
+// General categories: each run is one byte, the category (its index above)
+// in its low 5 bits and the run's length minus 1 in its high 3 bits; a
+// length over 7 writes 7 there and the length follows as a little-endian
+// base-128 number (7 bits a byte, high bit set on all bytes but the last).
+const categoryRuns = valueRuns(categories.map((c) => (c === 'Cn' ? [] : c === 'Cs' ? [[0xd800, 0xdfff]] : runsOf(`gc=${c}`))), 0);
+const categoryBytes = [];
+for (const [category, length] of categoryRuns) {
+  if (length <= 7) {
+    categoryBytes.push(category | ((length - 1) << 5));
+  } else {
+    categoryBytes.push(category | (7 << 5));
+    base128(categoryBytes, length);
+  }
+}
+text += `\n// General categories (${categories.join(' ')} as 0..${categories.length - 1}) of every code point:\n`;
+text += `// ${categoryRuns.length} runs, ${categoryBytes.length} bytes (the generator describes the packing).\n`;
+writeBytes('kCategoryRuns', categoryBytes);
+
+// Scripts: the long names of scriptNames that Node takes as Script values,
+// Unknown first (index 0, what no other script claims); each short name is
+// the long one it matches at the long one's first code point (scripts
+// partition the code points). Each run is the script's index in one byte
+// and the run's length as a base-128 number.
+const longScripts = ['Unknown', ...scriptNames.filter((name) => name !== 'Unknown')];
+for (const name of [...scriptNames, ...scriptAliases]) {
+  if (!isValidPattern(`\\p{Script=${name}}`)) throw new Error(`Node does not know the script ${name}`);
+}
+const scriptRunsById = longScripts.map((name) => (name === 'Unknown' ? [] : runsOf(`Script=${name}`)));
+const aliases = [];
+for (const name of scriptAliases) {
+  const regex = new RegExp(`^\\p{Script=${name}}$`, 'u');
+  const id = longScripts.findIndex((long, i) => (i === 0 ? regex.test('\u0378') : regex.test(String.fromCodePoint(scriptRunsById[i][0][0]))));
+  if (id < 0) throw new Error(`the script alias ${name} matches no script`);
+  aliases.push([name, id]);
+}
+const scriptRuns = valueRuns(scriptRunsById, 0);
+const scriptBytes = [];
+for (const [script, length] of scriptRuns) {
+  scriptBytes.push(script);
+  base128(scriptBytes, length);
+}
+text += `\n// Scripts (kScriptNames' indexes) of every code point: ${scriptRuns.length} runs, ${scriptBytes.length} bytes;\n`;
+text += '// each run is the index in one byte, then the length in base 128 (see the generator).\n';
+writeBytes('kScriptRuns', scriptBytes);
+text += `\n// The scripts' long names, by index: ${longScripts.length}.\n`;
+text += 'static constexpr const char* kScriptNames[] = {\n';
+for (let i = 0; i < longScripts.length; i += 6) text += `    ${longScripts.slice(i, i + 6).map((n) => `"${n}"`).join(', ')},\n`;
+text += '};\n';
+
+// The names \p{...} takes, as Oniguruma compares them: lower case, without
+// spaces, hyphens and underscores; sorted. A general category's value is
+// the set of categories it names (bit 1 << index), a script's its index.
+const looseName = (name) => name.replace(/[ _-]/g, '').toLowerCase();
+const propertyNames = [];
+// A code point of each category (its first), to test each name against.
+const sample = [];
+let start = 0;
+for (const [v, length] of categoryRuns) {
+  if (sample[v] === undefined) sample[v] = start;
+  start += length;
+}
+for (const name of categoryNames) {
+  if (!isValidPattern(`\\p{General_Category=${name}}`)) throw new Error(`Node does not know the category ${name}`);
+  const regex = new RegExp(`^\\p{General_Category=${name}}$`, 'u');
+  let mask = 0;
+  categories.forEach((c, i) => {
+    if (regex.test(String.fromCodePoint(sample[i]))) mask |= 1 << i;
+  });
+  propertyNames.push([looseName(name), 'Categories', mask >>> 0]);
+}
+longScripts.forEach((name, id) => propertyNames.push([looseName(name), 'Script', id]));
+// Three more of Oniguruma's names that are unions of categories or a range.
+propertyNames.push(['any', 'Categories', (2 ** categories.length - 1) >>> 0]);
+propertyNames.push(['assigned', 'Categories', (2 ** categories.length - 2) >>> 0]);
+propertyNames.push(['ascii', 'Ascii', 0]);
+for (const [name, id] of aliases) propertyNames.push([looseName(name), 'Script', id]);
+const byName = new Map();
+for (const entry of propertyNames) {
+  const known = byName.get(entry[0]);
+  if (known && (known[1] !== entry[1] || known[2] !== entry[2])) throw new Error(`two meanings for ${entry[0]}`);
+  byName.set(entry[0], entry);
+}
+const sortedNames = [...byName.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+text += `\n// Property names as Oniguruma compares them (lower case; no " ", "-", "_"), sorted: ${sortedNames.length}.\n`;
+text += 'static constexpr PropertyName kPropertyNames[] = {\n';
+for (const [name, kind, value] of sortedNames) {
+  text += `    {"${name}", PropertyName::Kind::${kind}, ${kind === 'Categories' ? '0x' + value.toString(16).toUpperCase() : value}},\n`;
 }
 text += '};\n';
 

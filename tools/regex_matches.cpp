@@ -8,6 +8,11 @@
 // right with the next search starting where the last match ended (the
 // pattern must not match the empty string), separated by spaces. A pattern
 // that does not compile prints the error and exits with status 1.
+//
+// With "--pairs" as the first line, the lines that follow are pairs of a
+// pattern and one text, each pair printed as above (many patterns in one run).
+// With "--compile", each line that follows is a pattern, and each prints a
+// line: "compiled", or why it is refused.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -33,34 +38,60 @@ bool read_string_line(std::string& value) {
 
 }  // namespace
 
-int main() {
-  std::string pattern;
-  if (!read_string_line(pattern)) return 2;
-  embeddings::regex::Regex regex;
+// The matches of `regex` in `text`, as "begin end" pairs.
+std::string matches(const embeddings::regex::Regex& regex, const std::string& text,
+                    embeddings::regex::Regex::Scratch& scratch) {
+  std::string out;
+  std::size_t from = 0;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  while (regex.search(text, from, begin, end, scratch)) {
+    if (!out.empty()) out += ' ';
+    out += std::to_string(begin) + ' ' + std::to_string(end);
+    from = end;
+  }
+  return out;
+}
+
+bool compile(const std::string& pattern, embeddings::regex::Regex& regex) {
   std::string error;
   if (!embeddings::regex::Regex::compile(pattern, regex, error)) {
     std::printf("%s\n", error.c_str());
-    return 1;
+    return false;
   }
   if (regex.matches_empty()) {
     std::printf("the pattern can match the empty string\n");
-    return 1;
+    return false;
   }
+  return true;
+}
+
+int main() {
+  std::string pattern;
+  if (!read_string_line(pattern)) return 2;
   embeddings::regex::Regex::Scratch scratch;
   std::string text;
-  std::string out;
-  while (read_string_line(text)) {
-    out.clear();
-    std::size_t from = 0;
-    std::size_t begin = 0;
-    std::size_t end = 0;
-    while (regex.search(text, from, begin, end, scratch)) {
-      if (!out.empty()) out += ' ';
-      out += std::to_string(begin) + ' ' + std::to_string(end);
-      from = end;
+  if (pattern == "--compile") {
+    while (read_string_line(pattern)) {
+      embeddings::regex::Regex regex;
+      std::string error;
+      std::printf("%s\n",
+                  embeddings::regex::Regex::compile(pattern, regex, error) ? "compiled" : error.c_str());
     }
+    return 0;
+  }
+  const bool pairs = pattern == "--pairs";
+  if (pairs && !read_string_line(pattern)) return 0;
+  embeddings::regex::Regex regex;
+  if (!compile(pattern, regex)) return 1;
+  while (read_string_line(text)) {
+    const std::string out = matches(regex, text, scratch);
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fputc('\n', stdout);
+    if (pairs) {
+      if (!read_string_line(pattern)) break;
+      if (!compile(pattern, regex)) return 1;
+    }
   }
   return 0;
 }

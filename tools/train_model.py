@@ -141,6 +141,40 @@ def hf_state_dict(model):
     return {k: np.ascontiguousarray(v.numpy(), dtype=np.float32) for k, v in out.items()}
 
 
+def gpt_from_hf(tensors, config):
+    """The inverse of hf_state_dict: a GPT in eval mode from GPT2LMHeadModel tensors and config.json."""
+    cfg = {
+        "vocab_size": config["vocab_size"],
+        "n_embd": config["n_embd"],
+        "n_positions": config["n_positions"],
+        "n_layer": config["n_layer"],
+        "n_head": config["n_head"],
+        "n_inner": config.get("n_inner") or 4 * config["n_embd"],
+        "dropout": 0.0,
+        "layer_norm_epsilon": config["layer_norm_epsilon"],
+        "init_std": config.get("initializer_range", 0.02),
+        "activation": config["activation_function"],
+    }
+    model = GPT(cfg)
+    names = {"wte.weight": "transformer.wte.weight", "wpe.weight": "transformer.wpe.weight",
+             "ln_f.weight": "transformer.ln_f.weight", "ln_f.bias": "transformer.ln_f.bias"}
+    conv1d = {"c_attn": "attn.c_attn", "attn_c_proj": "attn.c_proj", "c_fc": "mlp.c_fc", "mlp_c_proj": "mlp.c_proj"}
+    for i in range(cfg["n_layer"]):
+        p, q = f"h.{i}.", f"transformer.h.{i}."
+        for part in ("ln_1", "ln_2"):
+            names[p + part + ".weight"] = q + part + ".weight"
+            names[p + part + ".bias"] = q + part + ".bias"
+        for ours, theirs in conv1d.items():
+            names[p + ours + ".weight"] = q + theirs + ".weight"
+            names[p + ours + ".bias"] = q + theirs + ".bias"
+    state = {}
+    for ours, theirs in names.items():
+        value = torch.from_numpy(np.array(tensors[theirs], dtype=np.float32))
+        state[ours] = value.t() if ours.endswith(".weight") and ours.split(".")[-2] in conv1d else value
+    model.load_state_dict(state)
+    return model.eval()
+
+
 # --------------------------------------------------------------------------
 # safetensors: a small writer and a strict reader
 # --------------------------------------------------------------------------

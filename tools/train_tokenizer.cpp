@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "embeddings/formats/model.h"
+#include "embeddings/file_io/file_io.h"
 #include "embeddings/text/tokenizer.h"
 #include "embeddings/training/bpe_trainer.h"
 #include "embeddings/training/corpus.h"

@@ -99,6 +99,15 @@ export interface ModelConfig {
   readonly context: number;
   readonly layers?: number;
   readonly heads?: number;
+  /**
+   * A model without a position table: what config.json says of its rotary
+   * positions, where it says it: rope_theta (or rotary_emb_base), head_dim,
+   * and the share of each head's numbers that turn (partial_rotary_factor
+   * or rotary_pct).
+   */
+  readonly ropeTheta?: number;
+  readonly headSize?: number;
+  readonly rotaryShare?: number;
 }
 
 /**
@@ -121,7 +130,10 @@ export interface ModelFiles {
    * embed_positions (whose first two rows come before position 0). Families
    * with rotary positions have no position table. A sharded checkpoint's
    * model.safetensors.index.json (a URL or a path) opens only the shard that
-   * holds the tables; both tables must be in that one shard.
+   * holds the tables; both tables must be in that one shard, named by a
+   * plain file name beside the index (no URL scheme, folder, percent escape
+   * or control character: refused by name before any request or file open).
+   * The index is at most 16 MiB, 8 levels deep and 1,024 objects and arrays.
    */
   weights: ModelFile;
   /**
@@ -157,7 +169,18 @@ export interface ModelFiles {
   signal?: AbortSignal;
 }
 
-export class Model implements Disposable {
+/**
+ * A loaded model, with WebAssembly instances of its own. An instance that
+ * fails inside WebAssembly (a trap: memory access out of bounds, a stack
+ * overflow, an abort) is stopped, as its memory may be left inconsistent:
+ * the failing call and every later call that needs it throw an Error that
+ * names the file and the failure (its `cause` is the RuntimeError). Other
+ * models are not touched; load this one again to go on. Disposable, so
+ * `using model = await loadModel()` frees it at the end of the block where
+ * the TypeScript lib has Disposable (esnext.disposable); where it has not,
+ * Symbol.dispose is declared below.
+ */
+export class Model {
   /**
    * The token embedding table, vocabSize × width, in the weights file's
    * format: `wte.dtype` is 'float32' (the default model), or 'float16' or
@@ -183,7 +206,13 @@ export class Model implements Disposable {
   readonly vocabSize: number;
   readonly width: number;
   readonly context: number;
-  /** Learned numbers in the whole weights file, not only the two tables. */
+  /**
+   * Learned numbers in the whole weights file, not only the two tables. For
+   * a sharded checkpoint, the index's metadata.total_size over the token
+   * table's bytes per number (an index whose total_size is not a whole
+   * number of bytes holding the tables is refused), or the shard's own
+   * count where the index gives no total_size.
+   */
   readonly parameterCount: number;
   /** The weights file's safetensors __metadata__. */
   readonly metadata: Readonly<Record<string, string>>;
@@ -208,7 +237,12 @@ export class Model implements Disposable {
   tokenize(text: string): Token[];
   /** A token's text as the chapter shows it: "·Lily" for " Lily". */
   tokenText(id: number): string;
-  /** The id of a single token given as shown ("·girl") or raw (" girl"); throws a RangeError otherwise. */
+  /**
+   * The id of a single token given as shown ("·girl") or raw (" girl");
+   * throws a RangeError otherwise, naming the text's pieces and the close
+   * spellings that are one token ("girl" suggests '·girl', the word after a
+   * space).
+   */
   tokenId(text: string): number;
   /** Every token's display text, by id. */
   vocabulary(): string[];
@@ -278,19 +312,42 @@ export class Model implements Disposable {
    * the signal's reason); onProgress hears the share of rows done.
    */
   cosineMatrixAsync(table: Matrix, options?: CosineMatrixOptions): Promise<Matrix<'float32'>>;
+  /**
+   * A row vector times the token table: `vector` holds vocabSize finite
+   * float32 numbers, the result width, result[j] = Σ_i vector[i] · wte[i][j].
+   * The kernels multiply every row, zeros included, in row order, in
+   * float32: a one-hot vector (all 0 but a 1 at t) gives row t number for
+   * number, the chapter's "the lookup is the same as multiplying a one-hot
+   * vector by W_E". It reads the whole table (a 16-bit one widened exactly).
+   * The result is a copy.
+   */
+  vectorTimesWte(vector: Vector): Float32Array;
   /** Bytes of WebAssembly memory held by the model. */
   memoryUsage(): { tables: number; tokenizer: number };
   /**
-   * Frees the model; later calls on it throw. Views taken before (wte.data,
+   * Frees the model; later calls on it throw. The model object itself keeps
+   * none of its WebAssembly memory after it, however long it is referenced.
+   * Views taken before (wte.data,
    * rowView of wte or wpe) stay readable, but each one keeps the model's
    * whole WebAssembly memory alive for as long as it is referenced (for
    * GPT-2, about 240 MiB for a 3 KiB row). To keep numbers past dispose(),
    * keep a copy: `model.wte.row(i)` or `rowView(model.wte, i).slice()`.
+   * A model whose instance failed inside WebAssembly (every call then throws
+   * an Error that says so) is disposed all the same.
    */
   dispose(): void;
   /** Same as dispose(). */
   delete(): void;
+  /** Same as dispose(): what `using` calls. */
   [Symbol.dispose](): void;
+}
+
+declare global {
+  // Symbol.dispose, for a program whose TypeScript lib has no
+  // esnext.disposable (lib: ["es2022", "dom"]); the same declaration as the lib's.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
 }
 
 /** nearest()'s options. */
@@ -401,5 +458,33 @@ export function cosineMatrix(table: Matrix): Matrix<'float32'>;
 /** cosineMatrix in slices, with Model.cosineMatrixAsync's limits; a table outside a model holds at most 2^24 numbers. */
 export function cosineMatrixAsync(table: Matrix, options?: CosineMatrixOptions): Promise<Matrix<'float32'>>;
 
-/** Which kernels this build runs, e.g. "wasm-simd128". */
-export const backend: string;
+/**
+ * Which kernels this build runs, e.g. "wasm-simd128", once `ready` has
+ * resolved (after `await loadModel()` too); '' until then.
+ */
+export let backend: string;
+
+/**
+ * Resolves once the WebAssembly module is up, which the package starts as
+ * it is imported: from then on dot(), cosine() and cosineMatrix() take
+ * plain arrays and tables outside any model (before, they throw). Rejects,
+ * as loadModel() then does, with the reason the module cannot start (a
+ * .wasm not found, say). loadModel() waits for it.
+ */
+export const ready: Promise<void>;
+
+/**
+ * Where the package's own files are served from (its .wasm modules, the
+ * map's Worker, the widgets' stylesheets, the default model and its
+ * training snapshots), for a bundler that does not copy the files named by
+ * `new URL('…', import.meta.url)` into its output (esbuild): the URL of a
+ * folder holding a copy of the package's `web/dist/`, `web/widgets/` and
+ * `model/` as they lie in the package (`FOLDER/web/dist/embeddings.wasm`),
+ * or a function from a file's path in the package
+ * (`"web/dist/embeddings.wasm"`) to its URL. A relative folder is read
+ * against the page's address. Vite, webpack, a page with an import map and
+ * Node need none of this. Call it before the package needs its first file,
+ * at the top of a module imported before the widgets' modules; later, it
+ * throws. docs/embedding.md has the copy step.
+ */
+export function locateFiles(where: string | URL | ((path: string) => string | URL)): void;

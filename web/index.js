@@ -3,26 +3,23 @@
 //   import { loadModel, rowView, dot, cosine } from 'embeddings-and-position';
 //   const model = await loadModel();
 //   cosine(rowView(model.wte, 477), rowView(model.wte, 497));
-import { instantiate } from './src/runtime.js';
-import { setDefaultHost } from './src/vectors.js';
+//
+// Nothing here awaits at the top level (kernels.js says why): the module
+// starts as the package is imported, loadModel() waits for it, and `ready`
+// says when dot() and cosine() can take plain arrays without a model.
+import { kernelsReady, kernelsBackend } from './src/kernels.js';
 
-// One shared instance computes on vectors that belong to no model (plain
-// arrays, rows of a trace). Its scratch is allocated once, here.
-const kernelModule = await instantiate();
-const chunk = kernelModule.vectorChunk();
-setDefaultHost({
-  module: kernelModule,
-  vectorA: kernelModule._malloc(chunk * 4),
-  vectorB: kernelModule._malloc(chunk * 4),
-  sums: kernelModule._malloc(3 * 8),
-  chunk,
-  checkAlive() {},
+/** Resolves once the module is up (dot and cosine on plain arrays work); rejects, like loadModel(), when it cannot start. */
+export const ready = kernelsReady.then(() => {
+  backend = kernelsBackend();
 });
+ready.catch(() => {});
 
-/** Which SIMD kernels this build runs ("wasm-simd128"). */
-export const backend = kernelModule.backendName();
+/** Which SIMD kernels this build runs ("wasm-simd128"), once `ready` has resolved; '' until then. */
+export let backend = '';
 
 export { Matrix, rowView } from './src/matrix.js';
 export { dot, cosine } from './src/vectors.js';
 export { loadModel, cosineMatrix, cosineMatrixAsync, defaultModelFiles, Model, Trace } from './src/model/index.js';
 export { mapDetails, alignMap } from './src/map.js';
+export { locateFiles } from './src/files.js';

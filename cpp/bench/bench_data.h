@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "embeddings/formats/model.h"
+#include "embeddings/file_io/file_io.h"
+#include "embeddings/formats/tables.h"
 #include "embeddings/text/tokenizer.h"
 
 namespace bench {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "bench_data.h"
@@ -176,21 +177,54 @@ void Nearest4096_TinyQuery(benchmark::State& state) {
 }
 BENCHMARK(Nearest4096_TinyQuery)->Unit(benchmark::kMicrosecond);
 
-// The same on the portable backend, for the ratio of SIMD to plain code.
-void Nearest4096_Portable(benchmark::State& state) {
+// Dot128, Cosine128 and Nearest4096 on each backend this CPU runs, called
+// through its table ("Nearest4096_Backend/portable"): the ratio of SIMD to
+// plain code, and, beside the public functions' figures, what choosing the
+// backend at run time costs.
+void Dot128_Backend(benchmark::State& state, const k::KernelBackend* backend) {
+  const Pair p = row_pair();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p.a);
+    benchmark::DoNotOptimize(backend->dot(p.a, p.b, p.n));
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * p.n * sizeof(float));
+  state.SetItemsProcessed(state.iterations());
+}
+
+void Cosine128_Backend(benchmark::State& state, const k::KernelBackend* backend) {
+  const Pair p = row_pair();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p.a);
+    benchmark::DoNotOptimize(backend->cosine(p.a, p.b, p.n));
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * p.n * sizeof(float));
+  state.SetItemsProcessed(state.iterations());
+}
+
+void Nearest4096_Backend(benchmark::State& state, const k::KernelBackend* backend) {
   const auto wte = data().tables.wte();
   const std::int64_t query = 477;
   std::vector<float> scratch(wte.rows), top_scores(kTopK);
   std::vector<std::int32_t> top_ids(kTopK);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(k::kPortableBackend.nearest(wte.row(query), wte.numbers, wte.rows, wte.cols,
-                                                         kTopK, query, scratch.data(), top_ids.data(),
-                                                         top_scores.data()));
+    benchmark::DoNotOptimize(backend->nearest(wte.row(query), wte.numbers, wte.rows, wte.cols, kTopK, query,
+                                              scratch.data(), top_ids.data(), top_scores.data()));
   }
   state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
   state.SetItemsProcessed(state.iterations() * wte.rows);
 }
-BENCHMARK(Nearest4096_Portable)->Unit(benchmark::kMicrosecond);
+
+bool register_backend_benchmarks() {
+  for (const k::KernelBackend* backend : k::available_backends()) {
+    const std::string name = backend->name;
+    benchmark::RegisterBenchmark(("Dot128_Backend/" + name).c_str(), Dot128_Backend, backend);
+    benchmark::RegisterBenchmark(("Cosine128_Backend/" + name).c_str(), Cosine128_Backend, backend);
+    benchmark::RegisterBenchmark(("Nearest4096_Backend/" + name).c_str(), Nearest4096_Backend, backend)
+        ->Unit(benchmark::kMicrosecond);
+  }
+  return true;
+}
+const bool backend_benchmarks_registered = register_backend_benchmarks();
 
 // The two halves of Nearest4096 on their own.
 void Nearest4096_ScoresOnly(benchmark::State& state) {
@@ -217,6 +251,54 @@ void Nearest4096_TopKOnly(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * wte.rows);
 }
 BENCHMARK(Nearest4096_TopKOnly)->Unit(benchmark::kMicrosecond);
+
+// ---- The one-hot lookup as a product: onehot(665) times the 4,096 × 128 table --
+
+std::vector<float> one_hot_665() {
+  std::vector<float> x(data().tables.wte().rows, 0.0f);
+  x[665] = 1.0f;
+  return x;
+}
+
+void OneHotTimesTable_Reference(benchmark::State& state) {
+  const auto wte = data().tables.wte();
+  const std::vector<float> x = one_hot_665();
+  std::vector<double> out(wte.cols);
+  for (auto _ : state) {
+    k::vector_times_table_reference(x.data(), wte.row(0), wte.rows, wte.cols, out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK(OneHotTimesTable_Reference)->Unit(benchmark::kMicrosecond);
+
+void OneHotTimesTable(benchmark::State& state) {
+  const auto wte = data().tables.wte();
+  const std::vector<float> x = one_hot_665();
+  std::vector<float> out(wte.cols), scratch(wte.cols);
+  for (auto _ : state) {
+    std::fill(out.begin(), out.end(), 0.0f);
+    k::vector_times_table(x.data(), wte.numbers, wte.rows, wte.cols, scratch.data(), out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wte.rows * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations() * wte.rows);
+}
+BENCHMARK(OneHotTimesTable)->Unit(benchmark::kMicrosecond);
+
+// What the model does instead: the row itself, 128 numbers read.
+void OneHotAsALookup(benchmark::State& state) {
+  const auto wte = data().tables.wte();
+  std::vector<float> out(wte.cols);
+  for (auto _ : state) {
+    std::memcpy(out.data(), wte.row(665), wte.cols * sizeof(float));
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * wte.cols * sizeof(float));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(OneHotAsALookup);
 
 // ---- The 128 × 128 position cosine map ----------------------------------------
 

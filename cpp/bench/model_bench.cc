@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench_data.h"
+#include "embeddings/file_io/file_io.h"
 #include "embeddings/kernels/kernels.h"
 
 namespace {

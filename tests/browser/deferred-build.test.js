@@ -122,7 +122,7 @@ for (const profile of [{ name: '1280 px', width: 1280, height: 900 }, { name: '3
       assert.equal(early.compare, undefined);
       assert.deepEqual(early.stillUnbuilt, ['#pairs', '#nearest', '#positions', '#word-cosine'],
         'attributes, the model and reads that need no part leave a far widget unbuilt');
-      assert.deepEqual(early.traceText, ['Lily saw Max in the park', 'Max saw Lily in the park']);
+      assert.deepEqual(early.traceText, ['One day Lily saw Max.', 'One day Max saw Lily.']);
       assert.equal(early.sliderWord, '·girl');
       assert.deepEqual(early.builtOnDemand, ['#trace', '#slider', '#vocabulary-map']);
       assert.equal(early.dataBuilt, true);

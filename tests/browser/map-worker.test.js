@@ -50,6 +50,26 @@ describe('model.map in the browser', () => {
     assert.deepEqual(page.problems, []);
   });
 
+  test('a Worker that cannot start: a warning says why, and only then is the map made on the page\'s thread, the same map', async () => {
+    const fallback = await openPage(suite.browser, { width: 1280, height: 900 });
+    try {
+      await fallback.route('**/map-worker.js', (route) => route.fulfill({ status: 404, body: '' }));
+      await fallback.goto(`${suite.server.origin}/web/page/`);
+      await fallback.waitForFunction(() => document.querySelector('#nearest')?.dataset.state === 'ready', undefined, { timeout: 60000 });
+      const points = await fallback.evaluate(async (n) => {
+        const model = document.querySelector('#nearest').model;
+        const table = new model.wte.constructor(model.wte.data.slice(0, n * model.width), n, model.width);
+        return Array.from((await model.map({ table, seed: 5, epochs: 40 })).data);
+      }, 600);
+      const warnings = fallback.messages.filter(({ type, text }) => type === 'warning' && text.startsWith('[embeddings]'));
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0].text, /^\[embeddings\] model\.map: the map's Worker could not start \(.+\); maps go on the main thread/);
+      assert.deepEqual(points, await nodeMap(600, { seed: 5, epochs: 40 }));
+    } finally {
+      await fallback.context().close();
+    }
+  });
+
   test('an AbortSignal rejects with its reason; a map asked for beside it is still made, and the next one too', async () => {
     const result = await page.evaluate(async () => {
       const model = document.querySelector('#nearest').model;

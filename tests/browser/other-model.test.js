@@ -1,11 +1,17 @@
 // The chapter page opening another model: one named in the address
 // (?model=FOLDER/), here a model with rotary positions and no position
 // table, whose widgets say so instead of failing; and files picked from the
-// reader's disk, read in the browser and sent nowhere.
+// reader's disk, read in the browser and sent nowhere. Files that cannot be
+// opened (garbage, cut short, a bad config.json) leave the page's model in
+// place and say why beside the picker; an address whose model cannot be
+// opened gives the page's own; weights alone open the tables by row id and
+// the page names the missing tokenizer.json (?weights= alone gives the same
+// files, tests/js/model-choice.test.js); a
+// training snapshot opened as a model claims no share of the whole model.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
-import { launch, openPage, waitForWidgets } from './helpers/browser.js';
+import { launch, openPage, screenshot, waitForWidgets } from './helpers/browser.js';
 import { makeDevModel } from './helpers/dev-model.js';
 
 const rotary = makeDevModel({ rotary: true });
@@ -51,7 +57,17 @@ test('a model without a position table: every widget works or says it has no pos
   assert.equal(await page.evaluate(() => window.trace.positionEmbeddings), null);
   const says = /this model has no position table: it uses rotary positions/i;
   assert.match(await page.locator('#positions').innerText(), says);
-  assert.equal(await page.locator('#positions canvas.ew-grid-canvas, #positions [role="grid"]').count(), 0);
+  // Instead of a blank: how a turned vector's similarity depends on the distance, from config.json's rope_theta.
+  assert.match(await page.locator('#positions').innerText(), /with base 500,000/);
+  const rotary = await page.evaluate(() => {
+    const map = document.querySelector('#positions').map;
+    return { rows: map.rows, near: map.at(1, 2), diagonal: map.at(10, 13) === map.at(40, 43) };
+  });
+  // config.json: 128 numbers, 4 heads, so heads of 32 numbers, 16 pairs turning.
+  let near = 0;
+  for (let i = 0; i < 16; i++) near += Math.cos(500000 ** (-2 * i / 32));
+  assert.equal(rotary.rows, 128);
+  assert.ok(Math.abs(rotary.near - near / 16) < 1e-6 && rotary.diagonal, JSON.stringify(rotary));
   assert.match(await page.locator('#trace').innerText(), says);
   assert.match(await page.locator('#model-text').innerText(), /no position table \(rotary positions, 8,192 places\)/);
   assert.match(await page.locator('[data-fig="pos-near"]').first().innerText(), says);
@@ -106,4 +122,101 @@ test('a BF16 model\'s tables stay in 16 bits, and the token table shows their nu
   numbers.forEach((x, i) => assert.ok(Math.abs(x - expected[i]) < 0.01, `${rowText} against ${expected}`));
   assert.equal((await page.evaluate(() => window.model.nearest('·girl', 3))).length, 3);
   assert.deepEqual(page.problems, []);
+});
+
+/** Picks files by name: { name: bytes }. */
+function pick(files) {
+  return page.setInputFiles('#model-files', Object.entries(files).map(([name, bytes]) => ({
+    name, mimeType: name.endsWith('.json') ? 'application/json' : 'application/octet-stream', buffer: Buffer.from(bytes),
+  })));
+}
+
+test('a file that cannot be opened leaves the page\'s model in place, and the line beside the picker says what was wrong', async () => {
+  await page.evaluate(() => { window.__shown = window.model; });
+  const weights = learned.get('model.safetensors');
+  const cases = [
+    // 26 bytes that are no safetensors file, with a real config and tokenizer.
+    [{ 'garbage.safetensors': new TextEncoder().encode('this is not a safetensors!'), 'config.json': learned.get('config.json'), 'tokenizer.json': learned.get('tokenizer.json') },
+      /^garbage\.safetensors, config\.json, tokenizer\.json could not be opened, so the page still shows .*garbage\.safetensors: /],
+    // The real file cut short.
+    [{ 'cut.safetensors': weights.subarray(0, Math.floor(weights.length / 2)), 'config.json': learned.get('config.json'), 'tokenizer.json': learned.get('tokenizer.json') },
+      /^cut\.safetensors, .* could not be opened, so the page still shows .*cut\.safetensors: /],
+    // A config.json that is not JSON.
+    [{ 'model.safetensors': weights, 'bad-config.json': new TextEncoder().encode('{ "n_embd": '), 'tokenizer.json': learned.get('tokenizer.json') },
+      /^model\.safetensors, bad-config\.json, tokenizer\.json could not be opened, so the page still shows .*bad-config\.json/],
+  ];
+  for (const [files, says] of cases) {
+    await pick(files);
+    await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#model-pick-status').textContent), says.source);
+    const kept = await page.evaluate((selector) => ({
+      same: window.model === window.__shown,
+      widgets: [...document.querySelectorAll(selector)].filter((w) => (w.model !== undefined && w.model !== window.model) || w.dataset.state !== 'ready').map((w) => `${w.id} ${w.dataset.state}`),
+      alert: document.querySelector('#model-pick-status').getAttribute('role'),
+      header: document.querySelector('#model-text').textContent,
+    }), WIDGETS);
+    assert.deepEqual({ ...kept, header: kept.header.startsWith('Model loaded:') }, { same: true, widgets: [], alert: 'alert', header: true }, JSON.stringify(kept));
+  }
+  assert.deepEqual(page.problems, []);
+  // Scrolled to the foot, the training slider asks for the rotary folder's snapshots, which it has none of (and says so).
+  await page.locator('.model-picker').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('#slider').dataset.state === 'error');
+  await screenshot(page, 'model-pick-failed', { locator: page.locator('.model-picker') });
+  assert.match(await page.locator('#slider > .ew-status').textContent(), /No training snapshots could be loaded from \/model\/rotary\/snapshots\/index\.json/);
+  page.problems.splice(0, page.problems.length, ...page.problems.filter((p) => !/status of 404/.test(p)));
+});
+
+test('the weights alone open the tables, shown by row id; the page names the missing tokenizer.json', async () => {
+  await pick({ 'model.safetensors': learned.get('model.safetensors') });
+  await page.waitForFunction(() => window.model?.context === 64 && document.documentElement.dataset.page === 'ready');
+  assert.deepEqual(await waitForWidgets(page, '#table, #nearest, #positions, #analogy, #one-hot, #row-dot'), []);
+  // The one-hot product and the real rows' dot product by row id, without words.
+  assert.equal(await page.evaluate(() => document.querySelector('#one-hot').result.equal), 128);
+  assert.match(await page.locator('#row-dot .ew-rowdot-presets').textContent(), /came without its tokenizer\.json/);
+  const header = await page.locator('#model-text').textContent();
+  assert.match(header, /^Model loaded from its weights alone: .* It came without its tokenizer\.json/);
+  assert.doesNotMatch(header, /Every figure below comes from it/);
+  const story = await page.locator('.story [data-fig="lily-id"]').textContent();
+  assert.match(story, /without its tokenizer\.json/);
+  assert.doesNotMatch(await page.locator('#embeddings').innerText(), /\(none:/);
+  assert.match(await page.locator('#model-pick-status').textContent(), /without a tokenizer\.json \(rows by id\)/);
+  // The token table by id, the closest tokens by id, the map by id; the trace says what it needs.
+  await page.locator('#table input[role="combobox"]').fill('#3');
+  await page.locator('#table input[role="combobox"]').press('Enter');
+  assert.equal(await page.evaluate(() => document.querySelector('#table').grid.highlighted), 3);
+  await page.locator('#nearest input[role="combobox"]').fill('5');
+  await page.locator('#nearest input[role="combobox"]').press('Enter');
+  assert.match(await page.locator('#nearest .ew-summary').textContent(), /closest to #5 \(id 5\)/);
+  assert.match(await page.locator('#trace .ew-status').textContent(), /tokenizer\.json/);
+  assert.match(await page.locator('#pairs').innerText(), /came without its tokenizer\.json/);
+  await page.locator('#vocabulary-map').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('#vocabulary-map').map?.rows === window.model.vocabSize);
+  assert.equal(await page.evaluate(() => document.querySelector('#vocabulary-map').tokenId), 5);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a training snapshot opened as a model says its file holds only the two tables, not a share of the whole model', async () => {
+  const [last] = JSON.parse(new TextDecoder().decode(learned.get('snapshots/index.json'))).snapshots.slice(-1);
+  await pick({ [last.file]: learned.get(`snapshots/${last.file}`), 'config.json': learned.get('config.json'), 'tokenizer.json': learned.get('tokenizer.json') });
+  await page.waitForFunction(() => window.model?.wte.dtype === 'float16' && document.documentElement.dataset.page === 'ready');
+  const numbers = await page.locator('#embeddings .numbers').innerText();
+  assert.match(numbers, /this file holds nothing but the token and position tables, so how many numbers the whole model learned, and so their share, is not known here/);
+  assert.doesNotMatch(numbers, /in every/);
+  assert.match(await page.locator('#model-text').textContent(), /Its file holds only the token and position tables/);
+  const details = await page.locator('#model-details').textContent();
+  assert.match(details, /numbers in its file, only the token and position tables \(its config\.json names 2 layers, which the file does not hold\)/);
+  assert.deepEqual(page.problems, []);
+});
+
+test('an address whose model cannot be opened gives the page\'s own model, and says why beside the picker', async () => {
+  const other = await openPage(browser);
+  await other.goto(`${origin}/web/page/?model=/model/missing/`);
+  await other.waitForFunction(() => document.documentElement.dataset.page === 'ready', undefined, { timeout: 60000 });
+  assert.deepEqual(await waitForWidgets(other, WIDGETS), []);
+  assert.equal(await other.evaluate(() => window.model.source.endsWith('/model/model.safetensors')), true);
+  assert.match(await other.locator('#model-pick-status').textContent(),
+    /^The model the address names \(\/model\/missing\/model\.safetensors\) could not be opened, so the page shows its own model instead\. .*404/);
+  assert.match(await other.locator('#model-text').textContent(), /The model the address names could not be opened/);
+  // Its files were asked for, and answered 404; nothing else went wrong.
+  assert.deepEqual(other.problems.filter((p) => !/Failed to load resource: the server responded with a status of 404/.test(p)), []);
+  await other.context().close();
 });

@@ -76,7 +76,7 @@ test('the first model\'s load marks its steps, in order, for the Performance pan
   assert.equal(kernels, 1, 'the kernels\' instance is started once');
 });
 
-// ---- The second WebAssembly module (docs/tokenizer.md, "Two WebAssembly modules") ----
+// ---- The second WebAssembly module (docs/tokenizer.md) ----
 // The page with its own model never fetches embeddings-full.*; a tokenizer.json
 // with a Split pre-tokenizer, loaded through the package in the same page,
 // fetches it over HTTP and gives the ids of the page's own tokenizer when its

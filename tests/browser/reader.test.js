@@ -139,7 +139,7 @@ describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
       // A tap in the loupe moves there; the loupe stays beside the finger.
       const next = cells.find((cell) => cell.r === r + 1 && cell.c === c + 1);
       await loupe.locator(`button[data-r="${next.r}"][data-c="${next.c}"]`).tap();
-      assert.match(await page.locator(`${selector} .ew-grid-readout`).textContent(), selector === '#table'
+      assert.match(await page.locator(`${selector} .ew-grid-readout`).first().textContent(), selector === '#table'
         ? new RegExp(`\\(row ${r + 1}\\), column ${c + 1}: `) : new RegExp(`^Places ${r + 2} and ${c + 2} `));
       assert.ok(inWindow(await loupe.evaluate((element) => element.getBoundingClientRect().toJSON()), size));
       if (selector === '#table') {
@@ -164,7 +164,7 @@ describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
     const rect = await loupe.evaluate((element) => element.getBoundingClientRect().toJSON());
     assert.ok(inWindow(rect, size), JSON.stringify(rect));
     assert.ok(Math.min(Math.abs(rect.top - point.y), Math.abs(rect.bottom - point.y)) <= 40, 'the loupe is beside the strip');
-    const trace = model.trace('Lily saw Max in the park');
+    const trace = model.trace('One day Lily saw Max.');
     const title = await loupe.locator('.ew-loupe-title').textContent();
     const c = Number(title.match(/column (\d+)/)[1]);
     assert.equal(title, `Place 3, ${trace.tokens[2].text} (id ${trace.tokens[2].id}), column ${c}: token ${num(trace.tokenEmbeddings.at(2, c))} + position ${num(trace.positionEmbeddings.at(2, c))} = sum ${num(trace.embeddings.at(2, c))}`);
@@ -180,15 +180,16 @@ describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
     const words = Array.from({ length: 200 }, (_, i) => ['Lily', 'saw', 'Max', 'in', 'the', 'park'][i % 6]).join(' ');
     const textarea = page.locator('#trace textarea').first();
     t.after(async () => {
-      await textarea.fill('Lily saw Max in the park');
-      await page.waitForFunction(() => document.querySelector('#trace').trace?.text === 'Lily saw Max in the park');
+      await textarea.fill('One day Lily saw Max.');
+      await page.waitForFunction(() => document.querySelector('#trace').trace?.text === 'One day Lily saw Max.');
     });
     await textarea.fill(words);
     await page.waitForFunction((text) => document.querySelector('#trace').trace?.text === text || document.querySelector('#trace').trace?.truncated > 0, words);
     const rows = () => page.locator('#trace .ew-trace').first().locator('.ew-trace-body .ew-trace-row').count();
     assert.equal(await rows(), 12);
     const height = await page.locator('#trace').evaluate((element) => element.getBoundingClientRect().height);
-    assert.ok(height < 4000, `the trace widget is ${height} px tall with a 200-word text`);
+    // Both traces collapsed, the comparison's table too, and its sentences (about 350 px here): all 128 rows would be 10,000 px.
+    assert.ok(height < 4500, `the trace widget is ${height} px tall with a 200-word text`);
     const more = page.locator('#trace .ew-trace-more').first();
     assert.match(await more.textContent(), new RegExp(`Show all ${model.context} rows`));
     await more.tap();
@@ -341,11 +342,17 @@ describe('search boxes read a word as a reader means it', () => {
 });
 
 describe('the console explains itself', () => {
-  test('one console.info on load names the globals and this model\'s ids, and says the book\'s ids are the book\'s', async () => {
+  test('one console.info on load names the globals; this model\'s ids and the book\'s only where they differ', async () => {
     const infos = page.messages.filter((m) => m.type === 'info');
     assert.equal(infos.length, 1, infos.map((m) => m.text).join('\n---\n'));
     const text = infos[0].text;
     for (const name of ['model', 'trace', 'rowView', 'dot', 'cosine', 'help()']) assert.ok(text.includes(name), name);
+    if (idOf('Lily') === 665 && idOf('·girl') === 477 && idOf('·boy') === 497) {
+      // The default model has the chapter's ids: its lines work as written, no warning.
+      assert.match(text, /The chapter’s lines work as written: rowView\(model\.wte, 665\) is “Lily”/);
+      assert.doesNotMatch(text, /belong to the book’s model/);
+      return;
+    }
     for (const token of ['Lily', '·Lily', '·girl', '·boy', '·three', '·3']) {
       const id = idOf(token);
       assert.ok(text.includes(`${token} ${id ?? '(not one token here)'}`), `${token} ${id}: ${text}`);
@@ -380,8 +387,8 @@ describe('the console explains itself', () => {
     assert.match(whole.preview, new RegExp(`^${model.vocabSize} tokens × ${model.width} numbers, ${model.context} positions`));
     const trace = await preview('trace');
     assert.equal(trace.description, 'Trace');
-    assert.equal(fields(trace.properties).text, 'Lily saw Max in the park');
-    assert.equal(fields(trace.properties).tokens, `Array(${model.trace('Lily saw Max in the park').tokens.length})`);
+    assert.equal(fields(trace.properties).text, 'One day Lily saw Max.');
+    assert.equal(fields(trace.properties).tokens, `Array(${model.trace('One day Lily saw Max.').tokens.length})`);
   });
 });
 
@@ -491,8 +498,8 @@ describe('the smaller fixes', () => {
     const words = await page.locator('#trace .ew-compare-table tbody th').allTextContents();
     assert.ok(words.length > 0 && words.every((word) => !/^<0x/.test(word)), words.join(' '));
     assert.match(await page.locator('#trace .ew-compare').textContent(), /byte tokens are left out/);
-    await page.locator('#trace textarea').nth(0).fill('Lily saw Max in the park');
-    await page.locator('#trace textarea').nth(1).fill('Max saw Lily in the park');
+    await page.locator('#trace textarea').nth(0).fill('One day Lily saw Max.');
+    await page.locator('#trace textarea').nth(1).fill('One day Max saw Lily.');
   });
 
   test('colours set on an ancestor reach the widgets', async () => {

@@ -47,11 +47,36 @@ describe('<training-slider>: watch it learn, at 1280 px', () => {
     await page.waitForTimeout(500);
     assert.equal(await page.evaluate(() => document.querySelector('#slider').dataset.learned), '3');
     assert.equal(snapshotRequests(), 3);
-    // Going to step 0 lays out the rest, each from the one after it.
-    await page.locator('#slider input[type="range"]').focus();
-    await page.keyboard.press('Home');
+    // Play, from the last step, goes to step 0, which lays out the rest, each from the one after it. Meanwhile
+    // every view says what it is: the step's own map, its quick PCA while the UMAP is laid out, or a dimmed picture.
+    await page.evaluate(() => {
+      const slider = document.querySelector('#slider');
+      const canvas = slider.querySelector('canvas.ew-learn-canvas');
+      window.__views = [];
+      const record = () => window.__views.push({ range: Number(slider.range.value), stepText: slider.stepText.textContent,
+        words: slider.learnMap.words.textContent, status: slider.learnMap.status.textContent, showing: canvas.dataset.showing, step: canvas.dataset.step });
+      new MutationObserver(record).observe(slider, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-showing', 'data-step'] });
+    });
+    await page.locator('#slider .ew-slider-line > button').click();
     await learned(page, index.snapshots.length);
     assert.equal(snapshotRequests(), index.snapshots.length);
+    // Then Play moves on, a step at a time.
+    await page.waitForFunction(() => Number(document.querySelector('#slider').dataset.shown) >= 1 && document.querySelector('#slider').index < 12, undefined, { timeout: 60000 });
+    await page.locator('#slider .ew-slider-line > button').click();
+    assert.equal(await page.locator('#slider .ew-slider-line > button').textContent(), 'Play');
+    const views = await page.evaluate(() => window.__views);
+    const label = (i) => index.snapshots[i].step.toLocaleString('en-US');
+    for (const view of views) {
+      assert.match(view.stepText, new RegExp(`step ${label(view.range)} of`), JSON.stringify(view));
+      if (view.words) assert.ok(view.words.startsWith(`Step ${label(view.range)}:`), `${view.words} under step ${label(view.range)}`);
+      if (view.showing === 'layout' || view.showing === 'pca') assert.equal(view.step, String(view.range), JSON.stringify(view));
+    }
+    // At step 0, before its map was laid out, the page showed step 0's PCA and said so.
+    const provisional = views.find((view) => view.range === 0 && view.showing === 'pca');
+    assert.ok(provisional, 'step 0\'s quick map was shown');
+    assert.match(provisional.words, /Shown meanwhile: a quick map of step 0’s table, its two most varied directions \(PCA\)/);
+    assert.ok(views.some((view) => view.range === 0 && /Laying out step 0’s map/.test(view.status)));
+    await page.locator('#slider input[type="range"]').focus();
     await page.keyboard.press('End');
     await page.waitForFunction((i) => document.querySelector('#slider canvas.ew-learn-canvas').dataset.shown === String(i), index.snapshots.length - 1);
     assert.deepEqual(page.problems, []);
@@ -140,6 +165,12 @@ describe('<training-slider>: watch it learn, at 1280 px', () => {
     await page.waitForFunction((i) => document.querySelector('#slider canvas.ew-learn-canvas').dataset.shown === String(i), index.snapshots.length - 1);
     await page.waitForTimeout(100);
     await screenshot(page, 'training-slider-1280', { locator: page.locator('#slider') });
+    // In dark mode the map's canvas is dark, as the page is.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('#slider canvas.ew-learn-canvas')).backgroundColor), 'rgb(24, 24, 28)');
+    await page.waitForFunction(() => document.querySelector('#slider').learnMap.colours === undefined || document.querySelector('#slider').learnMap.colours.bg === '#18181c');
+    await screenshot(page, 'training-slider-1280-dark', { locator: page.locator('#slider .ew-learn') });
+    await page.emulateMedia({ colorScheme: 'light' });
     assert.deepEqual(page.problems, []);
     assert.deepEqual(await page.violations(), []);
   });
@@ -189,11 +220,40 @@ describe('<training-slider> at 375 px on a touch screen', () => {
     assert.deepEqual(small, []);
     const canvas = await page.locator('#slider canvas.ew-learn-canvas').boundingBox();
     assert.ok(canvas.width <= 375 && canvas.height > 150, `${canvas.width} × ${canvas.height}`);
+    // "Play" on one line, not "Pl/ay".
+    const lines = await page.evaluate(() => {
+      const range = document.createRange();
+      range.selectNodeContents(document.querySelector('#slider .ew-slider-line > button'));
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    assert.equal(lines, 1);
     await page.locator('#slider .ew-tick').nth(1).scrollIntoViewIfNeeded();
     await page.locator('#slider .ew-tick').nth(1).tap();
     await page.waitForFunction(() => document.querySelector('#slider canvas.ew-learn-canvas').dataset.shown === '1', undefined, { timeout: 120000 });
     await page.locator('#slider .ew-learn').scrollIntoViewIfNeeded();
     await screenshot(page, 'training-slider-375');
     assert.deepEqual(page.problems, []);
+  });
+
+  test('the table, cut off at the right, says it scrolls, and a sideways swipe scrolls it', async () => {
+    const box = page.locator('#slider .ew-table-scroll');
+    await box.scrollIntoViewIfNeeded();
+    const cue = await page.evaluate(() => {
+      const scroller = document.querySelector('#slider .ew-table-scroll');
+      return { wide: scroller.scrollWidth > scroller.clientWidth, cue: !scroller.nextElementSibling.hidden, text: scroller.nextElementSibling.textContent,
+        focusable: scroller.tabIndex === 0, label: scroller.getAttribute('aria-label') };
+    });
+    assert.deepEqual(cue, { wide: true, cue: true, text: 'The table goes on: swipe it sideways →', focusable: true, label: 'The figures of each snapshot (scrolls sideways)' });
+    const at = await box.boundingBox();
+    const [x, y] = [at.x + at.width - 40, at.y + at.height / 2];
+    await touch('touchStart', [[x, y]]);
+    for (let step = 1; step <= 8; step++) await touch('touchMove', [[x - 25 * step, y]]);
+    await touch('touchEnd', []);
+    // Scrolled to its end, however little is cut off.
+    await page.waitForFunction(() => {
+      const scroller = document.querySelector('#slider .ew-table-scroll');
+      return scroller.scrollLeft > 0 && scroller.scrollLeft >= scroller.scrollWidth - scroller.clientWidth - 1;
+    });
+    await screenshot(page, 'training-slider-table-375', { locator: box });
   });
 });

@@ -7,7 +7,7 @@
 
 #include "../fuzz/targets/tokenizer_encode.h"
 #include "embeddings/common/buffer.h"
-#include "embeddings/formats/model.h"
+#include "embeddings/formats/tables_loader.h"
 #include "formats/safetensors_writer.h"
 
 namespace {

@@ -37,6 +37,44 @@ test('const lily = rowView(model.wte, id); // 128 numbers', () => {
   assert.deepEqual(Array.from(lily), Array.from(ref.row(wte.data, width, id)));
 });
 
+test('the chapter\'s ids are the shipped model\'s: 665 is "Lily", 477 and 497 are ·girl and ·boy', () => {
+  assert.deepEqual([model.tokenText(665), model.tokenText(477), model.tokenText(497)], ['Lily', '·girl', '·boy']);
+  // The lines as the chapter writes them.
+  const lily = rowView(model.wte, 665);
+  assert.deepEqual(Array.from(lily), Array.from(ref.row(wte.data, width, model.tokenId('Lily'))));
+  const score = chapterCosine(rowView(model.wte, 477), rowView(model.wte, 497));
+  assert.ok(Math.abs(score - cosine(rowView(model.wte, model.tokenId('·girl')), rowView(model.wte, model.tokenId('·boy')))) < 1e-6);
+  assert.ok(score > 0.5, `·girl and ·boy score ${score}`);
+});
+
+test('the lookup is a one-hot vector times W_E: the kernels\' product is the row, number for number', () => {
+  for (const id of [0, 665, model.vocabSize - 1]) {
+    const oneHot = new Float32Array(model.vocabSize);
+    oneHot[id] = 1;
+    assert.deepEqual(Array.from(model.vectorTimesWte(oneHot)), Array.from(ref.row(wte.data, width, id)));
+  }
+  // Any vector: Σ_i x[i] · W_E[i], against a plain double-precision sum.
+  const x = Array.from({ length: model.vocabSize }, (_, i) => Math.cos(i * 0.37) / 64);
+  const got = model.vectorTimesWte(x);
+  for (let j = 0; j < width; j++) {
+    let sum = 0, magnitude = 0;
+    for (let i = 0; i < model.vocabSize; i++) {
+      const term = Math.fround(x[i]) * wte.data[i * width + j];
+      sum += term;
+      magnitude += Math.abs(term);
+    }
+    assert.ok(Math.abs(got[j] - sum) <= 4096 * 2 ** -23 * magnitude, `column ${j}: ${got[j]} vs ${sum}`);
+  }
+});
+
+test('tokenId suggests the spelling that is one token: \'girl\' -> \'·girl\'', () => {
+  assert.throws(() => model.tokenId('girl'), (error) => error instanceof RangeError &&
+    /"girl" is not a single token; it is 2 tokens: g irl\. Did you mean '·girl' \(id 477\)\?/.test(error.message) &&
+    /"·" is the space before a word/.test(error.message));
+  assert.throws(() => model.tokenId('·lily'), /Did you mean '·Lily' \(id 399\) or 'Lily' \(id 665\)\?/);
+  assert.throws(() => model.tokenId('xqzv'), (error) => !/Did you mean/.test(error.message));
+});
+
 test('cosine(rowView(model.wte, ·girl), rowView(model.wte, ·boy)) agrees with the chapter\'s code', () => {
   const a = rowView(model.wte, model.tokenId('·girl'));
   const b = rowView(model.wte, model.tokenId('·boy'));

@@ -5,6 +5,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 
 import { loadModel, rowView, dot, cosine } from '../../web/index.js';
 import { makeModel } from './helpers/fixtures.js';
@@ -81,6 +84,10 @@ describe('a disposed model', () => {
       assert.throws(call, /This model has been disposed; load it again with loadModel\(\)/, name);
       stillWorks();
     }
+    // map() returns a Promise: it rejects (it threw before any await).
+    const map = m.map({ method: 'pca' });
+    assert.ok(map instanceof Promise);
+    await assert.rejects(map, /This model has been disposed; load it again with loadModel\(\)/);
     // Views taken before stay readable; copies work anywhere.
     assert.deepEqual(Array.from(view), copy);
     assert.ok(Math.abs(cosine(copy, rowView(model.wte, 5)) - 1) < 1e-6);
@@ -104,4 +111,16 @@ test('a view kept past dispose() holds the whole instance; a copy holds only its
   assert.equal(copy.buffer.byteLength, fixture.width * 4);
   assert.deepEqual(Array.from(copy), Array.from(fixture.wte.subarray(4 * fixture.width, 5 * fixture.width)));
   assert.deepEqual(Array.from(view), Array.from(copy));
+});
+
+// Four 8,285 × 256 models (8.1 MiB tables, 14 MiB of WebAssembly memory
+// each), disposed and still held by an array: their memory comes back
+// (before, the disposed models kept all of it: +55 MiB).
+test('disposed models that are still referenced keep no WebAssembly memory', async () => {
+  const script = fileURLToPath(new URL('./helpers/disposed-memory.mjs', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', script]);
+  const { tableBytes, loaded, disposed, kept } = JSON.parse(stdout);
+  assert.equal(kept, 4);
+  assert.ok(loaded >= 4 * tableBytes, `four models add ${loaded} bytes, tables of ${tableBytes}: the measure sees them`);
+  assert.ok(disposed < tableBytes, `${disposed} bytes stay after disposal, more than one table's ${tableBytes}`);
 });

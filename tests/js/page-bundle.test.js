@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { bundlePage, bundleFile, firstScriptFile, shippedTableRanges } from '../../tools/bundle-page.mjs';
+import { bundlePage, bundleFile, firstScriptFile, shippedTableRanges, trainingFilesModule, trainingFilesSource } from '../../tools/bundle-page.mjs';
 
 const root = new URL('../../', import.meta.url);
 
@@ -30,7 +30,7 @@ test('each bundled module resolves its own URLs as its source did (the .wasm, th
 
 test('the bundle opens with V8\'s compile hint, so its functions compile as it streams in; the first script has none', async () => {
   const { code, firstScript } = await bundlePage({ write: false });
-  // The hint counts only as the file's first line (docs/benchmarks.md, "The 1.5× target").
+  // The hint counts only as the file's first line (docs/benchmarks.md).
   assert.equal(code.split('\n', 1)[0], '//# allFunctionsCalledOnLoad');
   assert.ok(!firstScript.code.includes('allFunctionsCalledOnLoad'), 'the first script gained nothing from the hint');
 });
@@ -48,8 +48,8 @@ test('the first script is what its sources build now, holds no more than the ear
   const { firstScript } = await bundlePage({ write: false });
   assert.ok(readFileSync(firstScriptFile, 'utf8') === firstScript.code, 'web/dist/first-requests.js is older than its sources: run tools/build.sh page');
   assert.deepEqual(firstScript.inputs, ['<define:SHIPPED_MODEL_TABLES>', 'web/page/first-requests.js', 'web/page/model-choice.js',
-    'web/src/default-model.js', 'web/src/early-compile.js', 'web/src/early-requests.js', 'web/src/sources/http.js',
-    'web/src/sources/signals.js']);
+    'web/src/default-model.js', 'web/src/early-compile.js', 'web/src/early-requests.js', 'web/src/files.js',
+    'web/src/sources/http.js', 'web/src/sources/signals.js']);
   assert.doesNotMatch(firstScript.code, /import\.meta/, 'a classic script has no import.meta');
   assert.ok(firstScript.code.includes('new URL("../src/default-model.js",document.currentScript.src)'));
   // The .wasm it compiles is the runtime's critical build, beside the script.
@@ -68,6 +68,20 @@ test('the first script carries where the shipped model\'s two tables lie, as its
   assert.deepEqual(await shippedTableRanges(), expected);
   const { firstScript } = await bundlePage({ write: false });
   assert.ok(firstScript.code.includes(JSON.stringify(expected).replace(/"/g, '')), 'the ranges are in the script');
+});
+
+test('web/dist/default-training.js names every training file of the default model, as its snapshots\' index lists them (else: tools/build.sh page)', async () => {
+  const fresh = await trainingFilesSource();
+  assert.ok(readFileSync(trainingFilesModule, 'utf8') === fresh, 'web/dist/default-training.js is older than model/snapshots/index.json');
+  const { default: named } = await import('../../web/dist/default-training.js');
+  const index = JSON.parse(readFileSync(new URL('model/snapshots/index.json', root), 'utf8'));
+  const paths = ['snapshots/index.json', ...index.snapshots.map(({ file }) => `snapshots/${file}`), 'training-curve.json'];
+  assert.deepEqual(Object.keys(named).sort(), paths.sort());
+  for (const path of paths) assert.equal(named[path]().href, new URL(`model/${path}`, root).href);
+  // The page leaves it out of its bundle: <training-slider> imports it when it shows the default model.
+  const { code, inputs } = await bundlePage({ write: false });
+  assert.ok(!inputs.includes('web/dist/default-training.js'));
+  assert.match(code, /import\("\.\/default-training\.js"\)/);
 });
 
 test('the Code parts\' definitions stay outside the bundle, spelled as the chapter writes them', async () => {

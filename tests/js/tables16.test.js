@@ -108,6 +108,8 @@ for (const [wteType, wpeType] of [['F16', 'F16'], ['BF16', 'BF16'], ['BF16', 'F3
       const [girl, boy] = [narrow.tokenId('·girl'), narrow.tokenId('·boy')];
       assert.equal(cosine(rowView(narrow.wte, girl), rowView(narrow.wte, boy)), cosine(rowView(wide.wte, girl), rowView(wide.wte, boy)));
       assert.equal(dot(rowView(narrow.wte, girl), rowView(narrow.wte, boy)), dot(rowView(wide.wte, girl), rowView(wide.wte, boy)));
+      const x = Array.from({ length: rows }, (_, i) => Math.sin(i) / 4);
+      assert.deepEqual(narrow.vectorTimesWte(x), wide.vectorTimesWte(x));
     });
 
     test('the PCA and UMAP maps read the table as float32', async () => {
@@ -162,7 +164,7 @@ describe('a Matrix of 16-bit numbers made by hand', () => {
 });
 
 // The chapter's module scores a 16-bit table a block of rows at a time
-// (kernels/generic.h, cosine_scores_widened): tables of many blocks, with
+// (kernels/generic.h, its cosine_scores_16): tables of many blocks, with
 // blocks that do not end on a multiple of four rows, and rows wider than a
 // block, score every row as the float32 table does.
 for (const dtype of ['F16', 'BF16']) {

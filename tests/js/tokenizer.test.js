@@ -251,14 +251,21 @@ describe('the default tokenizer (model/tokenizer.json), @huggingface/tokenizers 
 
   test('pinned ids', () => {
     // Bytes are ids 0-255 (id = byte value) and <|endoftext|> is the last id;
-    // the rest are this file's merges (4,096 entries trained on TinyStories).
+    // the rest are this file's merges (4,096 entries trained on TinyStories),
+    // in merge order but for the chapter's three tokens, which have the
+    // chapter's ids ("Lily" 665, " girl" 477, " boy" 497), each swapped with
+    // the token that had it ("gether", " loved", " care": tools/renumber_tokens.py).
     assert.equal(defaultModel.vocabSize, 4096);
     const pinned = [
-      ['Once upon a time, there was a little girl named Lily.', [415, 430, 258, 389, 44, 393, 280, 258, 383, 445, 437, 399, 46]],
-      [' girl', [445]],
+      ['Once upon a time, there was a little girl named Lily.', [415, 430, 258, 389, 44, 393, 280, 258, 383, 477, 437, 399, 46]],
+      [' girl', [477]],
+      [' boy', [497]],
       ['girl', [103, 441]],
       [' Lily', [399]],
-      ['Lily', [635]],
+      ['Lily', [665]],
+      ['together', [1992, 445]],
+      [' care', [635]],
+      [' loved', [499]],
       ['Hello world', [1364, 1267]],
       ['She said, "Let\'s play!"\n', [1270, 324, 44, 322, 909, 381, 345, 423, 10]],
       ['12345', [49, 50, 51, 52, 53]],

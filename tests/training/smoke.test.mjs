@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import rustTokenizers from 'tokenizers';
 import { loadModel } from '../../web/index.js';
 import { madeUpStories } from './helpers/stories.mjs';
 
@@ -122,7 +123,16 @@ test(`tools/train-default-model.sh --smoke builds a complete model folder that l
       assert.equal(model.context, T);
       assert.equal(model.parameterCount, claims.parameters);
       assert.equal(model.tokenText(511), '<|endoftext|>');
+      // The pipeline's last step renumbered the bytes a and b (tools/renumber_tokens.py):
+      // the tokenizer still gives Hugging Face's Rust tokenizers' ids on the renumbered file.
+      assert.deepEqual([model.tokenId('a'), model.tokenId('b')], [98, 97]);
       const text = 'Once upon a time, there was a little girl.';
+      const texts = [text, 'a b ab ba abba baby', 'A bird, a bee and a big bear.'];
+      const rust = rustTokenizers.Tokenizer.fromString(readFileSync(join(out, 'tokenizer.json'), 'utf8'));
+      for (const sample of texts) {
+        const encoding = await rust.encode(sample, null, { addSpecialTokens: false });
+        assert.deepEqual(model.tokenize(sample).map((token) => token.id), encoding.getIds(), sample);
+      }
       const trace = model.trace(text);
       assert.equal(trace.tokens.map((t) => t.text).join('').replaceAll('·', ' '), text);
       assert.equal(trace.embeddings.rows, trace.tokens.length);

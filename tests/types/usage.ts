@@ -1,10 +1,13 @@
 // Compiled (not run) by `tsc --noEmit`: the chapter's code and the public
-// API as a TypeScript user writes them, so index.d.ts stays complete.
+// API as a TypeScript user writes them, so index.d.ts (and the widgets' typings) stay complete.
 import {
   loadModel, rowView, dot, cosine, cosineMatrix, cosineMatrixAsync, Matrix, Model, Trace, backend, defaultModelFiles,
   type Neighbour, type Token, type ModelConfig, type Vector, type DType,
-  mapDetails, alignMap, type MapDetails, type MapOptions, type NearestOptions,
+  mapDetails, alignMap, type MapDetails, type MapOptions, type NearestOptions, ready, locateFiles,
 } from 'embeddings-and-position';
+import { sharedModel, WordCosine, type NearestWords, type TrainingSlider } from 'embeddings-and-position/widgets';
+import { deferWidgetDefinitions, defineDeferredWidgets } from 'embeddings-and-position/widgets/definitions';
+import 'embeddings-and-position/widgets/nearest-words';
 
 async function chapter(): Promise<void> {
   const model: Model = await loadModel();
@@ -26,6 +29,11 @@ async function chapter(): Promise<void> {
   const map: Matrix | null = wpe && cosineMatrix(wpe);
   const map2: Matrix | null = wpe && model.cosineMatrix(wpe);
   const config: ModelConfig = model.config;
+  const theta: number | undefined = config.ropeTheta ?? config.headSize ?? config.rotaryShare;
+  // The chapter's one-hot lookup as a product: a row of wte.
+  const oneHot = new Float32Array(model.vocabSize);
+  oneHot[665] = 1;
+  const product: Float32Array = model.vectorTimesWte(oneHot);
   const id: number = model.tokenId('·girl');
   const text: string = model.tokenText(id);
   const ids: number[] = model.encode('Lily');
@@ -102,3 +110,40 @@ void chapter;
 void custom;
 void kinds;
 void maps;
+
+// Start-up: the module starts as the package is imported; ready says when
+// plain arrays can be computed on without a model, and where files are served from.
+async function startUp(): Promise<void> {
+  locateFiles('/embeddings-and-position/');
+  locateFiles((path: string) => new URL(path, 'https://cdn.example/embeddings-and-position/'));
+  await ready;
+  const kernels: string = backend;
+  void [kernels, dot([1, 2], [3, 4])];
+}
+
+// The widgets by name: each element's class, and querySelector typed by tag.
+function widgets(): void {
+  const nearest: NearestWords | null = document.querySelector('nearest-words');
+  if (nearest) {
+    nearest.word = '·boy';
+    const k: number = nearest.k;
+    void k;
+  }
+  const trace = document.createElement('trace-table');
+  const tokens: number | undefined = trace.trace?.tokens.length;
+  trace.text = 'Lily saw Max';
+  trace.model = loadModel();
+  const code = document.querySelector('chapter-code');
+  if (code) code.lines = [{ code: 'dot([1, 2, 3], [4, 0, -1]);', comment: '1', run: () => dot([1, 2, 3], [4, 0, -1]) }];
+  const slider: TrainingSlider | null = document.querySelector('training-slider');
+  const dotProduct = document.querySelector('dot-product');
+  const sum: number | undefined = dotProduct?.result?.sum;
+  const model: Promise<Model> = sharedModel({ weights: 'model/model.safetensors' }, ({ loaded, total }) => console.log(loaded / total));
+  deferWidgetDefinitions({ except: ['embedding-table'] });
+  defineDeferredWidgets();
+  const map = document.querySelector('vocabulary-map');
+  void [tokens, slider?.keep, sum, model, map?.setMethod('pca'), new WordCosine().score];
+}
+
+void startUp;
+void widgets;

@@ -2,13 +2,16 @@
 // Code line with a function that does what the line says, typesets the
 // formulas, and puts the chapter's objects in the browser console.
 import './start.js';  // first: the model's requests leave before the rest is set up
-import { rowView, dot, cosine, loadModel, backend } from '../index.js';
+import { rowView, dot, cosine, loadModel, backend, ready } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
+import { pageModelFailure } from '../widgets/parts/model-source.js';
+import { hasTokenizer } from '../widgets/parts/token-picker.js';
 import { whenIdle } from '../widgets/parts/base.js';
 import { defineDeferredWidgets } from '../widgets/parts/definitions.js';
-import { positionMap } from '../widgets/position-map.js';
+import { positionMap, sinusoidMap } from '../widgets/position-map.js';
 import { ModelWidget } from '../widgets/parts/base.js';
 import { modelFilesFromPicked } from './model-choice.js';
+import { PageState } from './page-state.js';
 import { int, num, share, quote } from '../widgets/parts/format.js';
 import { dot as jsDot, cosine as jsCosine } from './code-parts.js';
 
@@ -44,13 +47,29 @@ const CHAPTER_TOKENS = ['Lily', '·Lily', '·girl', '·boy', '·three', '·3'];
 
 /** "Lily 635, ·Lily 399, …": this model's ids of the chapter's tokens (or why one has none). */
 function chapterIds(model) {
+  if (!hasTokenizer(model)) return 'none: this model came without its tokenizer.json';
   return CHAPTER_TOKENS.map((text) => `${text} ${idOf(model, text) ?? '(not one token here)'}`).join(', ');
 }
 
-/** The one short message the console shows on load: where the reader is. */
+/** The ids the chapter's Code lines use: the default model gives its tokens these. */
+const CHAPTER_LINE_IDS = { Lily: 665, '·girl': 477, '·boy': 497 };
+
+/** Whether a model's ids are the chapter's, so that its lines work as written. */
+function hasChapterIds(model) {
+  return Object.entries(CHAPTER_LINE_IDS).every(([text, id]) => idOf(model, text) === id);
+}
+
+/**
+ * The one short message the console shows on load: where the reader is, and
+ * for a model whose ids are not the chapter's, that its lines need this model's.
+ */
 function consoleBanner(model) {
-  return 'Embeddings and position. In this console: model, trace (the first text box), rowView, dot, cosine, and help() for the whole API.\n' +
-    `This model's ids: ${chapterIds(model)}.\n` +
+  const intro = 'Embeddings and position. In this console: model, trace (the first text box), rowView, dot, cosine, and help() for the whole API.\n';
+  if (hasChapterIds(model)) {
+    return `${intro}The chapter’s lines work as written: rowView(model.wte, 665) is “Lily”, ` +
+      'cosine(rowView(model.wte, 477), rowView(model.wte, 497)) is ·girl and ·boy.';
+  }
+  return intro + `This model's ids: ${chapterIds(model)}.\n` +
     'The book’s ids (665 for Lily, 477 and 497 in its cosine line) belong to the book’s model, not this one: ' +
     `ask this model with model.tokenId('Lily'), or read rowView(model.wte, model.tokenId('·girl')).`;
 }
@@ -78,6 +97,8 @@ function helpText(model) {
     ['model.trace(text)', 'what the first layer reads', "model.trace('Lily saw Max').embeddings  // token + position, one row per token"],
     ['trace', 'the trace of the first text box, kept current', 'trace.tokens, trace.tokenEmbeddings, trace.positionEmbeddings, trace.embeddings'],
     ['model.cosineMatrix(table)', 'every row against every row', 'model.cosineMatrix(model.wpe).at(1, 2)  // places 2 and 3'],
+    ['model.vectorTimesWte(vector)', `a vector of ${model.vocabSize} numbers times the token table, by the kernels: a one-hot vector gives its row`,
+      `const oneHot = new Float32Array(${model.vocabSize}); oneHot[${girl}] = 1; model.vectorTimesWte(oneHot)  // row ${girl}`],
     ['Matrix', `rows, cols, name, dtype, data (the numbers${sixteen ? '; of a 16-bit table, their bits' : ''}), .at(r, c), .row(i), .rowView(i), .toArray()`, 'model.wte.data.length  // every number of the table'],
   ];
   return ['The chapter’s API (each line: what, then an example to paste):',
@@ -136,6 +157,36 @@ function placesOf(model) {
     : `no position table (rotary positions${model.context ? `, ${int(model.context)} places` : ''})`;
 }
 
+/**
+ * Whether the weights file holds the two tables and nothing else (a
+ * training snapshot opened as a model): it then says nothing of how many
+ * numbers the whole model learned.
+ */
+function tablesOnly(model) {
+  return model.parameterCount === model.vocabSize * model.width + (model.wpe ? model.context * model.width : 0);
+}
+
+/** "4,096 tokens × 128 numbers, 128 places". */
+function sizeOf(model) {
+  return `${int(model.vocabSize)} tokens × ${int(model.width)} numbers, ${placesOf(model)}`;
+}
+
+/** The header's line about the loaded model: what it is, and what of the page it can fill. */
+function modelSummary(model) {
+  if (!hasTokenizer(model)) {
+    return `Model loaded from its weights alone: ${sizeOf(model)}. It came without its tokenizer.json, so what needs words ` +
+      '(a typed word, the tokens of a text, the chapter’s “Lily” and “·girl”) is missing below, and each token is shown by its row id.';
+  }
+  if (tablesOnly(model)) {
+    return `Model loaded: ${sizeOf(model)}. Its file holds only the token and position tables, so how many numbers the whole model ` +
+      'learned is not known here; every other figure below comes from them.';
+  }
+  return `Model loaded: ${sizeOf(model)}. Every figure below comes from it.`;
+}
+
+// The share sentence as the page wrote it, to put back after a model that could not fill it.
+const learnedSentence = [...($('[data-fig="learned"]')?.childNodes ?? [])];
+
 /** The figures of the first screen, beside the token table: filled before it is shown. */
 function fillFirstFigures(model) {
   const { vocabSize, width, context } = model;
@@ -144,12 +195,33 @@ function fillFirstFigures(model) {
   setFigure('width', int(width));
   setFigure('context', int(context));
   setFigure('count', int(tableNumbers));
-  setFigure('share', share(tableNumbers, model.parameterCount));
-  setFigure('params', int(model.parameterCount));
+  const learned = $('[data-fig="learned"]');
+  if (tablesOnly(model)) {
+    learned?.replaceChildren('and this file holds nothing but the token and position tables, so how many numbers the whole model ' +
+      'learned, and so their share, is not known here');
+  } else {
+    learned?.replaceChildren(...learnedSentence);
+    setFigure('share', share(tableNumbers, model.parameterCount));
+    setFigure('params', int(model.parameterCount));
+  }
 
   const lily = idOf(model, 'Lily');
-  if (lily === undefined) {
-    setFigure('lily-id', '(none: “Lily” is not one token in this model)');
+  if (!hasTokenizer(model)) {
+    // Said in words, where the chapter's sentence names an id and then Lily's numbers.
+    for (const element of document.querySelectorAll('[data-fig="lily-id"]')) {
+      element.textContent = element.closest('.story')
+        ? '42 (this model came without its tokenizer.json, so which token an id stands for is not known here)'
+        : 'not known';
+    }
+    setFigure('lily-five', 'not available, because without the model’s tokenizer.json the page cannot find “Lily”');
+  } else if (lily === undefined) {
+    // The Story's sentence needs an id: the first of Lily's pieces, said as such.
+    const pieces = model.tokenize('Lily');
+    for (const element of document.querySelectorAll('[data-fig="lily-id"]')) {
+      element.textContent = element.closest('.story') && pieces.length
+        ? `${pieces[0].id} (the first of the ${pieces.length} tokens “Lily” is in this model)`
+        : 'none: “Lily” is not one token in this model';
+    }
     setFigure('lily-five', 'not available, because “Lily” is not one token in this model');
   } else {
     setFigure('lily-id', String(lily));
@@ -161,6 +233,7 @@ function fillFirstFigures(model) {
 function fillLaterFigures(model) {
   const { vocabSize, width, context } = model;
   const pair = (a, b) => {
+    if (!hasTokenizer(model)) return `nothing here, as without the model’s tokenizer.json the page cannot find “${a}” and “${b}”`;
     const ia = idOf(model, a), ib = idOf(model, b);
     if (ia === undefined || ib === undefined) {
       return `nothing here, as “${ia === undefined ? a : b}” is not one token in this model`;
@@ -178,12 +251,19 @@ function fillLaterFigures(model) {
   };
   setFigure('pos-near', place(2, 3));
   setFigure('pos-far', place(2, 51));
+  // The original transformer's waves, for as many places and numbers (128 places without a position table).
+  const waves = sinusoidMap(model).map;
+  const wave = (p, q) => (p <= waves.rows && q <= waves.rows ? num(waves.at(p - 1, q - 1), 2) : `nothing (only ${waves.rows} places)`);
+  setFigure('wave-near', wave(2, 3));
+  setFigure('wave-far', wave(2, 51));
 
+  const numbers = tablesOnly(model)
+    ? `${int(model.parameterCount)} numbers in its file, only the token and position tables` +
+      (model.config.layers ? ` (its config.json names ${model.config.layers} layers, which the file does not hold)` : '')
+    : `${int(model.parameterCount)} learned numbers in all` + (model.config.layers ? `, ${model.config.layers} layers` : '');
   $('#model-details').textContent = `The model: ${model.source.replace(location.origin, '')}, ` +
-    `${int(vocabSize)} tokens × ${int(width)} numbers, ${placesOf(model)}, ` +
-    `${int(model.parameterCount)} learned numbers in all` +
-    (model.config.layers ? `, ${model.config.layers} layers` : '') +
-    `. Kernels: ${backend}.`;
+    `${int(vocabSize)} tokens × ${int(width)} numbers, ${placesOf(model)}, ${numbers}` +
+    `${hasTokenizer(model) ? '' : ', no tokenizer.json'}. Kernels: ${backend}.`;
 }
 
 function fillDotFigures() {
@@ -216,14 +296,28 @@ function traceShape(model) {
   return trace ? `${trace.tokens.length} × ${model.width}` : `n × ${model.width}`;
 }
 
+/** Five numbers of a row, as the chapter lists them. */
+function firstFive(model, id) {
+  return Array.from(rowView(model.wte, id).subarray(0, 5), (x) => num(x)).join(', ');
+}
+
 function fillCode(model) {
+  // The chapter's lines as written where this model has the chapter's ids
+  // (the default model does); else each with this model's id, or the
+  // tokenId call that says why there is none.
+  const asWritten = hasChapterIds(model);
   const lily = rowOf(model, 'Lily');
   $('#code-embeddings').lines = [
     {
       code: `const lily = ${lily.code};`,
-      comment: `${model.width} numbers${lily.id === undefined ? '' : ' (the book’s id for Lily: 665)'}`,
+      comment: `${model.width} numbers${lily.id === undefined || asWritten ? '' : ' (the book’s id for Lily: 665)'}`,
       name: 'lily',
       run: lily.run,
+      figure: {
+        what: 'The first five numbers of “Lily”',
+        book: '0.008, 0.006, −0.046, 0.001, −0.209',
+        ours: () => (lily.id === undefined ? 'none: “Lily” is not one token here' : firstFive(model, lily.id)),
+      },
     },
     {
       code: 'trace.tokenEmbeddings;',
@@ -233,6 +327,8 @@ function fillCode(model) {
   ];
 
   const girl = rowOf(model, '·girl'), boy = rowOf(model, '·boy');
+  const pairScore = () => (girl.id === undefined || boy.id === undefined
+    ? 'none: “·girl” or “·boy” is not one token here' : num(jsCosine(girl.run(), boy.run()), 2));
   $('#code-similar').lines = [
     dotLine,
     {
@@ -242,8 +338,9 @@ function fillCode(model) {
     },
     {
       code: `cosine(${girl.code}, ${boy.code});`,
-      comment: '·girl and ·boy (the book’s model: 0.74)',
+      comment: asWritten ? '·girl and ·boy, 0.74' : '·girl and ·boy (the book’s model: 0.74)',
       run: () => jsCosine(girl.run(), boy.run()),
+      figure: { what: '·girl and ·boy', book: '0.74', ours: pairScore },
     },
   ];
 
@@ -265,7 +362,8 @@ $('#code-dot').lines = [
   dotLine,
   { code: 'dot([1, 2, 3], [4, 0, -1]);', comment: String(jsDot([1, 2, 3], [4, 0, -1])), run: () => jsDot([1, 2, 3], [4, 0, -1]) },
 ];
-fillDotFigures();
+// The module computes them: once it is up (a failure shows as the model's).
+ready.then(fillDotFigures, () => {});
 
 // ---- Formulas ----------------------------------------------------------------------
 // KaTeX builds DOM nodes and sets styles through the CSSOM, which the page's
@@ -398,8 +496,7 @@ async function showModel(model) {
   progressBar.hidden = true;
   $('#model-line').setAttribute('role', 'status');
   $('#model-line').classList.remove('failed');
-  progressText.textContent = `Model loaded: ${int(model.vocabSize)} tokens × ${int(model.width)} numbers, ` +
-    `${placesOf(model)}. Every figure below comes from it.`;
+  progressText.textContent = modelSummary(model);
   fillFirstFigures(model);
   await afterNextFrame();
   if (current !== model) return false;
@@ -409,36 +506,82 @@ async function showModel(model) {
   return true;
 }
 
-/** Opens model files from the reader's disk: read here, in the browser, and sent nowhere. */
+const pickStatus = $('#model-pick-status');
+
+/** Says, beside the file picker, what became of the last model picked (or named in the address). */
+function sayBesidePicker(text, failed = false) {
+  if (!pickStatus) return;
+  pickStatus.textContent = text;
+  pickStatus.classList.toggle('failed', failed);
+  pickStatus.setAttribute('role', failed ? 'alert' : 'status');
+}
+
+/** The model shown now, in a few words: what a failed pick leaves in place. */
+function currentInWords() {
+  return current ? `${current.source.replace(location.origin, '')} (${sizeOf(current)})` : 'no model';
+}
+
+let picks = 0;
+
+/**
+ * Opens model files from the reader's disk: read here, in the browser, and
+ * sent nowhere. The widgets are handed the new model only once it has
+ * loaded: files that cannot be opened (not a safetensors file, cut short,
+ * a config.json that is not one) leave the page as it was, and the line
+ * beside the picker says what was wrong.
+ */
 async function openPicked(picked) {
+  const pick = ++picks;
+  const names = picked.map((file) => file.name).join(', ');
   let files;
   try {
     files = modelFilesFromPicked(picked);
   } catch (error) {
-    showModelFailure(error);
+    sayBesidePicker(`Nothing was opened: ${error.message}. The page still shows ${currentInWords()}.`, true);
     return;
   }
-  progressBar.hidden = false;
-  progressBar.removeAttribute('value');
-  progressText.textContent = `Opening ${picked.map((file) => file.name).join(', ')}…`;
+  sayBesidePicker(`Opening ${names}…`);
+  const mb = (bytes) => (bytes / 1048576).toFixed(1);
+  let model;
+  try {
+    model = await loadModel({
+      ...files,
+      onProgress: ({ loaded, total }) => {
+        if (pick === picks && total > 0) sayBesidePicker(`Opening ${names}: ${mb(loaded)} of ${mb(total)} MB…`);
+      },
+    });
+  } catch (error) {
+    if (pick === picks) sayBesidePicker(`${names} could not be opened, so the page still shows ${currentInWords()}. ${error.message}`, true);
+    return;
+  }
+  if (pick !== picks) {
+    model.dispose();
+    return;
+  }
+  sayBesidePicker(`Opened ${names}: ${sizeOf(model)}${hasTokenizer(model) ? '' : ', without a tokenizer.json (rows by id)'}.`);
   document.documentElement.dataset.page = 'loading';
-  const loading = loadModel({ ...files, onProgress: showProgress });
-  loading.catch(() => {});
   // Every widget on the page shows the picked model, but the training
   // slider: its snapshots are files beside the address's model, which
   // picked files do not have, so it goes on showing that model's training.
   for (const element of document.querySelectorAll('*')) {
-    if (element instanceof ModelWidget && element.localName !== 'training-slider') element.model = loading;
+    if (element instanceof ModelWidget && element.localName !== 'training-slider') element.model = model;
   }
-  let shown;
-  try {
-    shown = await showModel(await loading);
-  } catch (error) {
-    showModelFailure(error);
-    document.documentElement.dataset.page = 'error';
-    return;
-  }
-  if (shown) document.documentElement.dataset.page = 'ready';
+  if (await showModel(model)) document.documentElement.dataset.page = 'ready';
+}
+
+let pageState;
+
+/**
+ * A row of the trace the reader is on lights up its token elsewhere: its row
+ * in the token table (picked there) and its dot on the map (ringed, not
+ * picked, so the map's word and its neighbours stay).
+ */
+function linkViews() {
+  traceWidget.addEventListener('ew-trace-row', (event) => {
+    const { id, row, text, token } = event.detail;
+    $('#table')?.pick(id);
+    $('#vocabulary-map')?.lightUp(id, `${token} (place ${row + 1} of text ${text})`);
+  });
 }
 
 async function main() {
@@ -453,7 +596,29 @@ async function main() {
     return;
   }
   const shown = showModel(model);
+  const failure = pageModelFailure();
+  if (failure) {
+    // The address named a model that could not be opened: the page's own is shown instead, and said.
+    const named = failure.files.weights ? String(failure.files.weights).replace(location.origin, '') : 'the address’s model';
+    sayBesidePicker(`The model the address names (${named}) could not be opened, so the page shows its own model instead. ${failure.error.message}`, true);
+    progressText.textContent = `${modelSummary(model)} (The model the address names could not be opened: see beside the file picker, at the foot of the page.)`;
+  }
   traceWidget.addEventListener('ew-trace', () => fillCode(current));
+
+  // The texts the trace compares: the same tokens swapped (the default), or the chapter's own pair.
+  const textButtons = [...document.querySelectorAll('[data-texts]')];
+  for (const button of textButtons) {
+    button.addEventListener('click', () => {
+      const [first, second] = button.dataset.texts.split('|');
+      traceWidget.text = first;
+      traceWidget.compareText = second;
+      for (const other of textButtons) other.setAttribute('aria-pressed', String(other === button));
+    });
+  }
+  traceWidget.addEventListener('input', () => {
+    const texts = `${traceWidget.text}|${traceWidget.compareText}`;
+    for (const button of textButtons) button.setAttribute('aria-pressed', String(button.dataset.texts === texts));
+  });
 
   for (const button of document.querySelectorAll('[data-places]')) {
     button.addEventListener('click', () => {
@@ -464,16 +629,22 @@ async function main() {
       map.querySelector('.ew-grid-viewport')?.focus({ preventScroll: true });
     });
   }
+  linkViews();
   if (await shown) {
     document.documentElement.dataset.page = 'ready';
     performance.mark('embeddings:figures');
   }
+  // The reader's word, texts, step and map view in the address (restored from it, and Back).
+  pageState = new PageState({ nearest: $('#nearest'), map: $('#vocabulary-map'), trace: traceWidget, slider: $('#slider') });
+  pageState.start();
   console.info(consoleBanner(model));
   typesetWhenIdle();
 }
 
 $('#model-files')?.addEventListener('change', (event) => {
   const picked = [...event.target.files];
+  // Cleared, so that picking the same files again (after fixing one) opens them again.
+  event.target.value = '';
   if (picked.length) openPicked(picked);
 });
 

@@ -8,6 +8,7 @@
 import { sharedModel, setPageModelFiles } from '../widgets/parts/model-source.js';
 import { deferWidgetDefinitions } from '../widgets/parts/definitions.js';
 import { modelFilesFromAddress } from './model-choice.js';
+import { defaultModelFiles } from '../src/default-model.js';
 
 // Only the token table, the first model widget, is defined as its module
 // arrives; the page defines the others once the table shows its model
@@ -16,8 +17,9 @@ import { modelFilesFromAddress } from './model-choice.js';
 deferWidgetDefinitions({ except: ['embedding-table'] });
 
 // The address may name another model (?model=FOLDER/, see model-choice.js):
-// every widget that names no files then shows it.
-setPageModelFiles(modelFilesFromAddress(location.search, document.baseURI));
+// every widget that names no files then shows it; if it cannot be opened,
+// they show the default model, and page.js says what was wrong.
+setPageModelFiles(modelFilesFromAddress(location.search, document.baseURI), { fallback: defaultModelFiles });
 // Marked for the page's timing (tools/bench-page.mjs, the page's tests).
 performance.mark('embeddings:model-requested');
 sharedModel().catch(() => {});

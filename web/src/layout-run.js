@@ -1,7 +1,9 @@
 // What the main thread (map.js) and the map's Worker (map-worker.js) share
 // to compute a map in the layout module (web/dist/layout.wasm): the
 // instance made from a compiled module, and a map job from its table's
-// bytes to its points. No imports, so that the Worker loads nothing else.
+// bytes to its points. It imports only the instance guard (itself without
+// imports), so that the Worker loads nothing else.
+import { guardedInstantiation, instanceFailed, registerGuard } from './instance-guard.js';
 
 /** The stages a UMAP layout reports, in order (UmapLayout::Stage). */
 export const UMAP_STAGES = Object.freeze(['initialise', 'neighbours', 'graph', 'optimise', 'done']);
@@ -10,15 +12,19 @@ const NUMBERS = { float32: 0, float16: 1, bfloat16: 2 };
 /** An instance whose memory grew past this after a job is dropped: the next job gets a fresh one. */
 export const LARGEST_KEPT_INSTANCE = 256 * 1048576;
 
-/** An instance of the layout module's glue `create` from the compiled `wasm` (a WebAssembly.Module). */
-export function instantiateLayout(create, wasm) {
-  return create({
-    instantiateWasm(imports, done) {
-      WebAssembly.instantiate(wasm, imports).then((made) => done(made, wasm));
-      return {};
-    },
+export { instanceFailed };
+
+/**
+ * An instance of the layout module's glue `create` from the compiled `wasm`
+ * (a WebAssembly.Module), stopped at its first failure (instance-guard.js):
+ * the next map then makes another.
+ */
+export async function instantiateLayout(create, wasm) {
+  const instantiateWasm = guardedInstantiation(wasm, "the map's layout", 'The next map starts a new one.');
+  return registerGuard(await create({
+    instantiateWasm,
     printErr: (text) => console.error(`[layout] ${text}`),
-  });
+  }), instantiateWasm.state);
 }
 
 /** The layout module's last failure message. */

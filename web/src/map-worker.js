@@ -14,7 +14,7 @@
 // { id, error, name }. A cancelled job is ended by terminating the Worker
 // (map.js starts another for the rest).
 import createLayoutModule from '../dist/layout.js';
-import { LARGEST_KEPT_INSTANCE, LayoutJob, instantiateLayout } from './layout-run.js';
+import { LARGEST_KEPT_INSTANCE, LayoutJob, instanceFailed, instantiateLayout } from './layout-run.js';
 import { ThreadPool, helperCount, serveAsHelper } from './layout-threads.js';
 
 /** Milliseconds between two progress messages. */
@@ -32,8 +32,21 @@ function startHelper(message) {
   });
 }
 
+/** Lets the instance and its helpers go: the next job makes new ones. */
+function dropInstance() {
+  module = undefined;
+  try {
+    pool?.close();
+  } catch {
+    // A failed instance refuses even the frees; the helpers were ended before them.
+  }
+  pool = undefined;
+}
+
 /** This Worker's layout instance (and its helpers); a fresh one after a job that made it large. */
 async function layoutModule() {
+  // An instance that failed refuses every call: the next job has a new one.
+  if (module && instanceFailed(await module)) dropInstance();
   module ??= (async () => {
     if (!threads) return instantiateLayout(createLayoutModule, compiled);
     const { default: create } = await import('../dist/layout-threads.js');
@@ -92,13 +105,14 @@ async function handle(message) {
     self.postMessage({ id, error: error.message, name: error.name });
   } finally {
     if (message.go || (message.spec && !jobs.get(id))) {
-      jobs.get(id)?.free();
+      const job = jobs.get(id);
       jobs.delete(id);
       const instance = await module;
-      if (instance && instance.HEAPU8.byteLength > LARGEST_KEPT_INSTANCE && jobs.size === 0) {
-        module = undefined;
-        pool?.close();
-        pool = undefined;
+      if (instance && instanceFailed(instance)) {
+        dropInstance();  // it refuses even the job's free
+      } else {
+        job?.free();
+        if (instance && instance.HEAPU8.byteLength > LARGEST_KEPT_INSTANCE && jobs.size === 0) dropInstance();
       }
     }
   }

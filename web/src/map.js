@@ -4,30 +4,24 @@
 // asked for, so the chapter's main module stays small.
 //
 // In a browser every map is computed in a Worker of its own (map-worker.js,
-// built into web/dist/map-worker.js; one for the page, sent the compiled
-// module), whole: the page's main thread only sends the table, in its own
-// numbers (a 16-bit table stays 16-bit), a chunk per task, and receives the
-// points; an AbortSignal ends the Worker (another takes the jobs left).
-// Where there is no Worker (Node) or it cannot start, the work goes in
-// slices: each call into WebAssembly is kept to about SLICE_MS, and the
-// event loop gets a turn between slices, so a page that computes a map
-// never freezes (no task much over 50 ms) and an AbortSignal can stop it
-// between two slices. Both run the same WebAssembly, so they give the same
-// bits.
+// built into web/dist/map-worker.js, a file that imports nothing; one for
+// the page, sent the compiled module), whole: the page's main thread only
+// sends the table, in its own numbers (a 16-bit table stays 16-bit), a
+// chunk per task, and receives the points; an AbortSignal ends the Worker
+// (another takes the jobs left). Where there is no Worker (Node) or it
+// cannot start, the work goes in slices: each call into WebAssembly is
+// kept to about SLICE_MS, and the event loop gets a turn between slices, so
+// a page that computes a map never freezes (no task much over 50 ms) and an
+// AbortSignal can stop it between two slices. Both run the same
+// WebAssembly, so they give the same bits.
 import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
 import { checkSignal } from './sources/index.js';
 import { now, yieldToEventLoop } from './event-loop.js';
-import { compileWasm } from './runtime.js';
-import { LARGEST_KEPT_INSTANCE, LayoutJob, instantiateLayout, tableBytes } from './layout-run.js';
+import { compileWasm, observed } from './runtime.js';
+import { locatedFile, packageFile } from './files.js';
+import { LARGEST_KEPT_INSTANCE, LayoutJob, instanceFailed, instantiateLayout, tableBytes } from './layout-run.js';
 import { ThreadPool, helperCount, sharedMemoryAllowed } from './layout-threads.js';
 
-const wasmUrl = new URL('../dist/layout.wasm', import.meta.url);
-// The same module with shared memory, where several threads may share a map (layout-threads.js).
-const threadsWasmUrl = new URL('../dist/layout-threads.wasm', import.meta.url);
-// A helper thread's script in Node.
-const helperUrl = new URL('./layout-helper.js', import.meta.url);
-// The Worker's one-module build (tools/bundle-page.mjs), beside layout.js.
-const workerUrl = new URL('../dist/map-worker.js', import.meta.url);
 /** Milliseconds of work between two turns of the event loop. */
 const SLICE_MS = 12;
 /** Bytes of a table copied per task (to the Worker, or into the instance between slices). */
@@ -37,12 +31,18 @@ const CHUNKS_IN_FLIGHT = 3;
 const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', 'init', 'onProgress', 'signal'];
 const details = new WeakMap();
 
-let compiled = {}, instance, mapWorker, workerFailed = false, jobCount = 0, threadsWanted;
+let compiled = {}, instance, instanceMade, mapWorker, workerFailed = false, jobCount = 0, threadsWanted;
 
-/** layout.wasm or layout-threads.wasm, compiled once for this page or process (and sent to the Worker). */
+/**
+ * layout.wasm, or layout-threads.wasm (the same module with shared memory,
+ * where several threads may share a map: layout-threads.js), compiled once
+ * for this page or process (and sent to the Worker).
+ */
 function compiledLayout(threaded = false) {
   const key = threaded ? 'threads' : 'single';
-  compiled[key] ??= compileWasm(threaded ? threadsWasmUrl : wasmUrl);
+  compiled[key] ??= compileWasm(threaded
+    ? packageFile('web/dist/layout-threads.wasm', () => new URL('../dist/layout-threads.wasm', import.meta.url))
+    : packageFile('web/dist/layout.wasm', () => new URL('../dist/layout.wasm', import.meta.url)));
   compiled[key].catch(() => { compiled[key] = undefined; });
   return compiled[key];
 }
@@ -61,21 +61,12 @@ export function setMapThreads(count) {
 async function cores() {
   if (typeof navigator === 'object' && navigator.hardwareConcurrency) return navigator.hardwareConcurrency;
   if (typeof process !== 'object') return 1;
-  const os = await import('node:os');
-  return os.availableParallelism?.() ?? os.cpus().length;
+  return (await import('#platform')).coreCount();
 }
 
 /** A helper thread in Node, ready: a worker thread that runs serveAsHelper (layout-helper.js). */
 async function startNodeHelper(message) {
-  const { Worker: Thread } = await import('node:worker_threads');
-  const thread = new Thread(helperUrl);
-  thread.unref();
-  await new Promise((resolve, reject) => {
-    thread.once('message', resolve);
-    thread.once('error', reject);
-    thread.postMessage(message);
-  });
-  return thread;
+  return (await import('#platform')).startLayoutHelper(message);
 }
 
 /**
@@ -85,6 +76,12 @@ async function startNodeHelper(message) {
  * others, so there it has none).
  */
 function layoutInstance() {
+  // A new one once it has failed (it refuses every call then: instance-guard.js).
+  if (instanceMade && instanceFailed(instanceMade)) {
+    // Its helpers go too (closing frees nothing: the instance refuses every call).
+    instance?.then(({ pool }) => { try { pool?.close(); } catch { /* refused */ } }, () => {});
+    instance = instanceMade = undefined;
+  }
   instance ??= (async () => {
     const helpers = typeof document === 'undefined' && sharedMemoryAllowed() && threadsWanted !== 1
       ? (threadsWanted ? threadsWanted - 1 : helperCount(await cores())) : 0;
@@ -92,6 +89,8 @@ function layoutInstance() {
     const [wasm, { default: create }] = await Promise.all([compiledLayout(helpers > 0),
       helpers > 0 ? import('../dist/layout-threads.js') : import('../dist/layout.js')]);
     const module = await instantiateLayout(create, wasm);
+    instanceMade = module;
+    observed(module, 'layout');
     const pool = helpers > 0 ? await ThreadPool.create(module, wasm, helpers, startNodeHelper) : null;
     return { module, pool };
   })();
@@ -112,7 +111,20 @@ async function releaseLargeInstance(module) {
 
 const useWorker = () => !workerFailed && typeof Worker === 'function' && typeof document !== 'undefined';
 
-/** The page's map Worker: { worker, jobs (id → job), ready }, started with the compiled module. */
+/** Says on the console why maps leave the Worker for this thread. */
+function warnMainThread(started, reason) {
+  console.warn(`[embeddings] model.map: the map's Worker ${started ? 'failed' : 'could not start'} (${reason}); maps go on the main thread, in slices`);
+}
+
+/** Lays out a job that was meant for the Worker on this thread. */
+function inSlices(job) {
+  mapInSlices(job.table, job.settings, job.caller).then((result) => job.settle(result), (error) => job.settle(undefined, error));
+}
+
+/**
+ * The page's map Worker: { worker, jobs (id → job), ready }, started with
+ * the compiled module; undefined when no Worker can be made here.
+ */
 function workerState() {
   if (mapWorker) return mapWorker;
   const threaded = sharedMemoryAllowed() && helperCount(typeof navigator === 'object' ? navigator.hardwareConcurrency : 1) > 0;
@@ -120,8 +132,24 @@ function workerState() {
     if (!threaded) throw error;
     return compiledLayout(false);  // no threaded module where it was looked for: one thread
   }).then((wasm) => {
-    const state = { worker: new Worker(workerUrl, { type: 'module' }), jobs: new Map(), ready: false, promise };
-    state.worker.onmessage = ({ data }) => {
+    let worker;
+    try {
+      // The Worker's file is built from map-worker.js and the layout
+      // module's glue (tools/bundle-page.mjs) into one that imports nothing,
+      // named in the form bundlers (Vite, webpack) recognise, bundle and
+      // rewrite: a literal URL beside import.meta.url, inside new Worker().
+      const located = locatedFile('web/dist/map-worker.js');
+      worker = located ? new Worker(located, { type: 'module' })
+        : new Worker(new URL('../dist/map-worker.js', import.meta.url), { type: 'module' });
+    } catch (error) {
+      // A policy that forbids Workers here (some browsers say so at once).
+      workerFailed = true;
+      if (mapWorker === promise) mapWorker = undefined;
+      warnMainThread(false, error.message);
+      return undefined;
+    }
+    const state = { worker, jobs: new Map(), ready: false, promise };
+    worker.onmessage = ({ data }) => {
       if (data.ready) { state.ready = true; return; }
       const job = state.jobs.get(data.id);
       if (!job) return;
@@ -130,17 +158,18 @@ function workerState() {
       state.jobs.delete(data.id);
       job.settle(data.error ? undefined : data.result, data.error && new (data.name === 'RangeError' ? RangeError : Error)(data.error.replace(/^map:/, `${job.caller}:`)));
     };
-    state.worker.onerror = (event) => {
-      // A Worker that cannot start (a policy that forbids it, say) or that
-      // failed: its jobs, and the maps after them if it never started, go
-      // in slices on this thread.
+    worker.onerror = (event) => {
+      // A Worker that cannot start (its file missing, a policy that forbids
+      // it) or that failed: its jobs, and the maps after them if it never
+      // started, go in slices on this thread.
       event.preventDefault?.();
       if (!state.ready) workerFailed = true;
+      warnMainThread(state.ready, event.message || 'its script did not load, or this page may not start Workers');
       dropWorker(state);
-      for (const job of state.jobs.values()) mapInSlices(job.table, job.settings, job.caller).then((result) => job.settle(result), (error) => job.settle(undefined, error));
+      for (const job of state.jobs.values()) inSlices(job);
       state.jobs.clear();
     };
-    state.worker.postMessage({ wasm, threads: WebAssembly.Module.exports(wasm).some((e) => e.name === 'emscripten_tls_init'),
+    worker.postMessage({ wasm, threads: WebAssembly.Module.exports(wasm).some((e) => e.name === 'emscripten_tls_init'),
       cores: typeof navigator === 'object' ? navigator.hardwareConcurrency : 1 });
     return state;
   });
@@ -168,6 +197,10 @@ function jobSpec(table, settings, caller) {
 async function post(job) {
   const state = await workerState();
   if (job.settled) return;
+  if (!state) {
+    inSlices(job);
+    return;
+  }
   state.jobs.set(job.id, job);
   job.state = state;
   const spec = jobSpec(job.table, job.settings, job.caller);
@@ -271,6 +304,10 @@ export async function mapRows(table, options, caller = 'map') {
   const settings = checkOptions(options, caller);
   const { rows, cols } = table;
   if (rows < 3) throw new RangeError(`${caller}: a map needs a table of at least 3 rows, ${table.name || 'this one'} has ${rows}`);
+  if (settings.method === 'pca' && cols < 2) {
+    throw new RangeError(`${caller}: PCA maps a table onto its 2 main directions, so it needs at least 2 columns; ` +
+      `${table.name || 'this table'} has ${cols} (UMAP, method 'umap', maps a single column too)`);
+  }
   if (settings.method === 'umap' && settings.neighbours > rows) {
     throw new RangeError(`${caller}: neighbours (${settings.neighbours}) must be at most the table's ${rows} rows`);
   }

@@ -142,8 +142,23 @@ export function checkIndex(i, size, what, caller) {
   }
 }
 
+// A page that loads the package twice (by its name and by a path, say) has
+// two Matrix classes, and one copy's tables are no tables to the other's
+// functions: each copy marks its objects, so the message can say so.
+const copyMark = Symbol.for('embeddings-and-position: copy');
+const thisCopy = {};
+
+/** Marks a class's objects as this copy's, for describe(). */
+export function markCopy(constructor) {
+  constructor.prototype[copyMark] = thisCopy;
+}
+markCopy(Matrix);
+
 export function describe(value) {
   if (value === null) return 'null';
+  if (value?.[copyMark] && value[copyMark] !== thisCopy) {
+    return `a ${value.constructor.name} of another copy of the package (it is loaded twice: import it by its name everywhere)`;
+  }
   if (Array.isArray(value)) return `an array of length ${value.length}`;
   if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length}`;
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;

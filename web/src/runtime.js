@@ -9,11 +9,16 @@
 // its loader, are fetched only when a tokenizer needs them.
 import createEmbeddingsModule from '../dist/embeddings.js';
 import { fetchAndCompileWasm, takeEarlyCompile } from './early-compile.js';
+import { packageFile } from './files.js';
+import { guardedInstantiation, registerGuard } from './instance-guard.js';
 
 const builds = {
-  critical: { wasmUrl: new URL('../dist/embeddings.wasm', import.meta.url), create: async () => createEmbeddingsModule },
+  critical: {
+    wasmUrl: () => packageFile('web/dist/embeddings.wasm', () => new URL('../dist/embeddings.wasm', import.meta.url)),
+    create: async () => createEmbeddingsModule,
+  },
   full: {
-    wasmUrl: new URL('../dist/embeddings-full.wasm', import.meta.url),
+    wasmUrl: () => packageFile('web/dist/embeddings-full.wasm', () => new URL('../dist/embeddings-full.wasm', import.meta.url)),
     create: async () => (await import('../dist/embeddings-full.js')).default,
   },
 };
@@ -24,11 +29,16 @@ let observer;
 
 /**
  * For the tests only (web/index.js does not export it): `callback(module,
- * role)` sees every new instance, role being "tables", "tokenizer" or
- * "kernels", so a test can read an instance's C++ heap.
+ * role)` sees every new instance, role being "tables", "tokenizer",
+ * "kernels" or "layout" (the map's), so a test can read an instance's C++ heap.
  */
 export function observeInstances(callback) {
   observer = callback;
+}
+
+/** Shows a new instance to the tests' observer (map.js's layout instances). */
+export function observed(module, role) {
+  observer?.(module, role);
 }
 
 /**
@@ -39,12 +49,22 @@ export function observeInstances(callback) {
  */
 export async function compileWasm(url) {
   if (url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    return WebAssembly.compile(await readFile(url));
+    const { readFileBytes } = await import('#platform');
+    const bytes = await readFileBytes(url).catch((error) => {
+      throw new Error(`Could not read ${url.href}: ${error.code ?? error.message}`, { cause: error });
+    });
+    return WebAssembly.compile(bytes);
   }
   const early = takeEarlyCompile(url);
   return early ? early.catch(() => fetchAndCompileWasm(url)) : fetchAndCompileWasm(url);
 }
+
+// What each role's instance is called in the messages of a failed instance, and what to do then.
+const GUARD_WORDS = {
+  tables: ["the model's tables'", 'Load the model again with loadModel().'],
+  tokenizer: ["the tokenizer's", 'Load the model again with loadModel().'],
+  kernels: ["the package's shared kernels'", 'Reload the page (in Node: start again) to have a new one.'],
+};
 
 /**
  * A fresh instance of the module: its own memory, its own C++ objects.
@@ -52,16 +72,15 @@ export async function compileWasm(url) {
  */
 export async function instantiate(role = 'kernels', { full = false } = {}) {
   const build = builds[full ? 'full' : 'critical'];
-  compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl), build.create()]);
+  compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl()), build.create()]);
   const [wasmModule, create] = await compiled[full ? 'full' : 'critical'];
-  const module = await create({
-    instantiateWasm(imports, done) {
-      WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule));
-      return {};
-    },
+  // Stopped at its first failure inside WebAssembly (instance-guard.js).
+  const instantiateWasm = guardedInstantiation(wasmModule, ...GUARD_WORDS[role]);
+  const module = registerGuard(await create({
+    instantiateWasm,
     // Failures inside the runtime would otherwise print and continue silently.
     printErr: (text) => console.error(`[embeddings] ${text}`),
-  });
+  }), instantiateWasm.state);
   observer?.(module, role);
   mark(`load:instance-${role}`);
   return module;

@@ -7,7 +7,11 @@
 //
 //   const code = document.querySelector('chapter-code');
 //   code.lines = [{ code: 'dot([1, 2, 3], [4, 0, -1]);', comment: '1', run: () => dot([1, 2, 3], [4, 0, -1]) }];
-import { el, ensureStylesheet } from './parts/base.js';
+//
+// A line may carry a figure, { what, book, ours }: the book's value and this
+// model's (ours() computes it, each time the lines are shown), side by side
+// in a small table under the code.
+import { el, ensureStylesheet, uniqueId } from './parts/base.js';
 import { consoleFormat } from './parts/format.js';
 import { defineWidget } from './parts/definitions.js';
 
@@ -23,12 +27,17 @@ export class ChapterCode extends HTMLElement {
     this.run = el('button', { type: 'button', className: 'ew-button ew-run', textContent: 'Run', disabled: true });
     this.output = el('output', { className: 'ew-console ew-output', 'aria-live': 'polite' });
     this.output.hidden = true;
+    this.figures = el('div', { className: 'ew-code-figures' });
     this.run.addEventListener('click', () => this.execute());
-    this.append(el('pre', { className: 'ew-code' }, this.codeElement), el('div', { className: 'ew-buttons' }, this.run), this.output);
+    this.append(el('pre', { className: 'ew-code' }, this.codeElement), this.figures, el('div', { className: 'ew-buttons' }, this.run), this.output);
     this.#render();
   }
 
-  /** The lines: [{ code, comment?, run?, name? }]. A line with `name` shows that name's value (a declaration). */
+  /**
+   * The lines: [{ code, comment?, run?, name?, figure? }]. A line with `name`
+   * shows that name's value (a declaration); `figure` ({ what, book, ours })
+   * puts the book's figure beside this model's, computed by ours().
+   */
   get lines() {
     return this.#lines;
   }
@@ -47,8 +56,30 @@ export class ChapterCode extends HTMLElement {
       line.comment ? el('span', { className: 'ew-code-comment', textContent: ` // ${line.comment}` }) : '',
       i < this.#lines.length - 1 ? '\n' : '',
     ]));
+    this.#renderFigures();
     this.run.disabled = !this.#lines.some((line) => line.run);
     this.run.setAttribute('aria-label', `Run the code: ${this.#lines.map((line) => line.code).join(' ')}`);
+  }
+
+  #renderFigures() {
+    const figures = this.#lines.filter((line) => line.figure);
+    this.figures.hidden = !figures.length;
+    if (!figures.length) return this.figures.replaceChildren();
+    const ours = (figure) => {
+      try {
+        return figure.ours();
+      } catch (error) {
+        return error.message;
+      }
+    };
+    const captionId = uniqueId('ew-figures');
+    this.figures.replaceChildren(el('p', { className: 'ew-figures-caption', id: captionId, textContent: 'The book’s figures beside this model’s, computed now:' }),
+      el('table', { className: 'ew-figures-table', 'aria-labelledby': captionId },
+      el('thead', {}, el('tr', {}, ...['', 'The book’s model', 'This model'].map((text) => el('th', { scope: 'col', textContent: text })))),
+      el('tbody', {}, ...figures.map(({ figure }) => el('tr', {},
+        el('th', { scope: 'row', textContent: figure.what }),
+        el('td', { 'data-label': 'The book’s model', textContent: figure.book }),
+        el('td', { 'data-label': 'This model', className: 'ew-figure-ours', textContent: ours(figure) }))))));
   }
 
   /** Runs every line in order; returns the results (an Error object for a line that threw). */

@@ -2,7 +2,8 @@
 // place and the sum, computed by the module's dot(). Needs no model.
 //
 //   <dot-product a="1 2 3" b="4 0 -1"></dot-product>
-import { dot } from '../index.js';
+import { dot } from '../src/vectors.js';
+import { kernelsReady } from '../src/kernels.js';
 import { el, ensureStylesheet, mark, uniqueId } from './parts/base.js';
 import { defineWidget } from './parts/definitions.js';
 
@@ -42,6 +43,8 @@ export class DotProduct extends HTMLElement {
     this.classList.add('ew');
     this.a = parseVector(this.getAttribute('a'), [1, 2, 3]);
     this.b = parseVector(this.getAttribute('b'), [4, 0, -1]);
+    /** The boxes that hold no number ("a0", "b2"), whose places have no product. */
+    this.invalid = new Set();
     while (this.b.length < this.a.length) this.b.push(0);
     this.b.length = this.a.length;
     this.tableBody = el('tbody');
@@ -58,7 +61,9 @@ export class DotProduct extends HTMLElement {
         this.sumCell = el('td', { className: 'ew-dot-sum' }))));
     this.add = el('button', { type: 'button', className: 'ew-button', textContent: 'Add a place' });
     this.remove = el('button', { type: 'button', className: 'ew-button', textContent: 'Remove the last place' });
-    this.reset = el('button', { type: 'button', className: 'ew-button', textContent: 'Back to the example' });
+    // Until the module is up nothing can be computed: the buttons wait with it.
+    this.reset = el('button', { type: 'button', className: 'ew-button', textContent: 'Back to the example', disabled: true });
+    this.add.disabled = this.remove.disabled = true;
     this.limitNote = el('p', { className: 'ew-help ew-dot-limit', id: uniqueId('ew-dot-limit'), textContent: `${MAX_PLACES} places is this editor’s limit: enough to see how the sum grows. The model’s own lists have many more.` });
     this.add.setAttribute('aria-describedby', this.limitNote.id);
     this.add.addEventListener('click', () => { this.a.push(0); this.b.push(0); this.#rows(); this.#focusLast(); });
@@ -77,10 +82,18 @@ export class DotProduct extends HTMLElement {
       this.limitNote,
       this.sentence,
       this.code);
-    this.#rows();
-    this.dataset.state = 'ready';
-    mark(`ready:${this.localName}`);
-    this.dispatchEvent(new CustomEvent('ew-ready', { bubbles: true }));
+    this.dataset.state = 'loading';
+    kernelsReady.then(() => {
+      this.reset.disabled = false;
+      this.#rows();
+      this.dataset.state = 'ready';
+      mark(`ready:${this.localName}`);
+      this.dispatchEvent(new CustomEvent('ew-ready', { bubbles: true }));
+    }, (error) => {
+      this.dataset.state = 'error';
+      this.sentence.textContent = error.message;
+      this.dispatchEvent(new CustomEvent('ew-error', { bubbles: true, detail: { error } }));
+    });
   }
 
   /** The vectors as numbers, [a, b]. */
@@ -89,6 +102,7 @@ export class DotProduct extends HTMLElement {
   }
 
   #rows() {
+    this.invalid.clear();
     this.tableBody.replaceChildren(...this.a.map((_, k) => {
       const cells = ['a', 'b'].map((name) => {
         const input = el('input', {
@@ -99,18 +113,21 @@ export class DotProduct extends HTMLElement {
           'aria-label': `${name}, place ${k + 1}`,
         });
         input.addEventListener('input', () => {
-          const value = parseEntry(input.value);
+          // An emptied box counts as 0, said in the sentence; a box that is not
+          // a number (yet) leaves its place without a product and the sum
+          // waiting, rather than showing the numbers it held before.
+          const empty = input.value.trim() === '';
+          const value = empty ? 0 : parseEntry(input.value);
           const valid = Number.isFinite(value) && Math.abs(value) <= FLOAT32_MAX;
           input.setAttribute('aria-invalid', valid ? 'false' : 'true');
+          this.invalid.delete(`${name}${k}`);
           if (valid) {
             this[name][k] = value;
             this.#compute();
-          } else if (!Number.isNaN(value)) {
-            this.sentence.textContent = `“${input.value}” is too large: the module computes with float32 numbers, which stop near 3.4 × 10³⁸. ` +
-              `The sum uses ${pretty(this[name][k])} there until it fits.`;
-          } else {
-            this.sentence.textContent = `“${input.value}” is not a number; the sum uses ${pretty(this[name][k])} there until it is.`;
+            return;
           }
+          this.invalid.add(`${name}${k}`);
+          this.#compute();
         });
         return el('td', {}, input);
       });
@@ -127,7 +144,41 @@ export class DotProduct extends HTMLElement {
     inputs[inputs.length - 2]?.focus();
   }
 
+  /** Sets both vectors (the same length, at most 8 places), as if typed. */
+  setVectors(a, b) {
+    const fits = (v) => Array.isArray(v) && v.length >= 1 && v.length <= MAX_PLACES && v.every(Number.isFinite);
+    if (!fits(a) || !fits(b) || a.length !== b.length) {
+      throw new RangeError(`setVectors: two arrays of 1 to ${MAX_PLACES} finite numbers, the same length, are needed`);
+    }
+    const [x, y] = [a, b].map((v) => v.map((n) => Math.fround(n)));
+    if (!this.built) {
+      this.setAttribute('a', x.join(' '));
+      this.setAttribute('b', y.join(' '));
+      return;
+    }
+    this.a = x;
+    this.b = y;
+    this.#rows();
+  }
+
   #compute() {
+    const rows = [...this.tableBody.rows];
+    // A box that is not a number: its place has no product and the sum waits.
+    const waiting = [...this.invalid].map((key) => ({ name: key[0], k: Number(key.slice(1)) })).filter(({ k }) => k < this.a.length);
+    if (waiting.length) {
+      const blank = new Set(waiting.map(({ k }) => k));
+      rows.forEach((row, k) => { if (blank.has(k)) row.cells[3].textContent = '—'; });
+      this.sumCell.textContent = '—';
+      const { name, k } = waiting[0];
+      const text = rows[k].querySelectorAll('input')[name === 'a' ? 0 : 1].value;
+      const cleaned = parseEntry(text);
+      this.sentence.textContent = Number.isNaN(cleaned)
+        ? `“${text}” in ${name}, place ${k + 1}, is not a number: that place has no product, and the sum waits for it.`
+        : `“${text}” in ${name}, place ${k + 1}, is too large: the module computes with float32 numbers, which stop near 3.4 × 10³⁸. ` +
+          'That place has no product, and the sum waits for a number that fits.';
+      this.result = undefined;
+      return;
+    }
     // Each product is the dot product of one place, so the module does every sum.
     const products = this.a.map((x, k) => dot([x], [this.b[k]]));
     const sum = dot(this.a, this.b);
@@ -137,7 +188,10 @@ export class DotProduct extends HTMLElement {
     const terms = products.map((p, k) => (k && p < 0 ? `(${pretty(p)})` : pretty(p))).join(' + ');
     const overflow = !Number.isFinite(sum) || products.some((p) => !Number.isFinite(p))
       ? ' That is past the largest float32 number (about 3.4 × 10³⁸), so the module’s result is not a number you can use.' : '';
-    this.sentence.textContent = `Multiply place by place: ${products.map(pretty).join(', ')}. Add them up: ${terms} = ${pretty(sum)}.${overflow}`;
+    const emptied = rows.flatMap((row, k) => [...row.querySelectorAll('input')]
+      .flatMap((input, i) => (input.value.trim() === '' ? [`${i ? 'b' : 'a'}, place ${k + 1}`] : [])));
+    const emptyNote = emptied.length ? ` An empty box counts as 0 (${emptied.join('; ')}).` : '';
+    this.sentence.textContent = `Multiply place by place: ${products.map(pretty).join(', ')}. Add them up: ${terms} = ${pretty(sum)}.${overflow}${emptyNote}`;
     // The comment is the value computed, written exactly as a console prints it (float32 widened to a double).
     const typed = (x) => (Object.is(x, -0) ? '-0' : String(x));
     this.code.textContent = `dot([${this.a.map(typed).join(', ')}], [${this.b.map(typed).join(', ')}]); // ${String(sum)}`;

@@ -3,7 +3,7 @@
 //
 //   <embedding-table> <nearest-words> <word-pairs> <dot-product>
 //   <position-map> <trace-table> <training-slider> <chapter-code> <vocabulary-map>
-//   <word-analogy> <word-cosine>
+//   <word-analogy> <word-cosine> <row-dot-product> <one-hot-lookup>
 //
 // Each widget loads its model from its attributes (src, or weights, config
 // and tokenizer), or takes one through its `model` property; widgets naming
@@ -17,4 +17,6 @@ export { TrainingSlider } from './training-slider.js';
 export { ChapterCode } from './chapter-code.js';
 export { VocabularyMap } from './vocabulary-map.js';
 export { WordAnalogy, WordCosine } from './word-analogy.js';
+export { RowDotProduct } from './row-dot.js';
+export { OneHotLookup } from './one-hot.js';
 export { sharedModel, modelFilesOf } from './parts/model-source.js';

@@ -3,7 +3,7 @@
 // table, and their sum (model.trace). Hover, tap or arrow along a row to read
 // the three numbers of one column and how they add up.
 //
-//   <trace-table src="model/" text="Lily saw Max" compare="Max saw Lily"></trace-table>
+//   <trace-table src="model/" text="One day Lily saw Max." compare="One day Max saw Lily."></trace-table>
 //
 // With `compare`, a second box traces another text and a table compares the
 // two: the same word keeps its token row wherever it stands, but its sum
@@ -16,6 +16,11 @@ import { int, num } from './parts/format.js';
 import { Loupe, neighbourhood } from './parts/loupe.js';
 import { byteNote, isByteToken } from './parts/token-picker.js';
 import { defineWidget } from './parts/definitions.js';
+
+// Six tokens, as the chapter's 6 × 128 says; the same tokens swap places in
+// the two (·Lily and ·Max, a word before them), so only the positions differ.
+export const DEFAULT_TEXT = 'One day Lily saw Max.';
+export const DEFAULT_COMPARE = 'One day Max saw Lily.';
 
 /** Rows a long trace shows until the reader asks for all of them. */
 export const COLLAPSED_ROWS = 12;
@@ -36,8 +41,9 @@ const headerCells = (parts) => parts.map(([, name, what]) => el('span', { role: 
 
 /** One text's trace as rows of colour strips that read out their numbers. */
 class TraceView {
-  constructor({ label }) {
+  constructor({ label, onSelect }) {
     this.label = label;
+    this.onSelect = onSelect;
     this.cursor = null;
     const helpId = uniqueId('ew-trace-help');
     this.body = el('div', { role: 'rowgroup', className: 'ew-trace-body' });
@@ -183,6 +189,8 @@ class TraceView {
     const touch = (event.pointerType || this.lastPointer) === 'touch';
     if (click || touch) {
       this.select(r, c);
+      // A click or tap is the reader choosing a row (a finger passing over the strips is not).
+      if (click) this.onSelect?.(r, c);
       // A strip gives a finger a pixel or two a number: the loupe opens beside it with numbers to tap.
       if (click && touch) this.#openLoupe(canvas);
       return;
@@ -243,6 +251,7 @@ class TraceView {
     }
     event.preventDefault();
     this.select(r, c);
+    this.onSelect?.(this.cursor.r, this.cursor.c);
     this.body.children[this.cursor.r]?.scrollIntoView({ block: 'nearest' });
   }
 }
@@ -299,6 +308,23 @@ function looseWord(text) {
   return text.replace(/^·/, '');
 }
 
+function listInWords(items) {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** A number as a term after "+": (−0.0123) in brackets when negative. */
+function signed(x) {
+  return x < 0 ? `(${num(x, 4)})` : num(x, 4);
+}
+
+/** "2 of 3 shared words are", "1 of 3 shared words is", "All 3 shared words are", with the verb the count needs. */
+export function sharedWords(same, shared) {
+  if (shared === 1) return same ? 'The shared word is' : 'The shared word is not';
+  if (same === shared) return shared === 2 ? 'Both shared words are' : `All ${int(shared)} shared words are`;
+  if (same === 0) return `None of the ${int(shared)} shared words is`;
+  return `${int(same)} of ${int(shared)} shared words ${same === 1 ? 'is' : 'are'}`;
+}
+
 /**
  * Compares two traces word by word: [{ word, a, b, sameToken, tokenCosine, sameSum, sumCosine }].
  * Byte tokens (<0xF0>) are pieces of a character, not words, so they are left out.
@@ -339,13 +365,13 @@ export class TraceTable extends ModelWidget {
 
   build() {
     const update = () => this.#schedule();
-    this.boxA = new TextBox({ label: this.hasAttribute('compare') ? 'Text 1' : 'Text', value: this.getAttribute('text') ?? 'Lily saw Max', onInput: update });
-    this.viewA = new TraceView({ label: 'Trace of text 1: one row per token' });
+    this.boxA = new TextBox({ label: this.hasAttribute('compare') ? 'Text 1' : 'Text', value: this.getAttribute('text') ?? DEFAULT_TEXT, onInput: update });
+    this.viewA = new TraceView({ label: 'Trace of text 1: one row per token', onSelect: (r) => this.#rowSelected(1, this.trace, r) });
     this.legendHost = el('div');
     this.append(this.boxA.element, this.viewA.element);
     if (this.hasAttribute('compare')) {
-      this.boxB = new TextBox({ label: 'Text 2', value: this.getAttribute('compare') || 'Max saw Lily', onInput: update });
-      this.viewB = new TraceView({ label: 'Trace of text 2: one row per token' });
+      this.boxB = new TextBox({ label: 'Text 2', value: this.getAttribute('compare') || DEFAULT_COMPARE, onInput: update });
+      this.viewB = new TraceView({ label: 'Trace of text 2: one row per token', onSelect: (r) => this.#rowSelected(2, this.compareTrace, r) });
       this.comparison = el('div', { className: 'ew-compare', 'aria-live': 'polite' });
       this.append(this.boxB.element, this.viewB.element, this.comparison);
     }
@@ -386,6 +412,17 @@ export class TraceTable extends ModelWidget {
     if (!this.boxB) return;
     this.boxB.input.value = value;
     this.#update();
+  }
+
+  /**
+   * The reader is on a row of a trace (a tap, a click, the arrow keys):
+   * "ew-trace-row" says which, { text: 1 or 2, row (from 0), id, token },
+   * so that a page can light up the token elsewhere (its row of the token table, its dot on a map).
+   */
+  #rowSelected(text, trace, row) {
+    const token = trace?.tokens[row];
+    if (!token) return;
+    this.dispatchEvent(new CustomEvent('ew-trace-row', { bubbles: true, detail: { text, row, id: token.id, token: token.text } }));
   }
 
   show(model) {
@@ -429,7 +466,9 @@ export class TraceTable extends ModelWidget {
         let tokens = 'only in one text', sums = '—';
         if (row.a >= 0 && row.b >= 0) {
           tokens = row.sameToken ? 'the same list' : `two tokens, cosine ${num(row.tokenCosine, 2)}`;
-          sums = row.sameSum ? 'the same (same place)' : `differ, cosine ${num(row.sumCosine, 2)}`;
+          if (row.sameSum) sums = 'the same (same place)';
+          else if (row.sameToken) sums = `differ only by the position rows, cosine ${num(row.sumCosine, 2)}`;
+          else sums = `differ by the token${row.a === row.b ? '' : ' and the place'}, cosine ${num(row.sumCosine, 2)}`;
         }
         // data-label: on a narrow screen each row stacks as a small card that names its cells.
         return el('tr', {},
@@ -441,19 +480,42 @@ export class TraceTable extends ModelWidget {
       })));
     const moved = matched.filter((row) => row.a !== row.b);
     const sameTokens = matched.filter((row) => row.sameToken);
+    const movedSame = moved.filter((row) => row.sameToken);
     const split = matched.filter((row) => !row.sameToken);
     const sentences = [];
+    const named = (rows) => listInWords(rows.map((row) => `“${row.word}”`));
     if (matched.length) {
-      sentences.push(`${sameTokens.length} of ${matched.length} shared words are the same token in both texts, so they get the same token list.`);
+      const k = sameTokens.length;
+      sentences.push(`${sharedWords(k, matched.length)} the same token in both texts` +
+        (k ? `, so ${k === 1 ? 'it gets' : 'they get'} the same token list in both.` : '.'));
       if (moved.length && !this.trace.positionEmbeddings) {
         sentences.push(`${moved.length} ${moved.length === 1 ? 'word stands' : 'words stand'} at another place, but this model has no position table: ` +
           'its sums are the token lists, the same at every place, and it tells the two texts apart inside attention (rotary positions).');
-      } else if (moved.length) sentences.push(`${moved.length} ${moved.length === 1 ? 'word stands' : 'words stand'} at another place, so ${moved.length === 1 ? 'its sum differs' : 'their sums differ'}: that is how the model tells the two texts apart.`);
+      } else if (movedSame.length) {
+        // The same token at two places: the token lists are the same numbers, so the sums differ by the position lists alone.
+        const row = movedSame[0];
+        const four = (x) => num(x, 4);
+        const place = (trace, i) => `${four(trace.tokenEmbeddings.at(i, 0))} + ${signed(trace.positionEmbeddings.at(i, 0))} = ` +
+          `${four(trace.embeddings.at(i, 0))} at place ${i + 1}`;
+        sentences.push(`${named(movedSame.map((r) => ({ word: tokenOf(this.trace, r.a) })))} ` +
+          `${movedSame.length === 1 ? 'is the same token at another place' : 'are the same tokens at other places'}, ` +
+          `so ${movedSame.length === 1 ? 'its sum differs' : 'their sums differ'} only by the position rows: that is how the model tells the two texts apart. ` +
+          `Column 0 of ${tokenOf(this.trace, row.a)}, token + position (to 4 decimals): ${place(this.trace, row.a)} in text 1, ` +
+          `${place(this.compareTrace, row.b)} in text 2.`);
+      }
     }
     const bytes = [this.trace, this.compareTrace].reduce((sum, trace) => sum + trace.tokens.filter((token) => isByteToken(token.text)).length, 0);
     if (bytes) sentences.push(`${int(bytes)} byte ${bytes === 1 ? 'token is' : 'tokens are'} left out of the table: ${bytes === 1 ? 'it is a piece' : 'they are pieces'} of a character, not a word.`);
     if (split.length) {
-      sentences.push(`${split.map((row) => `“${row.word}” is ${tokenOf(this.trace, row.a)} in text 1 and ${tokenOf(this.compareTrace, row.b)} in text 2`).join('; ')}: a word at the start has no space before it, so it is another token (the Tokens chapter).`);
+      const where = (trace, i) => `${tokenOf(trace, i)} at place ${i + 1}`;
+      const one = split.length === 1;
+      const moved = this.trace.positionEmbeddings && split.some((row) => row.a !== row.b);
+      const why = moved
+        ? `so ${one ? 'its sum differs' : 'their sums differ'} for two reasons, another token list and another position list, ` +
+          `not only because ${one ? 'it' : 'they'} moved`
+        : `so ${one ? 'its token list differs' : 'their token lists differ'}`;
+      sentences.push(`${split.map((row) => `“${row.word}” is ${where(this.trace, row.a)} in text 1 and ${where(this.compareTrace, row.b)} in text 2`).join('; ')}: ` +
+        `${one ? 'two different tokens' : 'different tokens each'} (a word at the start has no space before it, as the Tokens chapter showed), ${why}.`);
     }
     // A long text's table collapses like its trace.
     const more = el('button', { type: 'button', className: 'ew-button ew-trace-more', 'aria-expanded': String(Boolean(this.compareOpen)),

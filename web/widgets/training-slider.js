@@ -24,10 +24,12 @@
 // each snapshot's map and figures are kept for the page's life. The loss
 // curve is `curve` (default: training-curve.json next to the model).
 import { loadModel, alignMap } from '../index.js';
-import { ModelWidget, el, uniqueId, whenVisible } from './parts/base.js';
+import { ModelWidget, el, scrollCue, uniqueId, whenVisible } from './parts/base.js';
 import { snapshotIndexOf } from './parts/model-source.js';
+import { defaultModelFiles } from '../src/default-model.js';
+import { packageFile } from '../src/files.js';
 import { int, num } from './parts/format.js';
-import { shareVocabulary, vocabularyOf } from './parts/token-picker.js';
+import { hasTokenizer, shareVocabulary, vocabularyOf } from './parts/token-picker.js';
 import { groupIds } from './parts/vocabulary-groups.js';
 import { LearningMap, LossCurve, figuresTable, mapFigures, ordinal, pairFigures } from './parts/training-progress.js';
 import './nearest-words.js';
@@ -45,6 +47,21 @@ const LAID_OUT_AHEAD = 2;
  * structure (docs/map.md).
  */
 const WARM_EPOCHS = 30;
+
+/**
+ * For the default model's files: a function from a training file's path in
+ * model/ ("snapshots/index.json", "training-curve.json") to its URL, or
+ * undefined for a file it does not know. Undefined for any other model,
+ * whose training files lie next to its weights. A bundler gives the default
+ * model's files names of their own, so none is found beside another: each
+ * is named in web/dist/default-training.js, built from the snapshots' index,
+ * which only this element imports (an app without it copies none of them).
+ */
+async function defaultTrainingFiles(files) {
+  if (String(files.weights) !== String(defaultModelFiles.weights)) return undefined;
+  const { default: named } = await import('../dist/default-training.js');
+  return (path) => (Object.hasOwn(named, path) ? packageFile(`model/${path}`, named[path]) : undefined);
+}
 
 export class TrainingSlider extends ModelWidget {
   /** For the tests: how an earlier snapshot's map is made (see WARM_EPOCHS). */
@@ -78,19 +95,22 @@ export class TrainingSlider extends ModelWidget {
     this.learnMap = new LearningMap();
     this.curve = new LossCurve();
     this.figures = [];         // index → { cosine, rank, spread, mapRank }, as computed
+    this.provisional = [];     // index → a quick map (PCA, aligned) shown while that snapshot's UMAP is laid out
     this.tableBox = el('div', { className: 'ew-table-scroll' });
+    this.nestedSections = [];
     this.append(
       el('label', { className: 'ew-label', for: id, textContent: 'Training step' }),
       el('div', { className: 'ew-slider-line' },
         el('div', { className: 'ew-range-box' }, this.range, this.ticks), this.play),
       this.stepText, this.loading,
       el('div', { className: 'ew-two' },
-        el('section', { 'aria-label': 'Closest tokens at this step' }, el('h4', { textContent: 'Closest tokens' }), this.nearest),
-        el('section', { 'aria-label': 'Position map at this step' }, el('h4', { textContent: 'Position map' }), this.map)),
+        ...(this.nestedSections = [
+          el('section', { 'aria-label': 'Closest tokens at this step' }, el('h4', { textContent: 'Closest tokens' }), this.nearest),
+          el('section', { 'aria-label': 'Position map at this step' }, el('h4', { textContent: 'Position map' }), this.map)])),
       el('div', { className: 'ew-two' },
         el('section', { 'aria-label': 'Map of the token table at this step' }, el('h4', { textContent: 'The token table on a map' }), this.learnMap.element),
         el('section', { 'aria-label': 'Loss during training' }, el('h4', { textContent: 'Loss during training' }), this.curve.element)),
-      this.tableBox);
+      this.tableBox, scrollCue(this.tableBox, { label: 'The figures of each snapshot' }));
     this.range.addEventListener('input', () => this.#go(Number(this.range.value)));
     this.play.addEventListener('click', () => this.#toggle());
   }
@@ -114,6 +134,34 @@ export class TrainingSlider extends ModelWidget {
     this.setAttribute('word', String(text));
   }
 
+  /**
+   * The training step shown (a step of the snapshots' index, such as 160).
+   * Setting it goes to that step's snapshot (or the last one before it),
+   * at once if the snapshots are listed, else when they are.
+   */
+  get step() {
+    return this.snapshots?.[this.index]?.step ?? this.wantedStep;
+  }
+
+  set step(value) {
+    const step = Number(value);
+    if (Number.isNaN(step)) return;
+    if (!this.snapshots) {
+      // Infinity: the last step, as the slider opens anyway.
+      this.wantedStep = Number.isFinite(step) ? step : undefined;
+      return;
+    }
+    const i = this.#indexOfStep(step);
+    if (i !== this.index) this.#go(i).catch(() => {});
+  }
+
+  /** The snapshot of a step, or the last one before it (the first for a step before all). */
+  #indexOfStep(step) {
+    let found = 0;
+    this.snapshots.forEach((entry, i) => { if (entry.step <= step) found = i; });
+    return found;
+  }
+
   /** How many snapshots stay loaded. */
   get keep() {
     const keep = Number(this.getAttribute('keep') ?? 4);
@@ -121,10 +169,22 @@ export class TrainingSlider extends ModelWidget {
   }
 
   async show(model) {
+    if (model && !hasTokenizer(model)) {
+      const error = new Error(`Watch it learn finds ${this.getAttribute('word') ?? '·girl'} and ${this.getAttribute('pair') ?? '·boy'} in each ` +
+        'training snapshot, which needs the model’s tokenizer.json, and this model came without one.');
+      error.heading = 'No tokenizer.json.';
+      this.resolveFirst.reject(error);
+      throw error;
+    }
     // The snapshots load only when the widget is near the screen.
     await whenVisible(this);
     const files = this.files;
-    const indexUrl = this.getAttribute('snapshots') ? new URL(this.getAttribute('snapshots'), document.baseURI) : snapshotIndexOf(files);
+    // The default model's training files are named one by one (a bundler
+    // renames and moves each); another model's lie next to its weights.
+    const named = await defaultTrainingFiles(files);
+    const indexAttribute = this.getAttribute('snapshots');
+    const indexUrl = indexAttribute ? new URL(indexAttribute, document.baseURI) : named?.('snapshots/index.json') ?? snapshotIndexOf(files);
+    const snapshotUrl = (file) => (!indexAttribute && named?.(`snapshots/${file}`)) || new URL(file, indexUrl);
     this.loading.textContent = 'Loading the list of training snapshots…';
     const [index, config, tokenizer] = await Promise.all([
       fetchOk(indexUrl).then((response) => response.json()),
@@ -139,7 +199,7 @@ export class TrainingSlider extends ModelWidget {
       throw reason;
     });
     if (!Array.isArray(index.snapshots) || !index.snapshots.length) throw new Error(`${indexUrl.pathname} lists no snapshots`);
-    this.snapshots = index.snapshots.map((entry) => ({ ...entry, url: new URL(entry.file, indexUrl) }));
+    this.snapshots = index.snapshots.map((entry) => ({ ...entry, url: snapshotUrl(entry.file) }));
     this.config = config;
     this.tokenizerBytes = tokenizer;
     this.range.max = String(this.snapshots.length - 1);
@@ -155,7 +215,8 @@ export class TrainingSlider extends ModelWidget {
     const word = this.getAttribute('word') ?? '·girl', pair = this.getAttribute('pair') ?? '·boy';
     this.table = figuresTable(this.snapshots, word, pair);
     this.tableBox.replaceChildren(this.table.table);
-    const curveUrl = this.getAttribute('curve') ? new URL(this.getAttribute('curve'), document.baseURI) : new URL('training-curve.json', new URL(String(files.weights), document.baseURI));
+    const curveUrl = this.getAttribute('curve') ? new URL(this.getAttribute('curve'), document.baseURI)
+      : named?.('training-curve.json') ?? new URL('training-curve.json', new URL(String(files.weights), document.baseURI));
     fetchOk(curveUrl).then((response) => response.json())
       .then((curve) => { this.curve.draw(curve, this.snapshots, this.config?.vocab_size ?? this.model?.vocabSize); this.curve.mark(this.snapshots[this.index]); })
       .catch((error) => this.curve.fail(`No loss curve: ${error.message}`));
@@ -164,9 +225,13 @@ export class TrainingSlider extends ModelWidget {
     if (generation > 1) {
       Object.assign(this.learnMap, { layouts: [], groups: undefined, shown: undefined, target: undefined });
       this.figures = [];
+      this.provisional = [];
     }
     this.earliestShown = this.snapshots.length - 1;
-    await this.#go(this.snapshots.length - 1);
+    // The last snapshot, unless a step was asked for meanwhile (a shared address names one).
+    const start = this.wantedStep === undefined ? this.snapshots.length - 1 : this.#indexOfStep(this.wantedStep);
+    this.wantedStep = undefined;
+    await this.#go(start);
     this.#learn(generation, word, pair).catch((error) => {
       if (this.generation === generation) this.learnMap.status.textContent = `The maps could not be laid out: ${error.message}`;
     });
@@ -183,12 +248,13 @@ export class TrainingSlider extends ModelWidget {
     const { layouts } = this.learnMap;
     for (let i = last; i >= 0; i--) {
       while (this.generation === generation && i < this.earliestShown - LAID_OUT_AHEAD) {
-        this.learnMap.status.textContent = '';
+        this.layingOut = undefined;
+        this.#sayStatus();
         await new Promise((resolve) => { this.wantEarlier = resolve; });
       }
       if (this.generation !== generation) return;
-      const step = int(this.snapshots[i].step);
-      this.learnMap.status.textContent = `Laying out the map of step ${step} (${last - i + 1} of ${last + 1})…`;
+      this.layingOut = i;
+      this.#sayStatus();
       const snapshot = await this.snapshot(i);
       if (!this.learnMap.groups) {
         const groups = groupIds(vocabularyOf(snapshot));
@@ -207,26 +273,74 @@ export class TrainingSlider extends ModelWidget {
       cells[3].textContent = ordinal(rank);
       cells[4].textContent = `${Math.round(spread * 100)}%`;
       this.#release(i, snapshot);
+      this.provisional[i] = undefined;
       this.dataset.learned = String(last - i + 1);
       if (this.index === i) this.#showLayout(i);
     }
-    this.learnMap.status.textContent = '';
+    this.layingOut = undefined;
+    this.#sayStatus();
   }
 
-  /** Moves the map's points to snapshot i's layout (from where they are) and says what it shows. */
+  /**
+   * The line over the map: which map is being laid out, and, when the step
+   * shown has none yet, that its own comes once the maps after it are done.
+   */
+  #sayStatus() {
+    const view = this.learnMap;
+    const i = this.index, n = this.snapshots.length;
+    const step = (k) => int(this.snapshots[k].step);
+    const working = this.layingOut === undefined ? '' : `now laying out step ${step(this.layingOut)} (${n - this.layingOut} of ${n})`;
+    if (i !== undefined && !view.layouts[i]) {
+      const after = i < n - 1 && !view.layouts[i + 1] ? ', after those of the later steps (each map starts from the one after it)' : '';
+      view.status.textContent = `Laying out step ${step(i)}’s map${after}${working ? `: ${working}` : ''}…`;
+    } else {
+      view.status.textContent = working ? `Laying out the maps of earlier steps: ${working}…` : '';
+    }
+  }
+
+  /**
+   * Shows snapshot i on the map and says what the picture is: its UMAP
+   * (the points travel there from where they are), or, while that is laid
+   * out, a quick PCA of its table, or, before its table is in, the last
+   * picture dimmed. Never another step's map under this step's words.
+   */
   #showLayout(i) {
     const view = this.learnMap;
+    const step = int(this.snapshots[i].step);
+    this.#sayStatus();
     if (!view.layouts[i]) {
-      view.status.textContent = `The map of step ${int(this.snapshots[i].step)} is being laid out (from the last step back to step 0)…`;
+      if (this.provisional[i]) {
+        view.showProvisional(i, this.provisional[i]);
+        view.words.textContent = `Step ${step}: its map is being laid out. Shown meanwhile: a quick map of step ${step}’s table, ` +
+          'its two most varied directions (PCA), not yet the UMAP the other steps show.';
+      } else {
+        view.wait(i);
+        view.words.textContent = `Step ${step}: loading its table; its map follows.`;
+      }
       return;
     }
-    view.status.textContent = '';
-    view.travel(view.target, i);
+    // From the quick map shown meanwhile, the points move straight to their places; from another step's, through the steps between.
+    view.travel(view.showing === 'pca' ? i : view.target, i);
     view.target = i;
     const figures = this.figures[i];
     const [word, pair] = view.labelled.map((l) => l.text);
-    view.words.textContent = `Step ${int(this.snapshots[i].step)}: the colour words lie at ${Math.round(figures.spread * 100)}% of the mean distance between two tokens; ` +
+    view.words.textContent = `Step ${step}: the colour words lie at ${Math.round(figures.spread * 100)}% of the mean distance between two tokens; ` +
       `${pair} is the ${ordinal(figures.mapRank)} closest point to ${word} on the map, and its ${ordinal(figures.rank)} closest token by cosine.`;
+  }
+
+  /**
+   * A quick map of a loaded snapshot whose UMAP is not laid out yet: its
+   * PCA (about 15 ms), aligned to the nearest later map so that it stands
+   * as that one does. Shown until the UMAP arrives.
+   */
+  async #provisionalMap(i, snapshot) {
+    const view = this.learnMap;
+    if (view.layouts[i] || this.provisional[i] || !view.groups) return;
+    const map = await snapshot.map({ method: 'pca' });
+    const later = view.layouts.findIndex((layout, k) => k > i && layout);
+    if (view.layouts[i]) return;
+    this.provisional[i] = later >= 0 ? alignMap(map, view.layouts[later]) : map;
+    if (this.index === i) this.#showLayout(i);
   }
 
   /** Disposes of a snapshot the background lay-out loaded, unless the slider shows it or keeps it. */
@@ -272,6 +386,8 @@ export class TrainingSlider extends ModelWidget {
     this.curve.mark(entry);
     if (this.learnMap.groups) this.#showLayout(i);
     this.loading.textContent = this.loaded.has(i) ? '' : `Loading step ${int(entry.step)}…`;
+    // Until the step's snapshot is in, the closest tokens and position map are the last step's: dimmed, and said.
+    for (const section of this.nestedSections) section.classList.toggle('ew-stale', this.current !== undefined && this.currentIndex !== i);
     let model;
     try {
       model = await this.snapshot(i);
@@ -283,8 +399,10 @@ export class TrainingSlider extends ModelWidget {
       throw error;
     }
     if (this.index !== i) return;
+    this.#provisionalMap(i, model).catch(() => {});
     this.loading.textContent = '';
     this.current = model;
+    this.currentIndex = i;
     this.used = [...this.used.filter((k) => k !== i), i];
     this.resolveFirst.resolve(model);
     if (this.nearest.model !== model) this.nearest.model = model;
@@ -292,6 +410,7 @@ export class TrainingSlider extends ModelWidget {
     this.#evict();
     await Promise.all([this.nearest.updated, this.map.updated]);
     if (this.index !== i) return;
+    for (const section of this.nestedSections) section.classList.remove('ew-stale');
     /** The step shown by the nested widgets, as data-shown (the snapshot's index). */
     this.dataset.shown = String(i);
     this.dispatchEvent(new CustomEvent('ew-step', { bubbles: true, detail: { index: i, step: entry.step, model } }));

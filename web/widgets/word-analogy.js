@@ -8,7 +8,7 @@
 //
 //   <word-cosine a="·girl" b="·boy"></word-cosine>
 import { rowView, cosine } from '../index.js';
-import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { ModelWidget, el, selectAllOnTap, uniqueId } from './parts/base.js';
 import { neighbourList } from './parts/neighbours.js';
 import { modelWordForms, notOneToken } from './parts/token-picker.js';
 import { num } from './parts/format.js';
@@ -18,12 +18,13 @@ import { defineWidget } from './parts/definitions.js';
 function wordBox(label, value) {
   const id = uniqueId('ew-word');
   const input = el('input', { id, type: 'text', className: 'ew-input', value, autocomplete: 'off', spellcheck: false });
+  selectAllOnTap(input);
   return { input, element: el('span', { className: 'ew-word-box' }, el('label', { for: id, textContent: label }), ' ', input) };
 }
 
 /**
  * A typed word's token, by the page's one rule for typed words (wordForms,
- * docs/page.md "Search"): its first form, or model.tokenId's error naming
+ * docs/page.md): its first form, or model.tokenId's error naming
  * the text when it is no single token.
  */
 function tokenOf(model, text) {
@@ -58,6 +59,11 @@ class TypedWords extends ModelWidget {
     const go = el('button', { type: 'submit', className: 'ew-button', textContent: this.buttonText });
     this.form = el('form', { className: 'ew-analogy-form' }, ...this.boxes.map((b) => b.element), ' ', go);
     this.form.addEventListener('submit', (event) => { event.preventDefault(); this.compute(); });
+    // A word typed and left (a click elsewhere, Tab) is computed as the button would:
+    // the boxes never show words other than those the answer is about.
+    this.form.addEventListener('change', () => {
+      if (this.boxes.some((box, i) => box.input.value !== this.computed?.[i])) this.compute();
+    });
     this.summary = el('p', { className: 'ew-summary', 'aria-live': 'polite' });
     this.results = el('div', { className: 'ew-results' });
     this.append(this.form, this.summary, this.results);
@@ -68,6 +74,8 @@ class TypedWords extends ModelWidget {
   compute() {
     const model = this.model;
     if (!model) return;
+    /** The boxes' texts the answer shown is about. */
+    this.computed = this.boxes.map((b) => b.input.value);
     const { ids, message } = idsOf(model, this.boxes.map((b) => b.input));
     this.results.replaceChildren();
     if (!ids) {

@@ -10,124 +10,25 @@
 // kernels' sources are compiled with -ffp-contract=off (its CMakeLists.txt) so
 // the scalar tails round the same way wherever they are inlined; the SIMD
 // code asks for fused multiply-adds explicitly where it wants them.
+//
+// A backend's file may include this where it has switched its instruction
+// set on (haswell.cpp), so everything compiled here must be Kernels<Ops>'s
+// own: the shared inline functions and the standard headers come from
+// scalar.h, which that file includes first. Include nothing else here.
 #pragma once
 
-#include <algorithm>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <type_traits>
-#include <vector>
+#include "scalar.h"
 
-#include "embeddings/kernels/backends.h"
-#include "embeddings/kernels/kernels.h"
-#include "widen.h"
+// Loops kept as written where their size matters more than their speed (clang only).
+#if defined(__clang__)
+#define EMBEDDINGS_LOOP_NOT_UNROLLED _Pragma("clang loop unroll(disable)")
+#define EMBEDDINGS_LOOP_SCALAR _Pragma("clang loop unroll(disable) vectorize(disable)")
+#else
+#define EMBEDDINGS_LOOP_NOT_UNROLLED
+#define EMBEDDINGS_LOOP_SCALAR
+#endif
 
 namespace embeddings::kernels {
-
-// Float32 squared norms in this range make every product and partial sum of
-// a cosine safe in float32 (kernels.h, "Float32's whole range"): at most
-// 2^100, with underflowing products below n * 2^-50 of a score.
-inline constexpr float kSafeSquaredNormMin = 0x1p-100f;
-inline constexpr float kSafeSquaredNormMax = 0x1p100f;
-inline bool squared_norm_is_safe(float squared) {
-  return squared >= kSafeSquaredNormMin && squared <= kSafeSquaredNormMax;  // false for NaN
-}
-
-// A row's factor in a score, 1 / |row|, or this when the row's cosines must
-// be computed in double (squared norm outside the safe range, or NaN).
-inline constexpr float kScoreInDouble = -1.0f;
-inline float row_factor(float squared_norm) {
-  return squared_norm_is_safe(squared_norm)
-             ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(squared_norm)))
-             : kScoreInDouble;
-}
-
-// A query outside the safe range is scaled by a power of two into it (exact,
-// bar components below 2^-149 of the largest, far below a score's
-// precision) and takes the float32 path; up to this width, on the stack.
-// Wider ones are scored in double.
-inline constexpr std::size_t kScaledQueryMaxCols = 2048;
-
-// out = q * 2^-e with the largest |q[k]| in [0.5, 1); false for a zero, NaN
-// or infinite q (those keep the double path and its rules).
-inline bool scale_into_range(const float* q, std::size_t n, float* out) {
-  float largest = 0;
-  for (std::size_t k = 0; k < n; ++k) largest = std::max(largest, std::fabs(q[k]));  // NaN is dropped here
-  if (!(largest > 0) || !std::isfinite(largest)) return false;
-  // The exponent from the bits (no libm: frexp and ldexp cost the module a
-  // kilobyte): largest < 2^exponent, and at least 2^(exponent - 24) for a
-  // subnormal largest, so the scaled squared norm is at least 2^-48.
-  std::uint32_t bits;
-  std::memcpy(&bits, &largest, sizeof bits);
-  const int biased = static_cast<int>((bits >> 23) & 0xff);
-  const int exponent = biased == 0 ? -126 : biased - 126;
-  const std::uint64_t factor_bits = static_cast<std::uint64_t>(1023 - exponent) << 52;  // 2^-exponent
-  double factor;
-  std::memcpy(&factor, &factor_bits, sizeof factor);
-  for (std::size_t k = 0; k < n; ++k) {
-    if (std::isnan(q[k])) return false;
-    out[k] = static_cast<float>(static_cast<double>(q[k]) * factor);
-  }
-  return true;
-}
-
-// cosine_reference of a float32 vector and a 16-bit row (either format:
-// one function for both, as it is rarely run), with its arithmetic term for
-// term: the same double as for that row converted to float32.
-[[gnu::noinline]] inline double cosine_in_double_16(const float* a, TableNumbers b, std::size_t n) {
-  const auto* bits = static_cast<const std::uint16_t*>(b.data);
-  const bool half = b.format == NumberFormat::F16;
-  DotAndNorms sums;
-  for (std::size_t k = 0; k < n; ++k) {
-    const double x = a[k], y = half ? f16_bits_to_f32(bits[k]) : bf16_bits_to_f32(bits[k]);
-    sums.ab += x * y;
-    sums.aa += x * x;
-    sums.bb += y * y;
-  }
-  if (std::isnan(sums.ab) || std::isnan(sums.aa) || std::isnan(sums.bb)) return NAN;
-  if (sums.aa == 0 || sums.bb == 0) return 0;
-  return std::clamp(sums.ab / std::sqrt(sums.aa * sums.bb), -1.0, 1.0);
-}
-
-// cosine_reference of a float32 vector and a row of any format.
-template <class R>
-double cosine_in_double(const float* a, const R* b, std::size_t n) {
-  if constexpr (std::is_same_v<R, float>) {
-    return cosine_reference(a, b, n);
-  } else {
-    return cosine_in_double_16(a, TableNumbers(b, R::kFormat), n);
-  }
-}
-
-// The score of a pair from a float32 dot product and the two factors, or the
-// reference's when either factor says so.
-template <class R>
-float pair_score(float dot, float factor_a, float factor_b, const float* a, const R* b, std::size_t n) {
-  if (factor_a < 0 || factor_b < 0) return static_cast<float>(cosine_in_double(a, b, n));
-  return std::clamp(dot * factor_a * factor_b, -1.0f, 1.0f);
-}
-
-// Calls visit(rows) with a table's numbers as a pointer to their own type
-// (float, Half or BFloat16), so a kernel written over a row type serves all three.
-template <class Visit>
-void with_rows(TableNumbers table, Visit visit) {
-  switch (table.format) {
-    case NumberFormat::F16: visit(static_cast<const Half*>(table.data)); return;
-    case NumberFormat::BF16: visit(static_cast<const BFloat16*>(table.data)); return;
-    case NumberFormat::F32: visit(static_cast<const float*>(table.data)); return;
-  }
-}
-
-// cosine_from_sums (kernels.h), here so that cosine() inlines it.
-inline float cosine_of_sums(double ab, double aa, double bb) {
-  if (std::isnan(ab) || std::isnan(aa) || std::isnan(bb)) return NAN;
-  if (aa <= 0 || bb <= 0) return 0.0f;
-  const double c = ab / std::sqrt(aa * bb);
-  if (std::isnan(c)) return NAN;  // inf / inf
-  return static_cast<float>(std::clamp(c, -1.0, 1.0));
-}
 
 template <class B>
 struct Kernels {
@@ -377,23 +278,27 @@ struct Kernels {
 
   static void cosine_scores(const float* query, TableNumbers table, std::size_t rows, std::size_t cols,
                             float* out) {
-#if EMBEDDINGS_CRITICAL_MODULE
-    if (table.format != NumberFormat::F32) return cosine_scores_widened(query, table, rows, cols, out);
+    if (table.format != NumberFormat::F32) return cosine_scores_16(query, table, rows, cols, out);
     cosine_scores_of(query, static_cast<const float*>(table.data), rows, cols, out);
-#else
-    with_rows(table, [&](const auto* numbers) { cosine_scores_of(query, numbers, rows, cols, out); });
-#endif
   }
 
-#if EMBEDDINGS_CRITICAL_MODULE
-  // The chapter's module (CMakeLists.txt) scores a 16-bit table a block of
+#if !EMBEDDINGS_CRITICAL_MODULE
+  // A 16-bit table's rows read as they are stored, widened in registers.
+  static void cosine_scores_16(const float* query, TableNumbers table, std::size_t rows, std::size_t cols,
+                               float* out) {
+    if (table.format == NumberFormat::F16)
+      return cosine_scores_of(query, static_cast<const Half*>(table.data), rows, cols, out);
+    cosine_scores_of(query, static_cast<const BFloat16*>(table.data), rows, cols, out);
+  }
+#else
+  // The chapter's module (EMBEDDINGS_CRITICAL_MODULE) scores a 16-bit table a block of
   // rows at a time, widened into float32 and put through the float32 loop:
   // the same numbers (widening is exact) in the same order of operations, so
   // the same scores, without the two 16-bit copies of the loop, which would
   // take the module past its 150 kB. The full module and native builds read
   // 16-bit rows in registers instead. Single-threaded, as the module is.
-  [[gnu::noinline]] static void cosine_scores_widened(const float* query, TableNumbers table,
-                                                      std::size_t rows, std::size_t cols, float* out) {
+  [[gnu::noinline]] static void cosine_scores_16(const float* query, TableNumbers table, std::size_t rows,
+                                                 std::size_t cols, float* out) {
     static constexpr std::size_t kBlockNumbers = 16384;  // 64 KiB of zeroed memory, not of .wasm
     alignas(16) static float block[kBlockNumbers];
     static std::vector<float> wide_row;  // only for rows of more than kBlockNumbers numbers
@@ -469,25 +374,39 @@ struct Kernels {
       case NumberFormat::BF16: widen_bf16(bits, n, out); return;
       case NumberFormat::F32: break;
     }
-    // A copy (no memcpy: see embed_tokens; a row of a trace, rarely float32 here).
+    // A copy (no memcpy: see embed_tokens; a row of a trace or of vector_times_table).
     const auto* numbers = static_cast<const float*>(in.data);
     for (std::size_t k = 0; k < n; ++k) out[k] = numbers[k];
   }
 
+  // out[j] += x * row[j]: a vector at a time, then the tail.
+  static void add_scaled_row(float* out, float x, const float* row, std::size_t n) {
+    const V scale = B::splat(x);
+    std::size_t j = 0;
+    EMBEDDINGS_LOOP_NOT_UNROLLED
+    for (; j + L <= n; j += L) B::store(out + j, B::mul_add(B::load(out + j), scale, B::load(row + j)));
+    EMBEDDINGS_LOOP_SCALAR
+    for (; j < n; ++j) out[j] += x * row[j];
+  }
+
+  // Each row is widened (or copied, for a float32 table) into scratch and
+  // added from there: one loop for every format, so a 16-bit table's product
+  // has the bits of its float32 conversion's, and the whole kernel is one
+  // small function in the page's module.
+  [[gnu::noinline]] static void vector_times_table(const float* x, TableNumbers table, std::size_t rows,
+                                                   std::size_t cols, float* scratch, float* out) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      widen(table.from(i * cols), cols, scratch);
+      add_scaled_row(out, x[i], scratch, cols);
+    }
+  }
+
   static constexpr KernelBackend table() {
-    return KernelBackend{B::kName,    &dot,     &dot_and_norms,   &cosine,     &inverse_norm, &cosine_scores,
-                         &top_k,      &nearest, &cosine_map_rows, &cosine_map, &embed_tokens, &widen_f16,
-                         &widen_bf16, &widen};
+    return KernelBackend{B::kName,       &dot,       &dot_and_norms, &cosine,          &inverse_norm,
+                         &cosine_scores, &top_k,     &nearest,       &cosine_map_rows, &cosine_map,
+                         &embed_tokens,  &widen_f16, &widen_bf16,    &widen,           &vector_times_table};
   }
 };
-
-// Ranking order for top_k: larger score first, then smaller index; NaN last.
-inline bool ranks_before(float score_a, std::int32_t index_a, float score_b, std::int32_t index_b) {
-  const bool nan_a = std::isnan(score_a), nan_b = std::isnan(score_b);
-  if (nan_a != nan_b) return nan_b;
-  if (!nan_a && score_a != score_b) return score_a > score_b;
-  return index_a < index_b;
-}
 
 template <class B>
 std::size_t Kernels<B>::top_k(const float* scores, std::size_t count, std::size_t k, std::int64_t exclude,

@@ -1,12 +1,8 @@
 // Part of generic.h (which includes it at its end): the kernels over whole
 // tables, written once over a backend's vector operations: the cosine map
 // of a table's rows, a block of rows at a time, and the token-plus-position
-// sum of a trace.
+// sum of a trace. Like generic.h, it includes nothing of its own.
 #pragma once
-
-#include <algorithm>
-#include <cstddef>
-#include <cstdint>
 
 #include "generic.h"
 

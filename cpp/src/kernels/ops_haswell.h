@@ -1,5 +1,7 @@
 // The vector operations over AVX2 + FMA (Intel Haswell and later, AMD Zen):
 // eight lanes, fused multiply-add. The interface is ops_portable.h's.
+// Compiled for AVX2 + FMA by target attributes (haswell.cpp), whatever the
+// compiler's -march, so every x86-64 binary has them.
 #pragma once
 
 #include <immintrin.h>
@@ -16,10 +18,11 @@ struct HaswellOps {
   static constexpr std::size_t kLanes = 8;
   static constexpr const char* kName = "avx2-fma";
   static V zero() { return _mm256_setzero_ps(); }
+  static V splat(float x) { return _mm256_set1_ps(x); }
   static V load(const float* p) { return _mm256_loadu_ps(p); }
   static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
   // widen.h's conversions, eight at a time, with integer operations and one
-  // exact multiply (no F16C: the -march of an AVX2 build need not have it).
+  // exact multiply (no F16C, which AVX2 + FMA does not imply).
   static V load_f16(const std::uint16_t* p) {
     const __m256i half = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     const __m256i magnitude = _mm256_slli_epi32(_mm256_and_si256(half, _mm256_set1_epi32(0x7FFF)), 13);

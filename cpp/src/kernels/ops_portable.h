@@ -20,6 +20,7 @@ struct PortableOps {
   static constexpr std::size_t kLanes = 4;
   static constexpr const char* kName = "portable";
   static V zero() { return V{{0, 0, 0, 0}}; }
+  static V splat(float x) { return V{{x, x, x, x}}; }
   static V load(const float* p) {
     V v;
     std::memcpy(v.x, p, sizeof v.x);

@@ -17,6 +17,7 @@ struct V128Ops {
   static constexpr std::size_t kLanes = 4;
   static constexpr const char* kName = "wasm-simd128";
   static V zero() { return wasm_f32x4_splat(0.0f); }
+  static V splat(float x) { return wasm_f32x4_splat(x); }
   static V load(const float* p) { return wasm_v128_load(p); }
   static void store(float* p, V v) { wasm_v128_store(p, v); }
   // widen.h's conversions, four at a time. The half's is out of line: a

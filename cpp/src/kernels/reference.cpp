@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "embeddings/kernels/kernels.h"
-#include "generic.h"
+#include "scalar.h"
 
 namespace embeddings::kernels {
 
@@ -35,6 +35,14 @@ double cosine_reference(const float* a, const float* b, std::size_t n) {
 void cosine_scores_reference(const float* query, const float* table, std::size_t rows, std::size_t cols,
                              double* out) {
   for (std::size_t r = 0; r < rows; ++r) out[r] = cosine_reference(query, table + r * cols, cols);
+}
+
+void vector_times_table_reference(const float* x, const float* table, std::size_t rows, std::size_t cols,
+                                  double* out) {
+  for (std::size_t j = 0; j < cols; ++j) out[j] = 0;
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < cols; ++j) out[j] += double(x[i]) * double(table[i * cols + j]);
+  }
 }
 
 float cosine_from_sums(double ab, double aa, double bb) { return cosine_of_sums(ab, aa, bb); }

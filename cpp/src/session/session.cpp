@@ -34,6 +34,14 @@ void arm_reserve() {
 // Armed from the start, so that a fresh instance's heap already holds it.
 [[maybe_unused]] const bool reserve_armed = (arm_reserve(), true);
 
+// Whether a TextSession keeps a piece cache: the chapter's module keeps
+// none (tokenizer.cpp says why), and leaves its code out.
+#if EMBEDDINGS_CRITICAL_MODULE
+constexpr bool kKeepsPieceCache = false;
+#else
+constexpr bool kKeepsPieceCache = true;
+#endif
+
 // Table numbers as callers pass them.
 constexpr int kTokenTable = static_cast<int>(Table::Token);
 constexpr int kPositionTable = static_cast<int>(Table::Position);
@@ -314,6 +322,17 @@ bool ModelSession::cosine_map(int table) {
   return true;
 }
 
+bool ModelSession::token_table_times(std::size_t begin, std::size_t count) {
+  // Before loading wte has no rows, so any rows are out of range. The sum in
+  // double cannot wrap, and rounds only above 2^53, far past any table.
+  const TableView wte = tables_.wte();
+  if (count > kVectorChunk || static_cast<double>(begin) + static_cast<double>(count) > wte.rows)
+    return fail("bad row range");
+  kernels::vector_times_table(workspace_.vector_a.data(), wte.numbers.from(begin * wte.cols), count, wte.cols,
+                              workspace_.scratch.data(), workspace_.query.data());
+  return true;
+}
+
 // ---- TextSession ---------------------------------------------------------------
 
 void TextSession::set_output(const void* data, std::size_t count) {
@@ -363,11 +382,10 @@ bool TextSession::encode_checked(std::string_view text, const std::size_t* max_t
   }
   // The piece cache is made by the first encode, not by load(): loading's
   // memory is the tables'. Without room for it, encoding goes on without a
-  // cache (the same ids). The chapter's module has none (tokenizer.cpp says why).
-#if !EMBEDDINGS_CRITICAL_MODULE
-  if (piece_cache_.slot_count() == 0 && budget_.has_room(PieceCache::memory_bytes(kPieceCacheSlots)))
+  // cache (the same ids).
+  if (kKeepsPieceCache && piece_cache_.slot_count() == 0 &&
+      budget_.has_room(PieceCache::memory_bytes(kPieceCacheSlots)))
     piece_cache_ = PieceCache(kPieceCacheSlots);
-#endif
   if (max_tokens != nullptr) {
     over_limit_ = !tokenizer_.encode_at_most(text, *max_tokens, ids_, &piece_cache_);
   } else {
@@ -422,10 +440,11 @@ bool TextSession::decode() {
   if (!loaded_) return fail("no tokenizer is loaded");
   // The text is at most max_token_bytes() per id, and its UTF-8 repair at
   // most three times that; refuse rather than abort when that cannot fit.
-  const std::uint64_t bound = static_cast<std::uint64_t>(ids_in_.size()) * tokenizer_.max_token_bytes() * 5;
+  const std::size_t count = ids_in_.size();
+  const std::uint64_t bound = static_cast<std::uint64_t>(count) * tokenizer_.max_token_bytes() * 5;
   if (!budget_.has_room(bound)) {
     ids_in_.reset();
-    return fail("out of memory: the text of " + std::to_string(ids_in_.size()) + " tokens could need " +
+    return fail("out of memory: the text of " + std::to_string(count) + " tokens could need " +
                 mebibytes(bound));
   }
   std::string text;

@@ -47,14 +47,41 @@ class Kernels : public ::testing::TestWithParam<const KernelBackend*> {
   const KernelBackend& be = *GetParam();
 };
 
-TEST(KernelBackends, ThePortableBackendIsAlwaysBuiltAndTheSelectedOneComesFirst) {
-  const auto backends = k::built_backends();
-  ASSERT_FALSE(backends.empty());
-  EXPECT_STREQ(backends[0]->name, k::backend_name());
-  EXPECT_NE(std::find(backends.begin(), backends.end(), &k::kPortableBackend), backends.end());
+// Every backend of the target is built, whatever -march says: AVX2 + FMA in
+// every x86-64 binary (target attributes), SIMD128 in WebAssembly.
+TEST(KernelBackends, EveryBackendOfTheTargetIsBuilt) {
+  std::vector<std::string> names;
+  for (const KernelBackend* backend : k::built_backends()) names.push_back(backend->name);
 #if defined(__wasm_simd128__)
-  EXPECT_STREQ(k::backend_name(), "wasm-simd128");
+  EXPECT_EQ(names, (std::vector<std::string>{"wasm-simd128", "portable"}));
+#elif defined(__x86_64__)
+  EXPECT_EQ(names, (std::vector<std::string>{"avx2-fma", "portable"}));
+#else
+  EXPECT_EQ(names, std::vector<std::string>{"portable"});
 #endif
+}
+
+// The tests below run on every available backend: those this CPU runs.
+TEST(KernelBackends, TheSelectedOneIsTheFastestThisCpuRuns) {
+  const auto built = k::built_backends();
+  const auto available = k::available_backends();
+  ASSERT_FALSE(available.empty());
+  EXPECT_EQ(available.front(), &k::selected_backend());
+  EXPECT_STREQ(k::backend_name(), k::selected_backend().name);
+  EXPECT_EQ(available.back(), &k::kPortableBackend);
+  std::vector<const KernelBackend*> runnable;
+  for (const KernelBackend* backend : built)
+    if (k::runs_here(*backend)) runnable.push_back(backend);
+  EXPECT_EQ(available, runnable);
+}
+
+// A built backend this CPU cannot run is not tested here: said as a skip.
+TEST(KernelBackends, EveryBuiltBackendRunsHere) {
+  EXPECT_TRUE(k::runs_here(k::kPortableBackend));
+  std::string missing;
+  for (const KernelBackend* backend : k::built_backends())
+    if (!k::runs_here(*backend)) missing += std::string(missing.empty() ? "" : ", ") + backend->name;
+  if (!missing.empty()) GTEST_SKIP() << "this CPU does not run " << missing << ": not tested here";
 }
 
 TEST_P(Kernels, DotMatchesReferenceOverAwkwardLengthsAndOffsets) {
@@ -427,6 +454,56 @@ TEST_P(Kernels, EmbedTokensGathersAndAdds) {
   }
 }
 
+TEST_P(Kernels, VectorTimesTableMatchesReferenceAndAddsToItsOutput) {
+  std::mt19937 rng(7);
+  for (std::size_t rows : {1, 2, 5, 33}) {
+    for (std::size_t cols : kLengths) {
+      for (std::size_t offset : {0, 1, 3}) {
+        const auto x = random_floats(rows, rng);
+        const auto storage = random_floats(rows * cols + offset, rng);
+        const float* table = storage.data() + offset;
+        std::vector<double> expected(cols);
+        k::vector_times_table_reference(x.data(), table, rows, cols, expected.data());
+        std::vector<float> out(cols + offset, 0.0f), scratch(cols);
+        be.vector_times_table(x.data(), table, rows, cols, scratch.data(), out.data() + offset);
+        // Then a second pass adds the same product again.
+        std::vector<float> twice(out);
+        be.vector_times_table(x.data(), table, rows, cols, scratch.data(), twice.data() + offset);
+        for (std::size_t j = 0; j < cols; ++j) {
+          double magnitude = 0;
+          for (std::size_t i = 0; i < rows; ++i) magnitude += std::fabs(double(x[i]) * table[i * cols + j]);
+          const double tolerance =
+              (double(rows) + 2) * std::numeric_limits<float>::epsilon() * magnitude + 1e-30;
+          ASSERT_NEAR(out[offset + j], expected[j], tolerance) << rows << " x " << cols << ", column " << j;
+          ASSERT_NEAR(twice[offset + j], 2 * expected[j], 2 * tolerance) << rows << " x " << cols;
+        }
+      }
+    }
+  }
+}
+
+// The chapter's lookup as a product: all 4,096 rows multiplied, one by 1 and
+// the rest by 0, give that row exactly, whatever the row and the signs.
+TEST_P(Kernels, AOneHotVectorTimesATableIsItsRowExactly) {
+  std::mt19937 rng(8);
+  for (std::size_t cols : {1, 5, 128, 129}) {
+    const std::size_t rows = 4096;
+    const auto table = random_floats(rows * cols, rng);
+    for (std::size_t t : {std::size_t{0}, std::size_t{665}, rows - 1}) {
+      std::vector<float> one_hot(rows, 0.0f), out(cols, 0.0f), scratch(cols);
+      one_hot[t] = 1.0f;
+      be.vector_times_table(one_hot.data(), table.data(), rows, cols, scratch.data(), out.data());
+      for (std::size_t j = 0; j < cols; ++j) ASSERT_EQ(out[j], table[t * cols + j]) << t << ", " << j;
+    }
+  }
+  // Infinity times the zeros is NaN: a real product, not a copy of the row.
+  std::vector<float> table(3 * 4, 1.0f), one_hot = {1.0f, 0.0f, 0.0f}, out(4, 0.0f), scratch(4);
+  table[2 * 4 + 1] = std::numeric_limits<float>::infinity();
+  be.vector_times_table(one_hot.data(), table.data(), 3, 4, scratch.data(), out.data());
+  EXPECT_EQ(out[0], 1.0f);
+  EXPECT_TRUE(std::isnan(out[1]));
+}
+
 // kernels.h's functions are the selected backend's.
 TEST(KernelBackends, ThePublicFunctionsRunTheSelectedBackend) {
   std::mt19937 rng(13);
@@ -443,8 +520,12 @@ TEST(KernelBackends, ThePublicFunctionsRunTheSelectedBackend) {
   k::inverse_row_norms(table.data(), rows, cols, inverse.data());
   for (std::size_t r = 0; r < rows; ++r)
     EXPECT_EQ(inverse[r], selected.inverse_norm(table.data() + r * cols, cols));
+  std::vector<float> product(cols, 0.0f), by_selected(cols, 0.0f), scratch(cols);
+  k::vector_times_table(table.data(), table.data(), rows, cols, scratch.data(), product.data());
+  selected.vector_times_table(table.data(), table.data(), rows, cols, scratch.data(), by_selected.data());
+  EXPECT_EQ(product, by_selected);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Kernels, ::testing::ValuesIn(k::built_backends()), backend_param_name);
+INSTANTIATE_TEST_SUITE_P(Backends, Kernels, ::testing::ValuesIn(k::available_backends()), backend_param_name);
 
 }  // namespace

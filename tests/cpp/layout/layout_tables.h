@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "embeddings/formats/model.h"
+#include "embeddings/file_io/file_io.h"
+#include "embeddings/formats/tables.h"
 #include "embeddings/layout/table.h"
 
 namespace embeddings::test {

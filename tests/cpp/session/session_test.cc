@@ -175,6 +175,44 @@ TEST(ModelSession, RefusesWhatItCannotDoWithAMessage) {
   }
 }
 
+// The one-hot lookup as a product: wte's rows in chunks from vector_a() into query().
+TEST(ModelSession, MultipliesAVectorByTheTokenTableInChunks) {
+  const std::size_t vocab = 300, width = 24;
+  ModelSession session;
+  ASSERT_TRUE(load(session, random_model(vocab, 16, width))) << session.error();
+  std::fill(session.vector_a(), session.vector_a() + vocab, 0.0f);
+  session.vector_a()[17] = 1.0f;
+  std::fill(session.query(), session.query() + width, 0.0f);
+  ASSERT_TRUE(session.token_table_times(0, vocab)) << session.error();
+  for (std::size_t j = 0; j < width; ++j) EXPECT_EQ(session.query()[j], session.tables().wte().row(17)[j]);
+  // Two chunks, the second added to the first, are the whole product.
+  std::mt19937 random(2);
+  std::normal_distribution<float> normal;
+  std::vector<float> x(vocab);
+  for (float& v : x) v = normal(random);
+  std::vector<double> expected(width);
+  kernels::vector_times_table_reference(x.data(), session.tables().wte().row(0), vocab, width,
+                                        expected.data());
+  std::copy(x.begin(), x.begin() + 100, session.vector_a());
+  std::fill(session.query(), session.query() + width, 0.0f);
+  ASSERT_TRUE(session.token_table_times(0, 100));
+  std::copy(x.begin() + 100, x.end(), session.vector_a());
+  ASSERT_TRUE(session.token_table_times(100, vocab - 100));
+  for (std::size_t j = 0; j < width; ++j) EXPECT_NEAR(session.query()[j], expected[j], 1e-4);
+  // Rows outside the table, or more than a chunk, are refused.
+  EXPECT_FALSE(session.token_table_times(200, 101));
+  EXPECT_EQ(session.error(), "bad row range");
+  EXPECT_FALSE(session.token_table_times(301, 0));
+  EXPECT_FALSE(session.token_table_times(static_cast<std::size_t>(-1), 2));
+  ModelSession wide;
+  ASSERT_TRUE(load(wide, random_model(embeddings::kVectorChunk + 1, 4, 2))) << wide.error();
+  EXPECT_FALSE(wide.token_table_times(0, embeddings::kVectorChunk + 1));
+  EXPECT_TRUE(wide.token_table_times(1, embeddings::kVectorChunk));
+  ModelSession empty;  // no table yet: no rows to multiply
+  EXPECT_FALSE(empty.token_table_times(0, 1));
+  EXPECT_EQ(empty.error(), "bad row range");
+}
+
 TEST(ModelSession, NearestLeavesOutRowsWithoutATokenWhenTold) {
   // A padded table, as nanoGPT and llm.c pad GPT-2: 260 rows, 250 of them tokens.
   ModelSession session;

@@ -21,13 +21,45 @@
 #include <string_view>
 #include <vector>
 
-#include "embeddings/formats/model.h"
+#include "embeddings/formats/tables_loader.h"
 #include "embeddings/kernels/kernels.h"
 #include "findings.h"
 
 namespace embeddings::fuzz {
 
 inline constexpr std::string_view kConfigMarker = "\n#config.json#\n";
+
+// The kernels over whatever numbers the file held (NaN, infinities,
+// subnormals), the way the bindings call them.
+inline void kernels_over(const EmbeddingTables& tables, Findings& findings) {
+  const std::size_t vocab = tables.vocab_size(), width = tables.width(), context = tables.context();
+  const TableView wte = tables.wte(), wpe = tables.wpe();
+  std::vector<float> scores(vocab), result_scores(vocab);
+  std::vector<std::int32_t> result_ids(vocab);
+  const std::size_t query = vocab / 2;
+  std::vector<float> query_row(width);
+  kernels::widen(wte.row_numbers(query), width, query_row.data());
+  kernels::cosine_scores(query_row.data(), wte.numbers, vocab, width, scores.data());
+  const std::size_t k = std::min<std::size_t>(vocab, 5);
+  const std::size_t found = kernels::top_k(scores.data(), vocab, k, static_cast<std::int64_t>(query),
+                                           result_ids.data(), result_scores.data());
+  if (found > k) return findings.fail("top_k returned more than k results");
+  for (std::size_t i = 0; i < found; ++i) {
+    if (result_ids[i] < 0 || static_cast<std::size_t>(result_ids[i]) >= vocab ||
+        static_cast<std::size_t>(result_ids[i]) == query)
+      return findings.fail("top_k returned a bad index");
+  }
+  if (!tables.has_position_table()) return;
+  const std::size_t n = std::min(context, vocab);
+  std::vector<std::int32_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::int32_t>((i * 7) % vocab);
+  std::vector<float> token_rows(n * width), position_rows(n * width), sums(n * width);
+  kernels::embed_tokens(ids.data(), n, wte.numbers, wpe.numbers, width, token_rows.data(),
+                        position_rows.data(), sums.data());
+  const std::size_t map_rows = std::min<std::size_t>(context, 64);
+  std::vector<float> map(map_rows * context), map_scratch(context + width);
+  kernels::cosine_map_rows(wpe.numbers, context, width, 0, map_rows, map_scratch.data(), map.data());
+}
 
 inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findings& findings) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
@@ -94,34 +126,7 @@ inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findi
   if (std::memcmp(tables.wte().numbers.data, bytes + token.file_offset, token.byte_length) != 0)
     return findings.fail("wte differs from the file's bytes");
 
-  // The kernels over whatever numbers the file held (NaN, infinities,
-  // subnormals), the way the bindings call them.
-  const TableView wte = tables.wte(), wpe = tables.wpe();
-  std::vector<float> scores(vocab), result_scores(vocab);
-  std::vector<std::int32_t> result_ids(vocab);
-  const std::size_t query = vocab / 2;
-  std::vector<float> query_row(width);
-  kernels::widen(wte.row_numbers(query), width, query_row.data());
-  kernels::cosine_scores(query_row.data(), wte.numbers, vocab, width, scores.data());
-  const std::size_t k = std::min<std::size_t>(vocab, 5);
-  const std::size_t found = kernels::top_k(scores.data(), vocab, k, static_cast<std::int64_t>(query),
-                                           result_ids.data(), result_scores.data());
-  if (found > k) return findings.fail("top_k returned more than k results");
-  for (std::size_t i = 0; i < found; ++i) {
-    if (result_ids[i] < 0 || static_cast<std::size_t>(result_ids[i]) >= vocab ||
-        static_cast<std::size_t>(result_ids[i]) == query)
-      return findings.fail("top_k returned a bad index");
-  }
-  if (!tables.has_position_table()) return;
-  const std::size_t n = std::min(context, vocab);
-  std::vector<std::int32_t> ids(n);
-  for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::int32_t>((i * 7) % vocab);
-  std::vector<float> token_rows(n * width), position_rows(n * width), sums(n * width);
-  kernels::embed_tokens(ids.data(), n, wte.numbers, wpe.numbers, width, token_rows.data(),
-                        position_rows.data(), sums.data());
-  const std::size_t map_rows = std::min<std::size_t>(context, 64);
-  std::vector<float> map(map_rows * context), map_scratch(context + width);
-  kernels::cosine_map_rows(wpe.numbers, context, width, 0, map_rows, map_scratch.data(), map.data());
+  kernels_over(tables, findings);
 }
 
 }  // namespace embeddings::fuzz

@@ -10,5 +10,6 @@ export function textHostOf(model) {
   const internals = internalsOf.get(model);
   internals.tables.checkAlive();
   if (!internals.tokenizer) throw new Error('This model was loaded without a tokenizer.json, so it cannot read text');
+  internals.tokenizer.checkAlive();
   return internals.tokenizer;
 }

@@ -6,6 +6,7 @@ import { defaultModelFiles } from '../default-model.js';
 import { loadTables } from './tables.js';
 import { loadTokenizer } from './tokenizer-host.js';
 import { internalsOf } from './internals.js';
+import { kernelsReady } from '../kernels.js';
 import { Model } from './model.js';
 
 function shareTokenizer(model) {
@@ -52,11 +53,14 @@ export async function loadModel(files = defaultModelFiles) {
   // delaying the requests.
   let tablesRequested;
   const tablesInFlight = new Promise((resolve) => { tablesRequested = resolve; });
+  // The shared instance too (a trace's rows are computed on it): a module
+  // that cannot start rejects here, like any file that cannot be read.
   const [tables, tokenizer] = await Promise.all([
     loadTables(files.weights, files.config, progress, tablesRequested, signal),
     files.tokenizer === undefined ? Promise.resolve(undefined)
       : settleInput(files.tokenizer, 'tokenizer', signal).then((tokenizer) => (tokenizer instanceof Model
         ? shareTokenizer(tokenizer) : loadTokenizer(tokenizer, tablesInFlight, signal))),
+    kernelsReady,
   ].map((promise) => promise.then((value) => ({ value }), (error) => ({ error }))))
     .then((results) => {
       const failed = results.find((result) => result.error);

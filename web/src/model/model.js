@@ -1,6 +1,6 @@
 // The Model that loadModel() gives: the token and position tables, the
 // tokenizer, traces, nearest tokens and cosine maps.
-import { Matrix, checkIndex, describe } from '../matrix.js';
+import { Matrix, checkIndex, describe, markCopy } from '../matrix.js';
 import { checkAsyncMapSize, checkAsyncOptions, checkFloat32, checkMapSize, cosineMatrixAsyncOf, cosineMatrixOf, slicedCosineMap } from '../vectors.js';
 import { checkSignal } from '../sources/signals.js';
 import { mapRows } from '../map.js';
@@ -19,6 +19,25 @@ const LONGEST_TEXT_SPLIT_IN_MESSAGES = 1000;
 const inspect = Symbol.for('nodejs.util.inspect.custom');
 
 const tableOwners = new WeakMap();
+
+/**
+ * tokenId()'s hint for a text that is not one token: the spellings close to
+ * it that are ("girl" -> '·girl', the word after a space, as it stands in
+ * a sentence), or '' when none is.
+ */
+function suggestTokens(tokenizer, text) {
+  const word = text.replace(/^[·\s]+|\s+$/g, '');
+  if (!word || word.length > 100) return '';
+  const cases = [word, word.toLowerCase(), word[0].toUpperCase() + word.slice(1).toLowerCase()];
+  const spellings = new Set(cases.flatMap((w) => [`·${w}`, w]));
+  spellings.delete(text);
+  const found = [...spellings].map((w) => [w, tokenizer.id(w)]).filter(([, id]) => id >= 0).slice(0, 3);
+  if (!found.length) return '';
+  const spaced = found.some(([w]) => w.startsWith('·')) && !text.startsWith('·');
+  const listed = found.map(([w, id]) => `'${w}' (id ${id})`);
+  return `. Did you mean ${listed.length > 1 ? `${listed.slice(0, -1).join(', ')} or ${listed.at(-1)}` : listed[0]}?` +
+    (spaced ? ' "·" is the space before a word: inside a sentence a word is one token with it.' : '');
+}
 
 /**
  * The rows × rows cosine map of any table: in place for a model's own
@@ -49,9 +68,11 @@ export class Model {
     const { width, vocabSize, context, pointers } = tables;
     // One view per table, made again only if memory was ever replaced: rowView
     // (and the chapter's cosine(rowView(..), rowView(..))) then costs a
-    // subarray, not a new view of the whole table each call.
+    // subarray, not a new view of the whole table each call. Dropped on
+    // dispose(), with the instance.
     const liveView = (pointer, count, dtype) => {
       let view;
+      tables.onDispose.push(() => { view = undefined; });
       return () => {
         const host = this.#live();
         if (view === undefined || view.buffer !== host.module.HEAPF32.buffer) view = host.numbers(pointer, count, dtype);
@@ -65,7 +86,7 @@ export class Model {
     tableOwners.set(internalsOf.get(this).wte, this);
     if (tables.hasPositionTable) tableOwners.set(internalsOf.get(this).wpe, this);
     /** Sizes read from the files. */
-    this.config = Object.freeze({ vocabSize, width, context, layers: tables.layers, heads: tables.heads });
+    this.config = Object.freeze({ vocabSize, width, context, layers: tables.layers, heads: tables.heads, ...tables.rotary });
     /** Learned numbers in the whole weights file, not only the two tables. */
     this.parameterCount = tables.parameterCount;
     /** The safetensors file's __metadata__ (strings). */
@@ -125,8 +146,15 @@ export class Model {
   decode(ids) {
     const tokenizer = this.#text();
     if (!Array.isArray(ids) && !ArrayBuffer.isView(ids)) throw new TypeError(`decode: expected an array of token ids, got ${describe(ids)}`);
-    for (let i = 0; i < ids.length; i++) checkIndex(ids[i], tokenizer.vocabSize, 'token id', 'decode');
-    return tokenizer.decode(Array.from(ids));
+    // Each id read once: what is checked is what is decoded (a getter may answer differently twice).
+    const count = ids.length;
+    const checked = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const id = ids[i];
+      checkIndex(id, tokenizer.vocabSize, 'token id', 'decode');
+      checked[i] = id;
+    }
+    return tokenizer.decode(checked);
   }
 
   /** A text's tokens as { id, text }, text in the chapter's display form ("·" for a space). */
@@ -158,7 +186,7 @@ export class Model {
     const raw = text.replace(/·/g, ' ');
     const pieces = raw === '' ? [] : tokenizer.encode(raw, 'tokenId').map((i) => tokenizer.text(i));
     throw new RangeError(`tokenId: ${JSON.stringify(text)} is not a single token` +
-      (pieces.length ? `; it is ${pieces.length} tokens: ${pieces.join(' ')}` : ''));
+      (pieces.length ? `; it is ${pieces.length} tokens: ${pieces.join(' ')}` : '') + suggestTokens(tokenizer, text));
   }
 
   /** Every token's display text, by id (a new array each call). */
@@ -239,6 +267,7 @@ export class Model {
     // asking for as many more as there are gaps leaves k after the gaps go.
     // Excluded ids likewise take at most excluded.size places among the best.
     const { tokenizer } = internalsOf.get(this);
+    tokenizer?.checkAlive();
     const wanted = Math.min(vocabSize, k + (tokenizer ? tokenizer.unusedIds : 0) + excluded.size);
     const { session } = tables;
     let ok;
@@ -308,13 +337,14 @@ export class Model {
 
   /**
    * A two-dimensional map of a table's rows (default wte), one point per
-   * row, by UMAP (default) or PCA; see index.d.ts for the options.
+   * row, by UMAP (default) or PCA; see index.d.ts for the options. Every
+   * failure is a rejection, a disposed model's too.
    */
-  map(options = {}) {
+  async map(options = {}) {
     this.#live();
     // model.wpe of a model with rotary positions is null: mapping wte instead would be a silent surprise.
     if (options?.table === null) {
-      return Promise.reject(new TypeError('map: the table is null (a model with rotary positions has no position table: model.wpe is null)'));
+      throw new TypeError('map: the table is null (a model with rotary positions has no position table: model.wpe is null)');
     }
     return mapRows(options?.table ?? internalsOf.get(this).wte, options, 'map');
   }
@@ -378,6 +408,38 @@ export class Model {
     return new Matrix(out, n, n, { name: `cosine map of ${table.name}` });
   }
 
+  /**
+   * A row vector times the token table: vector has vocabSize numbers, the
+   * result width, out[j] = Σ_i vector[i] · wte[i][j], computed by the
+   * kernels over every row (zeros included, in row order, in float32). A
+   * one-hot vector, all 0 but a 1 at t, gives row t number for number: the
+   * chapter's lookup as a product.
+   */
+  vectorTimesWte(vector) {
+    const tables = this.#live();
+    if (!Array.isArray(vector) && !(ArrayBuffer.isView(vector) && !(vector instanceof DataView))) {
+      throw new TypeError(`vectorTimesWte: the vector must be an array or typed array of numbers, got ${describe(vector)}`);
+    }
+    const rows = tables.vocabSize;
+    if (vector.length !== rows) {
+      throw new RangeError(`vectorTimesWte: the vector needs ${rows} numbers, one per row of wte, got ${vector.length}`);
+    }
+    for (let i = 0; i < rows; i++) {
+      const x = vector[i];
+      if (typeof x !== 'number') throw new TypeError(`vectorTimesWte: vector[${i}] is ${describe(x)}, not a number`);
+      if (!Number.isFinite(x)) throw new RangeError(`vectorTimesWte: vector[${i}] is ${x}; the vector must hold finite numbers`);
+      checkFloat32(x, `vector[${i}]`, 'vectorTimesWte');
+    }
+    const scratch = tables.floats(tables.vectorA, tables.chunk);
+    tables.floats(tables.pointers.query, tables.width).fill(0);  // the chunks' products add up there
+    for (let begin = 0; begin < rows; begin += tables.chunk) {
+      const count = Math.min(tables.chunk, rows - begin);
+      scratch.set(ArrayBuffer.isView(vector) ? vector.subarray(begin, begin + count) : vector.slice(begin, begin + count));
+      if (!tables.session.timesWte(begin, count)) throw new Error(`vectorTimesWte: ${tables.session.error()}`);
+    }
+    return tables.floats(tables.pointers.query, tables.width).slice();
+  }
+
   /** Bytes of WebAssembly memory this model holds (tables instance, tokenizer instance). */
   memoryUsage() {
     const tables = this.#live();
@@ -422,3 +484,5 @@ export class Model {
 function describePositions(tables) {
   return tables.hasPositionTable ? `${tables.context} positions` : 'rotary positions (no position table)';
 }
+
+markCopy(Model);

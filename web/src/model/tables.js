@@ -2,6 +2,7 @@
 // ModelSession, checked against config.json (TablesHost is what a Model
 // keeps of it).
 import { instantiate, mark } from '../runtime.js';
+import { checkInstance, guardOf, instanceFailed, nameInstance } from '../instance-guard.js';
 import { DTYPES } from '../matrix.js';
 import { openSource, readText } from '../sources/index.js';
 import { askForTablesEarly } from '../early-requests.js';
@@ -27,6 +28,7 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
   const { module, config } = opened;
   // A sharded checkpoint's index names the shard with the tables: only that one is opened.
   const { source, sizePromise, shards } = await openShardWithTables(module, opened, weightsInput, signal, requested);
+  nameInstance(module, source.name);
   const session = new module.ModelSession();
   // The session's messages name no file; which one it was about, it says.
   const fail = () => {
@@ -35,23 +37,27 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
   try {
     await readWeightsHeader(module, session, source, await sizePromise, fail);
     mark('load:header-read');
+    shards?.checkTables(session.tableBytes(TOKEN) + session.tableBytes(POSITION));
     await readTables(module, session, source, progress, requested);
     mark('load:tables-copied');
     if (config !== undefined) readConfig(module, session, config, fail);
     if (shards) session.setOneShardOfMany();
     if (!session.finish()) fail();
   } catch (error) {
-    session.delete();
+    // (A failed instance refuses delete() too; it goes as a whole.)
+    if (!instanceFailed(module)) session.delete();
     throw error;
   } finally {
     await source.close();
   }
   const host = new TablesHost(module, session, source.name);
+  if (config !== undefined && !host.hasPositionTable) host.rotary = rotaryOf(config.text);
   if (shards) {
     // The shard's header counts its own tensors only; the index's total_size
     // counts every shard's bytes, at the token table's bytes per number.
+    // Without one, the count is this shard's (docs/design.md).
     const bytesPerNumber = session.tableBytes(TOKEN) / (host.vocabSize * host.width);
-    if (shards.totalBytes > 0) host.parameterCount = Math.round(shards.totalBytes / bytesPerNumber);
+    if (shards.totalBytes !== undefined) host.parameterCount = Math.round(shards.totalBytes / bytesPerNumber);
     host.shardIndex = shards.indexName;
   }
   return host;
@@ -120,6 +126,29 @@ async function readTables(module, session, source, progress, requested) {
   order.forEach((table, i) => module.HEAPU8.set(reads[i].value, session.tableBuffer(table)));
 }
 
+/**
+ * What config.json says of a model's rotary positions, for the page to
+ * draw them: { ropeTheta, headSize, rotaryShare }, those it names (the C++
+ * loader, which has checked the text, reads only the sizes).
+ */
+function rotaryOf(text) {
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  const positive = (x) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : undefined);
+  const out = {};
+  const theta = positive(json?.rope_theta) ?? positive(json?.rotary_emb_base) ?? positive(json?.rope_parameters?.rope_theta);
+  if (theta !== undefined) out.ropeTheta = theta;
+  const head = positive(json?.head_dim);
+  if (head !== undefined && Number.isInteger(head)) out.headSize = head;
+  const share = positive(json?.partial_rotary_factor) ?? positive(json?.rotary_pct);
+  if (share !== undefined && share <= 1) out.rotaryShare = share;
+  return out;
+}
+
 function readConfig(module, session, config, fail) {
   const bytes = utf8.encode(config.text);
   const pointer = session.configBuffer(bytes.length);
@@ -134,6 +163,7 @@ export class TablesHost {
     this.session = session;
     this.name = name;
     this.alive = true;
+    this.guard = guardOf(module);
     this.vocabSize = session.vocabSize();
     this.width = session.width();
     this.context = session.context();
@@ -168,11 +198,15 @@ export class TablesHost {
       mapBlock: session.mapBlock(),
     };
     this.mapBlockSize = module.mapBlockSize();
+    // What lets go of references into the instance on dispose() (the Model's views).
+    this.onDispose = [];
     registerHost(this);
   }
 
+  /** Throws unless the model is usable: not disposed, and its instance has not failed. */
   checkAlive() {
     if (!this.alive) throw new Error('This model has been disposed; load it again with loadModel()');
+    if (this.guard.failure !== undefined) checkInstance(this.module);
   }
 
   /** A Float32Array view of `count` floats at `pointer`, built on the current buffer. */
@@ -185,11 +219,18 @@ export class TablesHost {
     return dtype === 'float32' ? this.floats(pointer, count) : new Uint16Array(this.module.HEAPU8.buffer, pointer, count);
   }
 
+  /**
+   * Frees the session and lets go of the instance: a disposed model that is
+   * still referenced keeps no WebAssembly memory (views taken before do:
+   * each holds its instance's memory).
+   */
   dispose() {
     if (!this.alive) return;
     this.alive = false;
-    this.session.delete();
-    this.session = undefined;
+    // A failed instance refuses every call, delete() too; it goes as a whole.
+    if (!instanceFailed(this.module)) this.session.delete();
     releaseHost(this);
+    for (const drop of this.onDispose) drop();
+    this.session = this.module = this.onDispose = undefined;
   }
 }

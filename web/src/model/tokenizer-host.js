@@ -1,6 +1,7 @@
 // The tokenizer's instance: tokenizer.json loaded into a TextSession, and
 // encode, decode and token texts through it.
 import { instantiate, mark } from '../runtime.js';
+import { checkInstance, instanceFailed, nameInstance } from '../instance-guard.js';
 import { checkSignal, isUtf8, notUtf8, readBytes } from '../sources/index.js';
 import { LEFT_OUT, needsFullModule } from './module-choice.js';
 import { MAX_TEXT_BYTES, readUtf8, tooLong } from './text.js';
@@ -17,6 +18,11 @@ const utf8 = new TextEncoder();
 const DISPLAY_CHARS_PER_BYTE = 6;
 const TOKEN_LOOKUP_MARGIN = 16;
 
+// A message of the core's under the caller's name, once: some of the
+// tokenizer's already start with it ("decode: id 9 at position 2 is not in
+// the vocabulary").
+const prefixed = (caller, message) => (message.startsWith(`${caller}: `) ? message : `${caller}: ${message}`);
+
 export async function loadTokenizer(input, after = Promise.resolve(), signal = undefined) {
   const { name, bytes: file } = await readBytes(input, 'tokenizer', { signal });
   await after;
@@ -25,10 +31,10 @@ export async function loadTokenizer(input, after = Promise.resolve(), signal = u
   // TextDecoder would drop it).
   const bytes = file[0] === 0xef && file[1] === 0xbb && file[2] === 0xbf ? file.subarray(3) : file;
   const full = needsFullModule(bytes);
-  let loaded = await loadTokenizerIn(await instantiate('tokenizer', { full }), bytes);
+  let loaded = await loadTokenizerIn(await instantiate('tokenizer', { full }), bytes, name);
   // A file the test below misjudged: the critical module names what it leaves out.
   if (!loaded.session && !full && LEFT_OUT.test(loaded.message)) {
-    loaded = await loadTokenizerIn(await instantiate('tokenizer', { full: true }), bytes);
+    loaded = await loadTokenizerIn(await instantiate('tokenizer', { full: true }), bytes, name);
   }
   if (!loaded.session) {
     // The core says what is wrong; the file's name is the caller's to give.
@@ -42,7 +48,8 @@ export async function loadTokenizer(input, after = Promise.resolve(), signal = u
   return new TokenizerHost(loaded.module, loaded.session, name);
 }
 
-async function loadTokenizerIn(module, bytes) {
+async function loadTokenizerIn(module, bytes, name) {
+  nameInstance(module, name);
   const session = new module.TextSession();
   // The pointer first: allocating it may grow memory and replace HEAPU8's buffer.
   const pointer = session.inputBuffer(bytes.length);
@@ -144,9 +151,9 @@ export class TokenizerHost {
     }
     const { session } = this;
     const pointer = session.idsInput(ids.length);
-    if (!pointer) throw new RangeError(`decode: ${session.error()}`);
+    if (!pointer) throw new RangeError(prefixed('decode', session.error()));
     this.module.HEAP32.set(ids, pointer >>> 2);
-    if (!session.decode()) throw new RangeError(`decode: ${session.error()}`);
+    if (!session.decode()) throw new RangeError(prefixed('decode', session.error()));
     const heap = this.module.HEAPU32;
     const text = readUtf8(this.module, heap[this.output], heap[this.output + 1]);
     session.release();
@@ -166,10 +173,17 @@ export class TokenizerHost {
     return text.length <= longest ? this.session.tokenId(text) : -1;
   }
 
+  /** Throws once the instance has failed (instance-guard.js), even for what was kept in JavaScript. */
+  checkAlive() {
+    checkInstance(this.module);
+  }
+
+  /** Frees the session and lets go of the instance once no model uses it. */
   dispose() {
-    if (--this.refs > 0) return;
-    this.session?.delete();
-    this.session = undefined;
+    if (--this.refs > 0 || !this.module) return;
+    // A failed instance refuses every call, delete() too; it goes as a whole.
+    if (!instanceFailed(this.module)) this.session.delete();
+    this.session = this.module = this.texts = this.allTexts = undefined;
   }
 }
 

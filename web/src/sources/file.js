@@ -1,4 +1,7 @@
-// Files on disk (Node): a path or a file: URL, read by offset.
+// Files on disk (Node): a path or a file: URL, read by offset. Only
+// platform/node.js imports this module (the package's "#platform" in Node).
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { checkSignal } from './signals.js';
 
 // What a path names when it is not a regular file, for the message.
@@ -11,8 +14,6 @@ function kindOfFile(info) {
 }
 
 export async function fileSource(path, name, signal) {
-  const { open } = await import('node:fs/promises');
-  const { constants } = await import('node:fs');
   checkSignal(signal);
   let handle;
   try {

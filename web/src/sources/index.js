@@ -8,7 +8,6 @@ import { isNode } from '../runtime.js';
 import { takeEarlySource } from '../early-requests.js';
 import { abortReason, checkSignal } from './signals.js';
 import { urlSource } from './http.js';
-import { fileSource } from './file.js';
 
 export { checkSignal };
 
@@ -125,7 +124,7 @@ export async function openSource(input, role, { signal } = {}) {
   }
   if (input instanceof URL) {
     if (input.protocol === 'file:' && isNode) {
-      const { fileURLToPath } = await import('node:url');
+      const { fileSource, fileURLToPath } = await import('#platform');
       return fileSource(fileURLToPath(input), input.href, signal);
     }
     // Opened already by the page's first script (early-requests.js), unless this load may be abandoned.
@@ -133,7 +132,7 @@ export async function openSource(input, role, { signal } = {}) {
   }
   if (typeof input === 'string') {
     if (input === '') throw new TypeError(`${role}: the file name is an empty string`);
-    if (isNode && !looksLikeUrl(input)) return fileSource(input, input, signal);
+    if (isNode && !looksLikeUrl(input)) return (await import('#platform')).fileSource(input, input, signal);
     if (isNode && input.startsWith('file:')) return openSource(new URL(input), role, { signal });
     const base = typeof document !== 'undefined' ? document.baseURI : undefined;
     let url;

@@ -5,10 +5,13 @@ import { modelFilesOf, sharedModel } from './model-source.js';
 import { mark } from '../../src/runtime.js';
 import { int } from './format.js';
 
-const stylesheetUrl = new URL('../widgets.css', import.meta.url);
+import { packageFile } from '../../src/files.js';
+
+let stylesheetUrl;
 
 /** Adds the widgets' stylesheet to the document once, unless the page links it already. */
 export function ensureStylesheet() {
+  stylesheetUrl ??= packageFile('web/widgets/widgets.css', () => new URL('../widgets.css', import.meta.url));
   const present = [...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === stylesheetUrl.href);
   if (present) return;
   const link = document.createElement('link');
@@ -34,6 +37,58 @@ export function el(tag, properties = {}, ...children) {
   }
   element.append(...children.filter((child) => child !== undefined && child !== null));
   return element;
+}
+
+/**
+ * A tap into a filled box selects its text, so that typing replaces it: a
+ * finger would otherwise leave the caret wherever it landed, often in the
+ * middle of the word. The mouse and the keyboard keep their own caret.
+ * Selected on the click, after the browser has placed its caret.
+ */
+export function selectAllOnTap(input) {
+  let tapped = false;
+  input.addEventListener('pointerdown', (event) => {
+    tapped = event.pointerType === 'touch' && document.activeElement !== input;
+  });
+  input.addEventListener('click', () => {
+    if (tapped && input.value) input.select();
+    tapped = false;
+  });
+}
+
+/**
+ * A box that scrolls sideways (a wide table on a phone) says so when its
+ * content is cut off: a shadow at its right edge, a line under it, and,
+ * for the keyboard, a focusable region that names itself. Checked again
+ * when the box or its content changes width. Returns the cue's element, to
+ * put after the box.
+ */
+export function scrollCue(box, { label = 'Table', text = 'The table goes on: swipe it sideways →' } = {}) {
+  const cue = el('span', { className: 'ew-scroll-cue', textContent: text, hidden: true });
+  const check = () => {
+    const wide = box.scrollWidth > box.clientWidth + 1;
+    if (box.classList.contains('ew-scrolls') === wide) return;
+    box.classList.toggle('ew-scrolls', wide);
+    cue.hidden = !wide;
+    if (wide) {
+      box.tabIndex = 0;
+      box.setAttribute('role', 'region');
+      box.setAttribute('aria-label', `${label} (scrolls sideways)`);
+    } else {
+      box.removeAttribute('tabindex');
+      box.removeAttribute('role');
+      box.removeAttribute('aria-label');
+    }
+  };
+  if (typeof ResizeObserver === 'function') {
+    const watcher = new ResizeObserver(check);
+    watcher.observe(box);
+    new MutationObserver(() => {
+      for (const child of box.children) watcher.observe(child);
+      check();
+    }).observe(box, { childList: true });
+  }
+  return cue;
 }
 
 // Marks a moment for the page's timing (performance.mark('embeddings:…')), as the package's loader does.
@@ -169,7 +224,7 @@ function buildAllOnTab() {
  * painted, whichever is first. Building every widget of a long page at once,
  * when the elements are defined, filled the main thread and cost a second
  * layout of the whole page before the first screen could answer
- * (docs/benchmarks.md, "Far widgets built later").
+ * (docs/benchmarks.md).
  * Until then only its status line is there; every public member that reads
  * a part calls ensureBuilt() first, so nothing outside sees the difference.
  */

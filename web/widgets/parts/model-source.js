@@ -9,12 +9,27 @@ const loads = new Map();
 // What a widget naming no files loads: the package's model, unless the page chose another.
 let pageFiles = defaultModelFiles;
 
+// What the page's widgets show when the page's own files cannot be opened, and why they could not.
+let pageFallback;
+let pageFailure;
+
 /**
  * Sets the model files of every widget that names none (a page that opens
- * another model calls this before its widgets are defined).
+ * another model calls this before its widgets are defined). With
+ * `fallback`, a load of these files that fails gives the fallback's model
+ * instead (the page's default model, say), to every widget asking, and
+ * the page's files become the fallback's: a wrong address never leaves the
+ * page without a model. pageModelFailure() says what went wrong.
  */
-export function setPageModelFiles(files) {
+export function setPageModelFiles(files, { fallback } = {}) {
   pageFiles = files;
+  pageFallback = fallback && keyOf(fallback) !== keyOf(files) ? { from: keyOf(files), files: fallback } : undefined;
+  pageFailure = undefined;
+}
+
+/** Why the page's own files could not be opened, when their fallback is shown instead: { error, files }, or undefined. */
+export function pageModelFailure() {
+  return pageFailure;
 }
 
 /** The files widgets naming none load. */
@@ -69,18 +84,23 @@ export function sharedModel(files = pageFiles, onProgress) {
   if (!load) {
     const listeners = new Set();
     load = { listeners, last: undefined };
+    const report = (progress) => {
+      load.last = progress;
+      for (const listener of listeners) listener(progress);
+    };
     // loadModel fetches config.json and tokenizer.json with one plain GET
     // each (so a page can preload them) and the weights with range requests,
     // all three at once.
-    load.promise = loadModel({
-      weights: files.weights,
-      config: files.config,
-      tokenizer: files.tokenizer,
-      onProgress(progress) {
-        load.last = progress;
-        for (const listener of listeners) listener(progress);
-      },
-    });
+    load.promise = loadModel({ weights: files.weights, config: files.config, tokenizer: files.tokenizer, onProgress: report });
+    const fallback = pageFallback;
+    if (fallback && fallback.from === key) {
+      // The page's files failed: every widget asking for them gets the fallback's model, and later ones ask for it.
+      load.promise = load.promise.catch((error) => {
+        pageFailure = { error, files };
+        if (keyOf(pageFiles) === key) pageFiles = fallback.files;
+        return sharedModel(fallback.files, report);
+      });
+    }
     load.promise.then(
       () => listeners.clear(),
       () => { listeners.clear(); loads.delete(key); },
@@ -98,3 +118,4 @@ export function sharedModel(files = pageFiles, onProgress) {
 export function snapshotIndexOf(files) {
   return new URL('snapshots/index.json', new URL(String(files.weights), document.baseURI));
 }
+

@@ -1,7 +1,7 @@
 // A search box over a model's vocabulary (the ARIA 1.2 combobox pattern):
 // type a word, pick from the list with the mouse, a tap or the arrow keys.
 //
-// A typed word means what a reader means by it (docs/page.md, "Search"):
+// A typed word means what a reader means by it (docs/page.md):
 // a lower-case word such as `red` is first the word as it stands inside a
 // sentence, `·red`, when that token exists; a leading space or "·" means the
 // same; a word with capitals (`Lily`) is first its exact form, the word at
@@ -9,13 +9,12 @@
 // words, and Enter takes the first suggestion. In the token table a number
 // (or #number) is a row id. A word that is no single token shows its
 // pieces, each one a button, until the reader types something else.
-import { el, uniqueId } from './base.js';
-import { tokenizerSize } from '../../src/model/for-widgets.js';
-import { FORM_NAMES, modelWordForms, notOneToken, tokenTextOf, vocabularyOf } from './word-forms.js';
+import { el, selectAllOnTap, uniqueId } from './base.js';
+import { FORM_NAMES, hasTokenizer, modelWordForms, notOneToken, tokenTextOf, vocabularyOf } from './word-forms.js';
 
 export {
-  FORM_NAMES, byteNote, isByteToken, meantText, modelWordForms, notOneToken, shareVocabulary, tokenLabel, tokenTextOf,
-  vocabularyOf, wordForms,
+  FORM_NAMES, byteNote, hasTokenizer, isByteToken, meantText, modelWordForms, notOneToken, shareVocabulary, tokenLabel,
+  tokenTextOf, vocabularyOf, wordForms,
 } from './word-forms.js';
 
 const MAX_OPTIONS = 12;
@@ -38,6 +37,8 @@ export class TokenPicker {
     this.forms = [];
     this.pieces = [];
     this.active = -1;
+    /** The text of what the owner shows now (a token, or the word whose pieces are shown): the box goes back to it. */
+    this.shown = '';
     const inputId = uniqueId('ew-picker');
     const listId = uniqueId('ew-picker-list');
     const hintId = uniqueId('ew-picker-hint');
@@ -58,9 +59,7 @@ export class TokenPicker {
     this.input.setAttribute('autocapitalize', 'off');
     this.list = el('ul', { id: listId, className: 'ew-picker-list', role: 'listbox', hidden: true });
     this.list.setAttribute('aria-label', `${options.label}: matching tokens`);
-    this.hint = el('p', { className: 'ew-picker-hint', id: hintId, textContent:
-      '“·” is the space before a word: ·red is red inside a sentence; red without it starts a text or is part of a longer word. ' +
-      'No need to type the dot: red finds ·red first' + (options.rowIds ? ', and a number finds that row.' : '.') });
+    this.hint = el('p', { className: 'ew-picker-hint', id: hintId, textContent: TokenPicker.hintFor(options.rowIds, true) });
     /** Why the typed text is no single token, and its pieces to pick. */
     this.note = el('div', { className: 'ew-note ew-picker-note', role: 'status' });
     this.element = el('div', { className: 'ew-picker' },
@@ -70,8 +69,10 @@ export class TokenPicker {
 
     this.input.addEventListener('input', () => this.#search());
     this.input.addEventListener('keydown', (event) => this.#key(event));
-    // Options take no focus (pointerdown below), so leaving the box closes the list at once.
-    this.input.addEventListener('blur', () => this.#close());
+    // Options take no focus (pointerdown below), so leaving the box closes the list at once,
+    // and the box never keeps a word the owner does not show.
+    this.input.addEventListener('blur', () => this.#leave());
+    selectAllOnTap(this.input);
     // The vocabulary is read when a reader comes to the box, not while the page loads.
     this.input.addEventListener('focus', () => {
       this.#prepare();
@@ -91,19 +92,28 @@ export class TokenPicker {
    * the same answers).
    */
   setModel(model) {
-    // Throws, as reading the vocabulary would, for a model without a tokenizer.
-    tokenizerSize(model);
     this.model = model;
     this.looseWords = null;
+    // A model loaded from its weights alone has no token texts: its rows are found by id.
+    this.hint.textContent = TokenPicker.hintFor(this.options.rowIds, hasTokenizer(model), model.vocabSize);
   }
 
-  /** Every token's text, by id: read from the model at the first search. */
+  /** What the line under the box says: the search rule, or (without a tokenizer) that rows go by id. */
+  static hintFor(rowIds, text, rows) {
+    if (!text) {
+      return `This model came without its tokenizer.json, so its tokens have no texts here: type a row id, from 0 to ${rows - 1} (such as 42).`;
+    }
+    return '“·” is the space before a word: ·red is red inside a sentence; red without it starts a text or is part of a longer word. ' +
+      'No need to type the dot: red finds ·red first' + (rowIds ? ', and a number finds that row.' : '.');
+  }
+
+  /** Every token's text, by id: read from the model at the first search (none without a tokenizer). */
   get words() {
-    return this.model ? vocabularyOf(this.model) : [];
+    return this.model && hasTokenizer(this.model) ? vocabularyOf(this.model) : [];
   }
 
   #prepare() {
-    if (this.model) this.looseWords ??= this.words.map(loose);
+    if (this.model && hasTokenizer(this.model)) this.looseWords ??= this.words.map(loose);
   }
 
   /**
@@ -112,6 +122,7 @@ export class TokenPicker {
    */
   show(id) {
     this.input.value = this.model ? tokenTextOf(this.model, id) : '';
+    this.shown = this.input.value;
     this.#close();
     if (this.pieces.some((piece) => piece.id === id)) {
       for (const button of this.note.querySelectorAll('button[data-id]')) {
@@ -148,6 +159,8 @@ export class TokenPicker {
     if (!this.model) return;
     const { message, pieces } = notOneToken(this.model, text);
     this.pieces = pieces;
+    this.input.value = text;
+    this.shown = text;
     const buttons = pieces.map((piece) => {
       const button = el('button', { type: 'button', className: 'ew-button ew-token', textContent: piece.text,
         'data-id': String(piece.id), 'aria-pressed': 'false', title: `Token ${piece.id}` });
@@ -221,6 +234,20 @@ export class TokenPicker {
     } else {
       this.input.removeAttribute('aria-activedescendant');
     }
+  }
+
+  /**
+   * Leaving the box: a typed word that names a token is taken, as Enter
+   * would take it; anything else (half a word, no single token, nothing)
+   * gives the box back the text of what the owner shows.
+   */
+  #leave() {
+    this.#close();
+    const text = this.input.value;
+    if (text === this.shown) return;
+    const [form] = text.trim() ? this.resolve(text) : [];
+    if (form) this.#pick(form.id);
+    else this.input.value = this.shown;
   }
 
   #close() {

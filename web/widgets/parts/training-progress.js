@@ -149,6 +149,44 @@ export class LearningMap {
     this.bounds = undefined;
     this.reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
     if (typeof ResizeObserver === 'function') new ResizeObserver(() => this.draw()).observe(this.canvas);
+    // Light or dark as the reader's system is (the widgets' custom properties).
+    const dark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+    dark?.addEventListener?.('change', () => { this.colours = undefined; this.draw(); });
+  }
+
+  /**
+   * What the canvas shows now, as data-showing says: 'layout' (a
+   * snapshot's UMAP), 'pca' (a quick map of a snapshot whose UMAP is being
+   * laid out) or 'waiting' (the snapshot is not in yet: the last picture
+   * is dimmed, never passed off as this step's).
+   */
+  set showing(what) {
+    this.canvas.dataset.showing = what;
+    this.canvas.classList.toggle('ew-learn-waiting', what === 'waiting');
+  }
+
+  get showing() {
+    return this.canvas.dataset.showing;
+  }
+
+  /** Dims the picture until snapshot `index` has a map to show. */
+  wait(index) {
+    cancelAnimationFrame(this.animation);
+    this.showing = 'waiting';
+    this.canvas.dataset.step = String(index);
+  }
+
+  /** Shows a quick map of snapshot `index` (its PCA, aligned to the nearest map) while its UMAP is laid out. */
+  showProvisional(index, map) {
+    cancelAnimationFrame(this.animation);
+    this.positions = Float32Array.from(map.data);
+    this.bounds = boundsOf(this.positions);
+    this.target = index;
+    this.shown = undefined;
+    this.showing = 'pca';
+    this.canvas.dataset.step = String(index);
+    this.canvas.dataset.moving = 'false';
+    this.draw();
   }
 
   /** The groups to mark (VOCABULARY_GROUPS's keys → ids) and the pair of words to label. */
@@ -195,6 +233,8 @@ export class LearningMap {
     path.push(this.layouts[to].data);
     const duration = TRAVEL_MS * Math.min(2, path.length - 1);
     const start = performance.now();
+    this.showing = 'layout';
+    this.canvas.dataset.step = String(to);
     this.canvas.dataset.moving = String(path.length > 1);
     const frame = (time) => {
       const t = duration ? Math.min(1, Math.max(0, (time - start) / duration)) : 1;
@@ -226,6 +266,12 @@ export class LearningMap {
     }
     const c = canvas.getContext('2d');
     if (!c) return;
+    if (!this.colours) {
+      const style = getComputedStyle(canvas);
+      const read = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+      this.colours = { ink: read('--ew-ink', '#1d1d1f'), bg: read('--ew-bg', '#ffffff'), muted: read('--ew-muted', '#5c5c66') };
+    }
+    const { ink, bg, muted } = this.colours;
     c.setTransform(ratio, 0, 0, ratio, 0, 0);
     c.clearRect(0, 0, width, height);
     if (!positions) return;
@@ -234,11 +280,13 @@ export class LearningMap {
     const scale = Math.min((width - 2 * pad) / (x1 - x0 || 1), (height - 2 * pad) / (y1 - y0 || 1));
     const ox = (width - scale * (x1 - x0)) / 2, oy = (height - scale * (y1 - y0)) / 2;
     const at = (id) => [ox + (positions[2 * id] - x0) * scale, oy + (y1 - positions[2 * id + 1]) * scale];
-    c.fillStyle = 'rgba(110, 110, 125, 0.35)';
+    c.fillStyle = muted;
+    c.globalAlpha = 0.45;
     for (let id = 0; id < positions.length / 2; id++) {
       const [x, y] = at(id);
       c.fillRect(x - 0.9, y - 0.9, 1.8, 1.8);
     }
+    c.globalAlpha = 1;
     for (const group of VOCABULARY_GROUPS) {
       c.fillStyle = group.colour;
       for (const id of this.groups?.[group.key] ?? []) {
@@ -253,11 +301,11 @@ export class LearningMap {
     for (const [k, { id, text }] of (this.labelled ?? []).entries()) {
       const [x, y] = at(id);
       const dy = k === 0 ? -6 : 16;
-      c.fillStyle = '#1d1d1f';
+      c.fillStyle = ink;
       c.beginPath();
       c.arc(x, y, 4, 0, 2 * Math.PI);
       c.fill();
-      c.strokeStyle = '#ffffff';
+      c.strokeStyle = bg;
       c.strokeText(text, x + 6, y + dy);
       c.fillText(text, x + 6, y + dy);
     }

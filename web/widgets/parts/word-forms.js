@@ -1,4 +1,4 @@
-// What a typed word means (docs/page.md, "Search"), and a token's text as
+// What a typed word means (docs/page.md), and a token's text as
 // the widgets show it: the rules the search boxes follow, kept apart from
 // the DOM so that Node tests read them too.
 //
@@ -27,18 +27,49 @@ export function shareVocabulary(from, to) {
   if (!vocabularies.has(to)) vocabularies.set(to, vocabularyOf(from));
 }
 
-/** A row's token text, or '' for a row past the tokenizer's last token (as vocabulary()[id] ?? ''). */
+const withoutTokenizer = new WeakSet();
+/**
+ * Whether a model can read text: one loaded from its weights alone (no
+ * tokenizer.json) has rows but no token texts, and the widgets show rows
+ * by id (`#477`) instead.
+ */
+export function hasTokenizer(model) {
+  if (vocabularies.has(model)) return true;
+  if (withoutTokenizer.has(model)) return false;
+  try {
+    tokenizerSize(model);
+    return true;
+  } catch {
+    withoutTokenizer.add(model);
+    return false;
+  }
+}
+
+/**
+ * A row's token text, or '' for a row past the tokenizer's last token (as
+ * vocabulary()[id] ?? ''); `#id` for every row of a model without a tokenizer.
+ */
 export function tokenTextOf(model, id) {
   const words = vocabularies.get(model);
   if (words) return words[id] ?? '';
+  if (!hasTokenizer(model)) return `#${id}`;
   return id < tokenizerSize(model) ? model.tokenText(id) : '';
 }
 
 /** The display text of a row of the token table, also for rows past the tokenizer's last token. */
 export function tokenLabel(model, id) {
   const words = vocabularies.get(model);
+  if (!words && !hasTokenizer(model)) return `#${id}`;
   const known = words ? id < words.length : id < tokenizerSize(model);
   return known ? tokenTextOf(model, id) : `(row ${id}, no token)`;
+}
+
+/** What a typed row id (`477` or `#477`) names, when it is one of `rows`. */
+function rowForm(typed, rows, textOf) {
+  const number = /^#?(\d+)$/.exec(typed.trim());
+  if (!number || Number(number[1]) >= rows) return [];
+  const id = Number(number[1]);
+  return [{ id, text: textOf(id), form: 'row' }];
 }
 
 const indexes = new WeakMap();
@@ -77,6 +108,8 @@ export function wordForms(words, typed, { rowIds = false, rows = words.length } 
  * the module. `rows` defaults to the tokenizer's ids.
  */
 export function modelWordForms(model, typed, { rowIds = false, rows = undefined } = {}) {
+  // Without a tokenizer no word can be looked up, and a number is always a row id.
+  if (!hasTokenizer(model)) return rowForm(typed, rows ?? model.vocabSize, (id) => `#${id}`);
   const words = vocabularies.get(model);
   if (words) return wordForms(words, typed, { rowIds, rows: rows ?? words.length });
   const lookUp = (word) => {
@@ -119,8 +152,7 @@ function formsOf(lookUp, textOf, typed, rowIds, rows) {
     const id = lookUp(word);
     if (id !== undefined && !forms.some((f) => f.id === id)) forms.push({ id, text: word, form });
   };
-  const number = rowIds ? /^#?(\d+)$/.exec(text.trim()) : null;
-  if (number && Number(number[1]) < rows) forms.push({ id: Number(number[1]), text: textOf(Number(number[1])), form: 'row' });
+  if (rowIds) forms.push(...rowForm(text, rows, textOf));
   const spaced = /^[ ·]/.test(text);
   const word = text.replace(/^[ ·]+/, '');
   if (!word) {
@@ -170,6 +202,13 @@ export function meantText(typed) {
  * means the text, see meantText): { message, pieces: [{ id, text }] }.
  */
 export function notOneToken(model, text, error) {
+  if (!hasTokenizer(model)) {
+    return {
+      message: `This model came without its tokenizer.json, so no word can be looked up: “${text}” is not a row id. ` +
+        `Type a row id instead, from 0 to ${model.vocabSize - 1} (such as 42 or #42).`,
+      pieces: [],
+    };
+  }
   let pieces = [];
   const meant = meantText(text);
   try {

@@ -68,7 +68,7 @@ bool parse_header(std::string_view header_json, std::uint64_t file_size, Header&
 
 // IEEE half and bfloat16 to float (exact: every F16/BF16 value is a float),
 // one number at a time: the scalar oracle the tests hold the kernels'
-// 16-bit loads to (the tables themselves stay in 16 bits: model.h).
+// 16-bit loads to (the tables themselves stay in 16 bits: tables.h).
 float f16_to_f32(std::uint16_t bits);
 float bf16_to_f32(std::uint16_t bits);
 

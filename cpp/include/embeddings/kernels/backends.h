@@ -1,8 +1,10 @@
 // Every kernel backend built into this binary, as a table of its kernels,
-// so that tests and benchmarks can run each one beside the reference. The
-// portable backend is always built; AVX2 + FMA where the compiler targets
-// it, WebAssembly SIMD128 in the WebAssembly build. kernels.h's functions
-// run the first of built_backends().
+// so that tests and benchmarks can run each one beside the reference.
+// The portable backend is always built. Every x86-64 binary also has AVX2 +
+// FMA, compiled with target attributes whatever -march says, and runs it
+// where the CPU has it; the WebAssembly build has SIMD128, which every
+// browser the page supports runs. kernels.h's functions run the first of
+// available_backends().
 #pragma once
 
 #include <cstddef>
@@ -13,7 +15,7 @@
 
 #if defined(__wasm_simd128__)
 #define EMBEDDINGS_KERNELS_V128 1
-#elif defined(__AVX2__) && defined(__FMA__)
+#elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define EMBEDDINGS_KERNELS_HASWELL 1
 #endif
 
@@ -38,6 +40,7 @@ struct KernelBackend {
   void (*widen_f16)(const std::uint16_t*, std::size_t, float*);
   void (*widen_bf16)(const std::uint16_t*, std::size_t, float*);
   void (*widen)(TableNumbers, std::size_t, float*);
+  void (*vector_times_table)(const float*, TableNumbers, std::size_t, std::size_t, float*, float*);
 };
 
 extern const KernelBackend kPortableBackend;
@@ -48,10 +51,18 @@ extern const KernelBackend kHaswellBackend;
 extern const KernelBackend kV128Backend;
 #endif
 
+// Every backend built into this binary, the fastest first.
+std::vector<const KernelBackend*> built_backends();
+
+// Whether this CPU can run `backend`: for AVX2 + FMA, the CPU has both and
+// the operating system saves the AVX registers.
+bool runs_here(const KernelBackend& backend);
+
+// The built backends this CPU runs, the fastest first: the first is the
+// one kernels.h's functions run.
+std::vector<const KernelBackend*> available_backends();
+
 // The backend kernels.h's functions run.
 const KernelBackend& selected_backend();
-
-// Every backend built, the selected one first.
-std::vector<const KernelBackend*> built_backends();
 
 }  // namespace embeddings::kernels

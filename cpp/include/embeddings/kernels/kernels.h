@@ -7,11 +7,12 @@
 // table starts at table + r * cols.
 //
 // Backends: the fast kernels are written once (src/kernels/generic.h) over
-// a small set of vector operations, one file per backend: AVX2 + FMA
-// natively (ops_haswell.h), WebAssembly SIMD128 (ops_v128.h), and a
-// portable one (ops_portable.h) built beside either. The functions below run
-// the best backend built; kernels/backends.h lists every built one, and the
-// tests hold each of them to the reference.
+// a small set of vector operations, one file per backend: AVX2 + FMA in
+// every x86-64 binary (ops_haswell.h), WebAssembly SIMD128 (ops_v128.h), and
+// a portable one (ops_portable.h) built beside either. The functions below
+// run the fastest backend this CPU runs, chosen at the first call;
+// kernels/backends.h lists every built one, and the tests hold each one the
+// CPU runs to the reference.
 //
 // Numerics:
 // - The `*_reference` kernels accumulate in double, one term at a time.
@@ -83,6 +84,9 @@ double dot_reference(const float* a, const float* b, std::size_t n);
 double cosine_reference(const float* a, const float* b, std::size_t n);
 void cosine_scores_reference(const float* query, const float* table, std::size_t rows, std::size_t cols,
                              double* out);
+// out[j] = sum over i of x[i] * table[i][j], in double, one row at a time.
+void vector_times_table_reference(const float* x, const float* table, std::size_t rows, std::size_t cols,
+                                  double* out);
 
 // The three sums cosine needs.
 struct DotAndNorms {
@@ -161,6 +165,19 @@ void cosine_map(TableNumbers table, std::size_t rows, std::size_t cols, float* s
 // each be of any format; the rows come out as float32, exactly.
 void embed_tokens(const std::int32_t* ids, std::size_t n, TableNumbers wte, TableNumbers wpe, std::size_t d,
                   float* token_out, float* position_out, float* sum_out);
+
+// A row vector times a table, the product the chapter's one-hot lookup is:
+//   x is (rows), table is (rows, cols), out is (cols), scratch (cols);
+//   out[j] += x[i] * table[i][j] for every row i, in row order, in float32
+//   (a fused multiply-add where the backend has one); the caller zeroes out
+//   for the product itself, or keeps a partial sum to add more rows to it.
+// Every row is multiplied, zeros included: it is the product, not a lookup.
+// A one-hot x (all 0 but a 1 at t) gives row t exactly, number for number,
+// for a finite table (0 * Infinity is NaN). Each row passes through
+// scratch, widened exactly from a 16-bit table, so a 16-bit table's product
+// is bit for bit that of the table converted to float32.
+void vector_times_table(const float* x, TableNumbers table, std::size_t rows, std::size_t cols,
+                        float* scratch, float* out);
 
 // n IEEE half (F16) or bfloat16 (BF16) numbers, given by their bits, widened
 // to float32 in out, exactly (every such number is a float32; infinities

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "embeddings/common/buffer.h"
-#include "embeddings/formats/model.h"
+#include "embeddings/formats/tables_loader.h"
 #include "embeddings/kernels/kernels.h"
 #include "embeddings/text/tokenizer.h"
 
@@ -70,7 +70,7 @@ inline constexpr std::uint64_t kJsonBytesPerInputByte = 96;
 // 12, doubled), the prefixed copy of a gap (1), with margin.
 inline constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
 // Slots of a TextSession's piece cache: 256 KiB, enough for the words of
-// a long story (the hit rate on TinyStories is in docs/benchmarks.md).
+// a long story (what it saves on TinyStories: docs/benchmarks.md).
 inline constexpr std::size_t kPieceCacheSlots = 4096;
 // Tokens one trace holds for a model without a position table (rotary
 // positions): its context (Llama 3's is 131,072) would make the trace rows
@@ -166,6 +166,12 @@ class ModelSession {
   // The whole map of a table of at most sqrt(kMapBlock) rows (wpe), each pair
   // computed once.
   bool cosine_map(int table);
+  // Rows [begin, begin + count) of wte times the count numbers at vector_a()
+  // (count <= kVectorChunk), added to the width() numbers at query(): the
+  // caller zeroes them first, then a vector longer than a chunk goes through
+  // chunk by chunk (kernels::vector_times_table; the chapter's one-hot
+  // lookup as a product). wte only: the page's module has no room for more.
+  bool token_table_times(std::size_t begin, std::size_t count);
 
  private:
   // Every buffer read_header() allocates besides the tables. It counts them

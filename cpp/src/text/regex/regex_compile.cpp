@@ -9,10 +9,8 @@
 namespace embeddings::regex {
 namespace {
 
-using detail::kInvalidByte;
 using detail::kMaxProgram;
 using detail::kUnbounded;
-using detail::next_character;
 using detail::Node;
 using unicode::Category;
 
@@ -23,60 +21,23 @@ constexpr int kMaxCount = 1000;
 // machine itself does not recurse, but a lookahead runs a nested one).
 constexpr int kMaxDepth = 64;
 
-constexpr std::uint32_t bit(Category category) { return 1u << static_cast<unsigned>(category); }
-constexpr std::uint32_t kLetters =
-    bit(Category::Lu) | bit(Category::Ll) | bit(Category::Lt) | bit(Category::Lm) | bit(Category::Lo);
-constexpr std::uint32_t kMarks = bit(Category::Mn) | bit(Category::Mc) | bit(Category::Me);
-constexpr std::uint32_t kNumbers = bit(Category::Nd) | bit(Category::Nl) | bit(Category::No);
 // The categories whose members have other cases: (?i) would change them.
-constexpr std::uint32_t kCased = bit(Category::Lu) | bit(Category::Ll) | bit(Category::Lt);
+constexpr std::uint32_t kCased = (1u << static_cast<unsigned>(Category::Lu)) |
+                                 (1u << static_cast<unsigned>(Category::Ll)) |
+                                 (1u << static_cast<unsigned>(Category::Lt));
 
-struct PropertyName {
-  std::string_view name;
-  std::uint32_t categories;
-};
-constexpr PropertyName kProperties[] = {
-    {"L", kLetters},
-    {"Lu", bit(Category::Lu)},
-    {"Ll", bit(Category::Ll)},
-    {"Lt", bit(Category::Lt)},
-    {"Lm", bit(Category::Lm)},
-    {"Lo", bit(Category::Lo)},
-    {"M", kMarks},
-    {"Mn", bit(Category::Mn)},
-    {"Mc", bit(Category::Mc)},
-    {"Me", bit(Category::Me)},
-    {"N", kNumbers},
-    {"Nd", bit(Category::Nd)},
-    {"Nl", bit(Category::Nl)},
-    {"No", bit(Category::No)},
-};
+bool is_cased(std::uint32_t code) {
+  return ((kCased >> static_cast<unsigned>(unicode::general_category(code))) & 1u) != 0;
+}
+
+Regex::CharSet set_of(unicode::Ranges ranges) {
+  Regex::CharSet set;
+  set.ranges = std::move(ranges);
+  set.finish();
+  return set;
+}
 
 }  // namespace
-
-bool Regex::CharSet::contains_slowly(std::uint32_t code) const {
-  bool in = false;
-  if (code != kInvalidByte) {
-    for (const auto& [first, last] : ranges) {
-      if (code >= first && code <= last) {
-        in = true;
-        break;
-      }
-    }
-    if (!in && categories != 0) in = (categories & bit(unicode::general_category(code))) != 0;
-    if (!in && white_space) in = unicode::is_whitespace(code);
-  }
-  return in != negated;
-}
-
-void Regex::CharSet::finish() {
-  for (std::uint32_t code = 0; code < 128; ++code) {
-    if (contains_slowly(code)) ascii[code >> 6] |= std::uint64_t{1} << (code & 63);
-  }
-  beyond_ascii =
-      negated || categories != 0 || white_space ||
-      std::any_of(ranges.begin(), ranges.end(), [](const auto& range) { return range.second >= 128; });
-}
 
 class Compiler {
  public:
@@ -202,20 +163,26 @@ class Compiler {
   bool parse_atom(Node& node) {
     const char c = peek();
     if (c == '(') return parse_group(node);
-    if (c == '[') return parse_class(node);
-    if (c == '.') {
-      ++pos_;
-      Regex::CharSet any;
-      any.ranges.push_back({'\n', '\n'});
-      any.negated = true;
-      node = set_node(add_set(std::move(any)));
-      return true;
-    }
-    if (c == '^' || c == '$') return fail(std::string("the anchor \"") + c + "\" (not supported)");
-    if (c == '*' || c == '+' || c == '?' || c == '{')
-      return fail(std::string("\"") + c + "\" with nothing to repeat");
     Regex::CharSet set;
-    if (!parse_escape_or_literal(set, false)) return false;
+    if (c == '[') {
+      if (!parse_class(set)) return false;
+    } else if (c == '.') {
+      ++pos_;
+      set.ranges.push_back({'\n', '\n'});
+      set.finish();
+      set.complement();
+    } else if (c == '^' || c == '$') {
+      return fail(std::string("the anchor \"") + c + "\" (not supported)");
+    } else if (c == '*' || c == '+' || c == '?' || c == '{') {
+      return fail(std::string("\"") + c + "\" with nothing to repeat");
+    } else if (at_class_escape()) {
+      // A property outside a class is not case-folded under (?i), as in Oniguruma.
+      if (!parse_class_escape(set)) return false;
+    } else {
+      std::uint32_t code = 0;
+      if (!parse_character(code) || !add_literal(set, code, code)) return false;
+      set.finish();
+    }
     node = set_node(add_set(std::move(set)));
     return true;
   }
@@ -252,22 +219,41 @@ class Compiler {
     return true;
   }
 
-  // \p{Name} after the "p" or "P": the categories, or false.
-  bool parse_property(std::uint32_t& categories) {
+  // Whether a class escape (\s, \S, \p{...}, \P{...}) begins here.
+  bool at_class_escape() const {
+    return pos_ + 1 < pattern_.size() && pattern_[pos_] == '\\' &&
+           std::string_view("sSpP").find(pattern_[pos_ + 1]) != std::string_view::npos;
+  }
+
+  // \p{Name}, \p{^Name} or \P{Name} from the "{": `set` is the property's
+  // characters, or their complement.
+  bool parse_property(bool negated, Regex::CharSet& set) {
     if (!take('{')) return fail("\"{\" expected after \\p");
+    if (take('^')) negated = !negated;
     const std::size_t close = pattern_.find('}', pos_);
     if (close == std::string_view::npos) return fail("\"}\" expected");
     const std::string_view name = pattern_.substr(pos_, close - pos_);
-    for (const PropertyName& property : kProperties) {
-      if (property.name == name) {
-        pos_ = close + 1;
-        categories = property.categories;
-        if (ignore_case_ && (categories & kCased) != 0)
-          return fail("\\p{" + std::string(name) + "} inside (?i:...) (not supported)");
-        return true;
-      }
+    unicode::Property property;
+    if (!unicode::find_property(name, property)) {
+      return fail("the property \\p{" + std::string(name) +
+                  "} (not supported: the general categories, the scripts, Any, Assigned and ASCII are)");
     }
-    return fail("the property \\p{" + std::string(name) + "} (not supported)");
+    pos_ = close + 1;
+    set = set_of(unicode::property_ranges(property));
+    if (negated) set.complement();
+    return true;
+  }
+
+  // A class escape (at_class_escape()): \s and \S (White_Space), \p and \P.
+  bool parse_class_escape(Regex::CharSet& set) {
+    const char e = pattern_[pos_ + 1];
+    pos_ += 2;
+    if (e == 's' || e == 'S') {
+      set = set_of(unicode::white_space_ranges());
+      if (e == 'S') set.complement();
+      return true;
+    }
+    return parse_property(e == 'P', set);
   }
 
   bool parse_hex(std::size_t digits, std::uint32_t& code) {
@@ -290,71 +276,47 @@ class Compiler {
     return true;
   }
 
-  // One character: sets `code` for a single character, or fills `set` for a
-  // class escape (\s, \p{...}); `in_class` refuses what a class cannot hold.
-  bool parse_escape_or_literal(Regex::CharSet& set, bool in_class, std::uint32_t* single = nullptr) {
-    std::uint32_t code = 0;
+  // One character, written as itself or escaped (\n, \x41, \x{1F600},
+  // \u00E9, \.): its code point.
+  bool parse_character(std::uint32_t& code) {
     if (peek() != '\\') {
       const std::size_t used = utf8::decode(pattern_, pos_, code);
       if (used == 0) return fail("invalid UTF-8");
       pos_ += used;
-    } else {
-      ++pos_;
-      if (at_end()) return fail("a pattern ending in \"\\\"");
-      const char e = pattern_[pos_++];
-      switch (e) {
-        case 'r': code = '\r'; break;
-        case 'n': code = '\n'; break;
-        case 't': code = '\t'; break;
-        case 'f': code = '\f'; break;
-        case 'v': code = '\v'; break;
-        case 'x':
-          if (!parse_hex(!at_end() && peek() == '{' ? 0 : 2, code)) return false;
-          break;
-        case 'u':
-          if (!parse_hex(4, code)) return false;
-          break;
-        case 's':
-        case 'S':
-          if (e == 'S' && in_class) return fail("\\S inside a class (not supported)");
-          set.white_space = true;
-          set.negated = set.negated || e == 'S';
-          return true;
-        case 'p':
-        case 'P': {
-          if (e == 'P' && in_class) return fail("\\P inside a class (not supported)");
-          std::uint32_t categories = 0;
-          if (!parse_property(categories)) return false;
-          set.categories |= categories;
-          set.negated = set.negated || e == 'P';
-          return true;
-        }
-        default:
-          if ((e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9')) {
-            pos_ -= 2;
-            return fail(std::string("the escape \"\\") + e + "\" (not supported)");
-          }
-          code = static_cast<unsigned char>(e);
-          if (code >= 0x80) return fail("an escaped non-ASCII character");
-      }
-    }
-    if (single != nullptr) {
-      *single = code;
       return true;
     }
-    return add_literal(set, code, code);
+    ++pos_;
+    if (at_end()) return fail("a pattern ending in \"\\\"");
+    const char e = pattern_[pos_++];
+    switch (e) {
+      case 'r': code = '\r'; return true;
+      case 'n': code = '\n'; return true;
+      case 't': code = '\t'; return true;
+      case 'f': code = '\f'; return true;
+      case 'v': code = '\v'; return true;
+      case 'x': return parse_hex(!at_end() && peek() == '{' ? 0 : 2, code);
+      case 'u': return parse_hex(4, code);
+      default: break;
+    }
+    if ((e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9')) {
+      pos_ -= 2;
+      return fail(std::string("the escape \"\\") + e + "\" (not supported)");
+    }
+    code = static_cast<unsigned char>(e);
+    if (code >= 0x80) return fail("an escaped non-ASCII character");
+    return true;
   }
 
   // Adds [first, last] to `set`, with the other cases of its letters under
   // (?i). Only ASCII letters are folded (Unicode's simple case folding gives
   // them the extra U+017F for s and U+212A for k); a range that holds a
-  // non-ASCII cased letter is refused under (?i).
+  // non-ASCII cased letter is refused under (?i). The caller finishes `set`.
   bool add_literal(Regex::CharSet& set, std::uint32_t first, std::uint32_t last) {
     set.ranges.push_back({first, last});
     if (!ignore_case_) return true;
     for (std::uint32_t code = first; code <= last; ++code) {
       if (code >= 0x80) {
-        if (last - first > 0x10000 || (bit(unicode::general_category(code)) & kCased) != 0)
+        if (last - first > 0x10000 || is_cased(code))
           return fail("a non-ASCII letter inside (?i:...) (not supported)");
         continue;
       }
@@ -368,43 +330,82 @@ class Compiler {
     return true;
   }
 
-  bool parse_class(Node& node) {
+  // [...] from its "[": the union of its items, intersected with each part
+  // after a "&&", complemented after "[^", as Oniguruma reads classes.
+  bool parse_class(Regex::CharSet& set) {
+    if (++depth_ > kMaxDepth) return fail("classes nested over " + std::to_string(kMaxDepth) + " deep");
     ++pos_;  // [
-    Regex::CharSet set;
     const bool negated = take('^');
-    bool first_item = true;
-    while (true) {
+    if (!parse_class_items(set, true)) return false;
+    while (pattern_.substr(pos_, 2) == "&&") {
+      pos_ += 2;
+      Regex::CharSet other;
+      if (!parse_class_items(other, false)) return false;
+      set.intersect(other);
+    }
+    if (!take(']')) return fail("\"]\" expected");
+    if (negated) set.complement();
+    --depth_;
+    return true;
+  }
+
+  // The items of a class up to its "]" or a "&&", as their union. A "]"
+  // first in the class is a literal.
+  bool parse_class_items(Regex::CharSet& set, bool first_in_class) {
+    for (bool first_item = first_in_class;; first_item = false) {
       if (at_end()) return fail("\"]\" expected");
       const char c = peek();
-      if (c == ']' && !first_item) break;
-      if (c == '[') return fail("a nested class (not supported)");
-      if (c == '&' && pattern_.substr(pos_, 2) == "&&") return fail("a class intersection (not supported)");
-      first_item = false;
-      // An escape for a whole class (\s, \p{...}) stands alone; a character
-      // may start a range.
-      const bool class_escape = c == '\\' && pos_ + 1 < pattern_.size() &&
-                                std::string_view("sSpP").find(pattern_[pos_ + 1]) != std::string_view::npos;
-      if (class_escape) {
-        if (!parse_escape_or_literal(set, true)) return false;
-        continue;
-      }
-      std::uint32_t first = 0;
-      if (!parse_escape_or_literal(set, true, &first)) return false;
-      std::uint32_t last = first;
-      if (pos_ + 1 < pattern_.size() && peek() == '-' && pattern_[pos_ + 1] != ']') {
-        ++pos_;
-        if (peek() == '\\' && pos_ + 1 < pattern_.size() &&
-            std::string_view("sSpP").find(pattern_[pos_ + 1]) != std::string_view::npos)
-          return fail("a range ending in a class escape");
-        if (!parse_escape_or_literal(set, true, &last)) return false;
-        if (last < first) return fail("a range out of order");
-      }
-      if (!add_literal(set, first, last)) return false;
+      if ((c == ']' && !first_item) || pattern_.substr(pos_, 2) == "&&") break;
+      if (!parse_class_item(set)) return false;
     }
-    ++pos_;  // ]
-    set.negated = negated;
-    node = set_node(add_set(std::move(set)));
+    set.finish();
     return true;
+  }
+
+  // One item of a class: a nested class, a class escape, or a character or
+  // a range of them. A class escape cannot be a range's end (Oniguruma
+  // refuses [\p{L}-z] and [a-\p{L}] alike).
+  bool parse_class_item(Regex::CharSet& set) {
+    if (peek() == '[') {
+      if (pattern_.substr(pos_, 2) == "[:") return fail("a POSIX bracket \"[:\" (not supported)");
+      Regex::CharSet nested;
+      if (!parse_class(nested)) return false;
+      set.ranges.insert(set.ranges.end(), nested.ranges.begin(), nested.ranges.end());
+      set.invalid_bytes = set.invalid_bytes || nested.invalid_bytes;
+      return true;
+    }
+    if (at_class_escape()) {
+      const std::size_t start = pos_;
+      if (ignore_case_ && pattern_[pos_ + 1] != 's')
+        return fail("\\" + std::string(1, pattern_[pos_ + 1]) +
+                    " inside a class inside (?i:...) (not supported)");
+      Regex::CharSet escape;
+      if (!parse_class_escape(escape)) return false;
+      if (peek_range_dash()) {
+        pos_ = start;
+        return fail("a class escape as the start of a range");
+      }
+      set.ranges.insert(set.ranges.end(), escape.ranges.begin(), escape.ranges.end());
+      set.invalid_bytes = set.invalid_bytes || escape.invalid_bytes;
+      return true;
+    }
+    std::uint32_t first = 0;
+    if (!parse_character(first)) return false;
+    std::uint32_t last = first;
+    if (peek_range_dash()) {
+      ++pos_;
+      if (at_class_escape()) return fail("a range ending in a class escape");
+      if (peek() == '[') return fail("a range ending in a class");
+      if (!parse_character(last)) return false;
+      if (last < first) return fail("a range out of order");
+    }
+    return add_literal(set, first, last);
+  }
+
+  // Whether a "-" that makes a range follows (not one before "]" or "&&").
+  bool peek_range_dash() const {
+    return pos_ + 1 < pattern_.size() && pattern_[pos_] == '-' && pattern_[pos_ + 1] != ']' &&
+           pattern_.substr(pos_ + 1, 2) != "&&";
   }
 
   std::string_view pattern_;

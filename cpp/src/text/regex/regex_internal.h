@@ -64,6 +64,19 @@ struct Node {
 }  // namespace embeddings::regex::detail
 
 namespace embeddings::regex {
+
+inline std::size_t Regex::CharSet::span(std::string_view text, std::size_t pos) const {
+  for (std::uint32_t code = 0;;) {
+    // ASCII first, without decoding: most of most texts.
+    while (pos < text.size() && static_cast<unsigned char>(text[pos]) < 0x80 &&
+           contains(static_cast<unsigned char>(text[pos])))
+      ++pos;
+    const std::size_t used = detail::next_character(text, pos, code);
+    if (used == 0 || !contains(code)) return pos;
+    pos += used;
+  }
+}
+
 // Writes a parsed pattern into `out`'s program, and says whether it can
 // match the empty string.
 class ProgramWriter {
@@ -73,6 +86,8 @@ class ProgramWriter {
   // The instructions write() would make, saturating past kMaxProgram.
   static std::uint64_t size(const detail::Node& node);
   static bool nullable(const detail::Node& node);
+  // How deep lookaheads nest in it (0: none).
+  static std::size_t lookahead_depth(const detail::Node& node);
 
  private:
   void emit(const detail::Node& node);

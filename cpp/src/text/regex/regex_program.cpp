@@ -13,6 +13,7 @@ using detail::Node;
 
 void ProgramWriter::write(const Node& root) {
   out_.matches_empty_ = nullable(root);
+  out_.lookahead_depth_ = lookahead_depth(root);
   emit(root);
   out_.program_.push_back({Regex::Op::Match, 0, 0});
   if (optimize_) find_starts();
@@ -88,6 +89,13 @@ std::uint64_t ProgramWriter::size(const Node& node) {
     case Node::Kind::Ahead: total = size(node.children[0]) + 2; break;
   }
   return std::min(total, kMaxProgram + 1);
+}
+
+std::size_t ProgramWriter::lookahead_depth(const Node& node) {
+  std::size_t deepest = 0;
+  for (const Node& child : node.children) deepest = std::max(deepest, lookahead_depth(child));
+  const bool lookahead = node.kind == Node::Kind::NotAhead || node.kind == Node::Kind::Ahead;
+  return deepest + (lookahead ? 1 : 0);
 }
 
 bool ProgramWriter::nullable(const Node& node) {

@@ -1,8 +1,8 @@
 // The regex engine on what JavaScript cannot give it (tests/js/regex.test.js
 // compares it with JavaScript's RegExp on well-formed text): invalid UTF-8,
 // and agreement with the hand-written GPT-2 pre-tokenizer, itself checked
-// against the Rust library, on random bytes. Also the general categories
-// and the normalizers against a few known values.
+// against the Rust library, on random bytes; the linear-time machine
+// against backtracking; patterns that backtrack exponentially.
 #include "embeddings/text/regex/regex.h"
 
 #include <gtest/gtest.h>
@@ -12,8 +12,6 @@
 #include <vector>
 
 #include "embeddings/text/pretokenizer.h"
-#include "embeddings/text/unicode/normalize.h"
-#include "embeddings/text/unicode/unicode.h"
 
 namespace embeddings {
 namespace {
@@ -127,39 +125,100 @@ TEST(Regex, FastProgramMatchesAsThePlainOne) {
   }
 }
 
-TEST(Unicode, GeneralCategories) {
-  using unicode::Category;
-  EXPECT_EQ(unicode::general_category('A'), Category::Lu);
-  EXPECT_EQ(unicode::general_category('z'), Category::Ll);
-  EXPECT_EQ(unicode::general_category(0x01C5), Category::Lt);  // ǅ
-  EXPECT_EQ(unicode::general_category(0x02B0), Category::Lm);  // ʰ
-  EXPECT_EQ(unicode::general_category(0x65E5), Category::Lo);  // 日
-  EXPECT_EQ(unicode::general_category(0x0301), Category::Mn);
-  EXPECT_EQ(unicode::general_category(0x0903), Category::Mc);
-  EXPECT_EQ(unicode::general_category(0x20DD), Category::Me);
-  EXPECT_EQ(unicode::general_category('7'), Category::Nd);
-  EXPECT_EQ(unicode::general_category(0x2167), Category::Nl);
-  EXPECT_EQ(unicode::general_category(0x00BD), Category::No);
-  EXPECT_EQ(unicode::general_category(' '), Category::Other);
-  EXPECT_EQ(unicode::general_category(0xD800), Category::Other);
-  EXPECT_EQ(unicode::general_category(0x10FFFF), Category::Other);
-  EXPECT_EQ(unicode::general_category(0x110000), Category::Other);
+// Character classes as Oniguruma reads them: properties by any of their
+// names, negated three ways, nested classes and intersections; and what it
+// refuses, refused.
+TEST(Regex, ClassesAndPropertiesAsOniguruma) {
+  const std::string text = "Ab1 \xCE\xB1\xE6\x97\xA5\xE3\x81\x82!\xC2\xAB";  // Ab1 α日あ!«
+  const std::vector<std::string> letters = {"Ab", "\xCE\xB1\xE6\x97\xA5\xE3\x81\x82"};
+  for (const char* pattern : {"\\p{L}+", "\\p{Letter}+", "\\p{ l }+", "[^\\P{L}]+", "\\P{^L}+",
+                              "[\\p{L}&&\\P{N}]+", "[[\\p{Lu}][\\p{Ll}\\p{Lo}]]+"})
+    EXPECT_EQ(matches(compiled(pattern), text), letters) << pattern;
+  EXPECT_EQ(matches(compiled("\\p{Han}|\\p{Hiragana}"), text),
+            (std::vector<std::string>{"\xE6\x97\xA5", "\xE3\x81\x82"}));
+  EXPECT_EQ(matches(compiled("[\\p{P}&&[^!]]"), text), std::vector<std::string>{"\xC2\xAB"});
+  EXPECT_EQ(matches(compiled("[a-z&&[^aeiou]]+"), "hello"), (std::vector<std::string>{"h", "ll"}));
+  EXPECT_EQ(matches(compiled("[\\p{L}-]+"), "a-b c"), (std::vector<std::string>{"a-b", "c"}));
+  for (const char* refused : {"[\\p{L}-z]", "[a-\\p{L}]", "[\\s-z]", "\\p{L&}", "\\p{Sidetic}", "[[:alpha:]]",
+                              "(?i:[\\p{Lu}])", "[a&&", "\\p{Lu"}) {
+    regex::Regex regex;
+    std::string error;
+    EXPECT_FALSE(regex::Regex::compile(refused, regex, error)) << refused;
+    EXPECT_FALSE(error.empty()) << refused;
+  }
 }
 
-TEST(Normalize, KnownForms) {
+// The linear-time machine against backtracking (the plain program, and
+// search(), which hands over to it), on random patterns of every construct
+// and random texts: the same matches at the same places.
+std::string random_pattern(std::mt19937& random, int depth) {
+  static const std::vector<std::string> atoms = {"a", "b",    "[ab]",     "\\p{L}", "\\s",
+                                                 ".", "[^a]", "\\p{Han}", "\\P{L}"};
   std::string out;
-  normalize::apply(normalize::Form::NFC, "cafe\xCC\x81", out);  // e + U+0301
-  EXPECT_EQ(out, "caf\xC3\xA9");
-  normalize::apply(normalize::Form::NFD, "\xC3\xA9", out);
-  EXPECT_EQ(out, "e\xCC\x81");
-  normalize::apply(normalize::Form::NFC, "\xE1\x84\x80\xE1\x85\xA1\xE1\x86\xA8", out);  // jamo G A K
-  EXPECT_EQ(out, "\xEA\xB0\x81");                                                       // 각
-  normalize::apply(normalize::Form::NFC, "a\xCC\xA3\xCC\x87", out);  // a, dot below, dot above
-  EXPECT_EQ(out, "\xE1\xBA\xA1\xCC\x87");                            // ạ + dot above
-  normalize::apply(normalize::Form::NFC, "e\xFF\xCC\x81", out);      // an invalid byte blocks
-  EXPECT_EQ(out, "e\xFF\xCC\x81");
-  EXPECT_TRUE(normalize::is_quick_unchanged(normalize::Form::NFC, "caf\xC3\xA9"));
-  EXPECT_FALSE(normalize::is_quick_unchanged(normalize::Form::NFD, "caf\xC3\xA9"));
+  const int items = 1 + static_cast<int>(random() % 3);
+  for (int i = 0; i < items; ++i) {
+    const unsigned kind = depth < 3 ? random() % 10 : random() % 6;
+    if (kind < 6) {
+      out += atoms[random() % atoms.size()];
+    } else if (kind < 8) {
+      out += "(?:" + random_pattern(random, depth + 1) + "|" + random_pattern(random, depth + 1) + ")";
+    } else {
+      out += std::string(random() % 2 ? "(?=" : "(?!") + random_pattern(random, depth + 1) + ")";
+      continue;
+    }
+    static const char* quantifiers[] = {"", "", "?", "*", "+", "{0,3}", "{2}", "{1,}"};
+    out += quantifiers[random() % 8];
+  }
+  return out;
+}
+
+TEST(Regex, LinearMachineMatchesAsBacktracking) {
+  std::mt19937 random(16);
+  const std::vector<std::string> alphabet = {"a", "b", " ", "\n", "\u65e5", "\xC3\xA9", "1", "\xFF"};
+  const auto all = [](const regex::Regex& regex, std::string_view text, bool linear) {
+    regex::Regex::Scratch scratch;
+    std::vector<std::pair<std::size_t, std::size_t>> found;
+    std::size_t from = 0, begin = 0, end = 0;
+    while (from <= text.size() && (linear ? regex.search_linear(text, from, begin, end, scratch)
+                                          : regex.search(text, from, begin, end, scratch))) {
+      found.emplace_back(begin, end);
+      from = end > begin ? end : end + 1;
+    }
+    return found;
+  };
+  int compiled = 0;
+  for (int round = 0; round < 1500; ++round) {
+    const std::string pattern = random_pattern(random, 0);
+    regex::Regex fast, plain;
+    std::string error;
+    if (!regex::Regex::compile(pattern, fast, error)) continue;  // e.g. a repeated part that can match ""
+    ASSERT_TRUE(regex::Regex::compile(pattern, plain, error, false)) << pattern;
+    ++compiled;
+    for (int i = 0; i < 6; ++i) {
+      std::string text;
+      const int length = static_cast<int>(random() % 12);
+      for (int j = 0; j < length; ++j) text += alphabet[random() % alphabet.size()];
+      const auto expected = all(plain, text, false);
+      ASSERT_EQ(all(fast, text, true), expected) << pattern << " on " << testing::PrintToString(text);
+      ASSERT_EQ(all(plain, text, true), expected) << pattern << " on " << testing::PrintToString(text);
+      ASSERT_EQ(all(fast, text, false), expected) << pattern << " on " << testing::PrintToString(text);
+    }
+  }
+  EXPECT_GT(compiled, 750);
+}
+
+// Patterns that take a backtracking engine time exponential in the text
+// finish at once, with the match backtracking would find.
+TEST(Regex, ExponentialBacktrackingPatternsTakeLinearTime) {
+  const std::string many(100000, 'a');
+  EXPECT_EQ(matches(compiled("(a+)+b"), many + "c"), std::vector<std::string>{});
+  EXPECT_EQ(matches(compiled("(a+)+b"), many + "b"), std::vector<std::string>{many + "b"});
+  EXPECT_EQ(matches(compiled("(a?){25}a{25}"), std::string(22, 'a')), std::vector<std::string>{});
+  EXPECT_EQ(matches(compiled("(a?){25}a{25}"), std::string(60, 'a')),
+            std::vector<std::string>{std::string(50, 'a')});
+  EXPECT_EQ(matches(compiled("(?:a|aa)+c"), many + "b"), std::vector<std::string>{});
+  // A lookahead inside: decided by the linear machine too.
+  EXPECT_EQ(matches(compiled("(?:a(?!b))+c"), many + "c"), std::vector<std::string>{many + "c"});
 }
 
 }  // namespace

@@ -4,28 +4,42 @@
 // leads to a match wins (not the longest), greedy quantifiers that give back
 // one character at a time.
 //
-// Exactly the subset the field's patterns use (docs/tokenizer.md lists it
-// and says why this is an engine of its own): literals; \r \n \t \f \v, \xHH,
-// \x{H...}, \uHHHH and escaped punctuation; "." (any character but \n); \s and
-// \S (White_Space, as Oniguruma reads them); \p{...} and \P{...} for the
-// general categories L Lu Ll Lt Lm Lo M Mn Mc Me N Nd Nl No; classes [...]
-// and [^...] of those with ranges; groups (...) and (?:...) (nothing is
-// captured), (?i:...) over ASCII letters (with Unicode's simple case folding,
-// so "s" also matches U+017F and "k" U+212A, as in Oniguruma); the lookaheads
-// (?!...) and (?=...); ? * + {n} {n,} {n,m}, greedy only. Anything else
-// (anchors, \b, \d, \w, backreferences, lazy or possessive quantifiers,
-// nested classes) is refused by compile() with a message naming it, so a
-// pattern never silently matches differently. A repeated part that can
-// match the empty string is refused too.
+// The subset the field's patterns use, and Oniguruma's character classes
+// whole (docs/tokenizer.md lists it and says why this is an engine of its
+// own): literals; \r \n \t \f \v, \xHH, \x{H...}, \uHHHH and escaped
+// punctuation; "." (any character but \n); \s and \S (White_Space, as
+// Oniguruma reads them); \p{...}, \P{...} and \p{^...} for every general
+// category and group (Lu, L, LC, P, Sm, Z, C, Cn...), every script Oniguruma
+// knows (Han, Latin, Cyrillic...), Any, Assigned and ASCII, by their long
+// names and aliases as Oniguruma matches names (any case; spaces, hyphens
+// and underscores ignored: "Uppercase_Letter", "uppercase letter", "Hani");
+// classes [...] and [^...] of those with ranges, nested classes and "&&"
+// intersections; groups (...) and (?:...) (nothing is captured), (?i:...)
+// over ASCII letters (with Unicode's simple case folding, so "s" also
+// matches U+017F and "k" U+212A, as in Oniguruma; a property outside a
+// class is not folded, as in Oniguruma); the lookaheads (?!...) and (?=...);
+// ? * + {n} {n,} {n,m}, greedy only. What Oniguruma refuses is refused
+// (a class escape as a range's end, [\p{L}-z]; unknown names), and so is
+// what this engine does not implement (anchors, \b, \d, \w,
+// backreferences, lazy or possessive quantifiers, POSIX brackets, binary
+// properties and blocks, a property inside a class under (?i)), by
+// compile() with a message naming it, so a pattern never silently matches
+// differently. A repeated part that can match the empty string is refused
+// too.
 //
 // Text is UTF-8; a byte that does not begin a valid sequence is matched as one
 // character that is in no property and no range (so [^...] matches it), as
 // the GPT-2 pre-tokenizer (pretokenizer.h) treats it.
 //
-// Matching is a backtracking machine over a compiled program with its own
-// stack (no recursion per character, so a megabyte-long word is no deeper
-// than a short one). A Regex is immutable after compile(): search() is const
-// and takes the caller's scratch, so one Regex serves several threads.
+// Matching first runs a backtracking machine over the compiled program with
+// its own stack (no recursion per character, so a megabyte-long word is no
+// deeper than a short one): the fastest for the field's patterns. A search
+// that makes it go back more than a few thousand times, as (a+)+b does on
+// "aaaa...c", is done again by a linear-time machine (a Pike VM: every
+// alternative at once, in priority order, so the same leftmost-first match),
+// so no pattern takes time exponential in the text. A Regex is immutable
+// after compile(): search() is const and takes the caller's scratch, so one
+// Regex serves several threads.
 #pragma once
 
 #include <cstddef>
@@ -39,7 +53,9 @@ namespace embeddings::regex {
 
 class Regex {
  public:
-  // A caller's reusable backtracking stack.
+  // A caller's reusable memory for matching: the backtracking stack, and
+  // the thread lists of the linear-time machine, one level per lookahead
+  // being evaluated.
   struct Scratch {
     struct Backtrack {
       std::int32_t pc;
@@ -51,6 +67,18 @@ class Regex {
     };
     static constexpr std::size_t kNoFloor = static_cast<std::size_t>(-1);
     std::vector<Backtrack> stack;
+
+    struct Thread {
+      std::int32_t pc;
+      std::size_t start;  // where its match began
+    };
+    struct Threads {
+      std::vector<Thread> current, next;
+      std::vector<std::uint32_t> seen;  // per instruction: the step that last added it
+      std::uint32_t step = 0;
+      std::vector<std::int32_t> todo;  // instructions still to follow in a closure
+    };
+    std::vector<Threads> levels;  // sized once per search: a level stays where it is
   };
 
   // Compiles `pattern`; false with `error` naming what is not supported (or
@@ -64,14 +92,22 @@ class Regex {
   bool search(std::string_view text, std::size_t from, std::size_t& begin, std::size_t& end,
               Scratch& scratch) const;
 
+  // The same match found by the linear-time machine alone (regex_pike.cpp),
+  // which search() hands a search to when backtracking goes back too often:
+  // linear in the text, and slower on the field's patterns. The tests hold
+  // the two machines to each other.
+  bool search_linear(std::string_view text, std::size_t from, std::size_t& begin, std::size_t& end,
+                     Scratch& scratch) const;
+
   // Whether the pattern can match the empty string.
   bool matches_empty() const { return matches_empty_; }
 
+  // A set of characters: inclusive code point ranges (sorted, disjoint, not
+  // adjacent), and whether a byte that begins no valid UTF-8 is in it (in no
+  // property and no range, so only in negated sets).
   struct CharSet {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;  // inclusive
-    std::uint32_t categories = 0;                                 // bit 1 << unicode::Category
-    bool white_space = false;
-    bool negated = false;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+    bool invalid_bytes = false;
     // contains() for the ASCII characters, worked out once by finish(): most
     // text is ASCII, and this is most of the matching time.
     std::uint64_t ascii[2] = {0, 0};
@@ -81,7 +117,15 @@ class Regex {
       return contains_slowly(code);
     }
     bool contains_slowly(std::uint32_t code) const;
+    // The end of the run of its characters from `pos` on (defined in
+    // regex_internal.h, inline: the hottest loop of most patterns).
+    inline std::size_t span(std::string_view text, std::size_t pos) const;
+    // Sorts and merges `ranges`, then works out the ASCII bitmap.
     void finish();
+    // Set algebra on finished sets (the results are finished).
+    void add(const CharSet& other);
+    void complement();
+    void intersect(const CharSet& other);
   };
   enum class Op : std::uint8_t {
     Char,      // one character in sets_[x]
@@ -107,8 +151,19 @@ class Regex {
   };
 
  private:
-  bool run(std::string_view text, std::int32_t pc, std::size_t pos, std::size_t& end,
-           std::vector<Scratch::Backtrack>& stack) const;
+  enum class Outcome { Match, NoMatch, OutOfSteps };
+  // The backtracking machine (regex.cpp): the match from `pc` at `pos`, or
+  // OutOfSteps once it has resumed `steps` times (counted down).
+  Outcome run(std::string_view text, std::int32_t pc, std::size_t pos, std::size_t& end,
+              std::vector<Scratch::Backtrack>& stack, std::size_t& steps) const;
+  // A lookahead at `pc`: Match (and `pc` where to go on) when it holds.
+  Outcome lookahead(std::string_view text, std::int32_t& pc, std::size_t pos,
+                    std::vector<Scratch::Backtrack>& stack, std::size_t& steps) const;
+  // Goes back to the last choice: false when there is none.
+  static bool resume(std::string_view text, std::int32_t& pc, std::size_t& pos,
+                     std::vector<Scratch::Backtrack>& stack, std::size_t base);
+  friend class PikeMachine;
+
   // Whether a match from `pc` may begin at `pos` (always, without starts_).
   bool may_start(std::int32_t pc, std::string_view text, std::size_t pos) const {
     if (starts_.empty()) return true;
@@ -123,6 +178,7 @@ class Regex {
   std::vector<Start> starts_;  // Per instruction; empty when not optimized.
   std::vector<CharSet> sets_;
   bool matches_empty_ = false;
+  std::size_t lookahead_depth_ = 0;  // how deep lookaheads nest
 
   friend class Compiler;
   friend class ProgramWriter;

@@ -1,4 +1,5 @@
-// Unicode character classes used by the GPT-2 pre-tokenizer.
+// Unicode's character data: the classes of the GPT-2 pre-tokenizer, the
+// general categories and scripts of Split patterns, and normalization.
 //
 // The tables are generated from Node.js's Unicode data by
 // tools/gen-unicode-tables.mjs into cpp/src/text/unicode/unicode_tables.inc; the file
@@ -9,6 +10,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace embeddings::unicode {
 
@@ -30,11 +34,71 @@ bool is_whitespace(std::uint32_t code);
 // for the single_word flag of added tokens.
 bool is_word_character(std::uint32_t code);
 
-// The General_Category values the regular expressions of Split
-// pre-tokenizers name (regex.h); every other category is Other. Surrogates
-// and code points past U+10FFFF are Other.
-enum class Category : std::uint8_t { Other, Lu, Ll, Lt, Lm, Lo, Mn, Mc, Me, Nd, Nl, No };
+// Every General_Category value. Cn (unassigned, noncharacters) is what no
+// other category claims; surrogates are Cs; past U+10FFFF, Cn.
+enum class Category : std::uint8_t {
+  Cn,
+  Lu,
+  Ll,
+  Lt,
+  Lm,
+  Lo,
+  Mn,
+  Mc,
+  Me,
+  Nd,
+  Nl,
+  No,
+  Pc,
+  Pd,
+  Ps,
+  Pe,
+  Pi,
+  Pf,
+  Po,
+  Sm,
+  Sc,
+  Sk,
+  So,
+  Zs,
+  Zl,
+  Zp,
+  Cc,
+  Cf,
+  Cs,
+  Co,
+};
+constexpr unsigned kCategoryCount = 30;
 Category general_category(std::uint32_t code);
+
+// The Script property (not Script_Extensions) as an index: 0 is Unknown
+// (unassigned code points and those of no script), then the scripts that
+// Oniguruma 6.9.10 knows. script_name() gives the long name ("Latin").
+unsigned script(std::uint32_t code);
+unsigned script_count();
+const char* script_name(unsigned script);
+
+// Inclusive ranges of code points, sorted, disjoint and not adjacent.
+using Ranges = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+// The code points whose category is in `categories` (bit 1 << Category).
+Ranges category_ranges(std::uint32_t categories);
+Ranges script_ranges(unsigned script);
+Ranges white_space_ranges();
+
+// A property that \p{...} names in a Split pattern: a set of categories,
+// a script, or ASCII.
+struct Property {
+  enum class Kind : std::uint8_t { Categories, Script, Ascii };
+  Kind kind = Kind::Categories;
+  std::uint32_t value = 0;  // the categories' bits, or the script
+};
+// The property of that name as Oniguruma reads names: any case, spaces,
+// hyphens and underscores ignored ("Lu", "lu", "Uppercase_Letter",
+// "uppercase letter"; "Han", "Hani"). False for a name it does not know, or
+// one that is not a category or script (binary properties, blocks).
+bool find_property(std::string_view name, Property& out);
+// Its code points.
+Ranges property_ranges(const Property& property);
 
 // Canonical normalization data (normalize.h), from the same generator.
 // The full canonical decomposition of `code` (its length, `parts` pointing

@@ -1,4 +1,6 @@
 // The safetensors reader and the table loader against good and hostile files.
+#include "embeddings/formats/tables_loader.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "embeddings/formats/model.h"
 #include "embeddings/formats/safetensors.h"
 #include "embeddings/kernels/kernels.h"
 #include "safetensors_writer.h"
@@ -54,7 +55,7 @@ std::string load_error(const std::string& file, const std::string* config = null
 
 #define EXPECT_ERROR_HAS(error, text) EXPECT_NE((error).find(text), std::string::npos) << (error)
 
-TEST(ModelLoader, LoadsTablesAndParameterCount) {
+TEST(TablesLoader, LoadsTablesAndParameterCount) {
   const std::string file = safetensors_file(tiny_model(5, 3, 4), R"({"format":"pt","step":"7"})");
   EmbeddingTables tables;
   std::string error;
@@ -71,14 +72,14 @@ TEST(ModelLoader, LoadsTablesAndParameterCount) {
   EXPECT_EQ(tables.wte().format(), embeddings::kernels::NumberFormat::F32);
 }
 
-TEST(ModelLoader, AcceptsBareNames) {
+TEST(TablesLoader, AcceptsBareNames) {
   EmbeddingTables tables;
   std::string error;
   ASSERT_TRUE(load(safetensors_file(tiny_model(5, 3, 4, "")), tables, error)) << error;
   EXPECT_EQ(tables.wpe_name(), "wpe.weight");
 }
 
-TEST(ModelLoader, KeepsF16AndBF16TablesInTheirBitsAndReadsThemExactly) {
+TEST(TablesLoader, KeepsF16AndBF16TablesInTheirBitsAndReadsThemExactly) {
   // 1.0, -2.0, 0.5, 65504 (max half), a subnormal half (2^-24), +inf
   const std::vector<std::uint16_t> halves = {0x3C00, 0xC000, 0x3800, 0x7BFF, 0x0001, 0x7C00};
   const std::vector<float> expected_halves = {1.0f, -2.0f, 0.5f, 65504.0f, std::ldexp(1.0f, -24), INFINITY};
@@ -112,20 +113,20 @@ TEST(ModelLoader, KeepsF16AndBF16TablesInTheirBitsAndReadsThemExactly) {
   EXPECT_EQ(tables.wpe().at(0, 0), -5.0f);
 }
 
-TEST(ModelLoader, RejectsTruncationInsideTheLength) {
+TEST(TablesLoader, RejectsTruncationInsideTheLength) {
   const std::string file = safetensors_file(tiny_model(5, 3, 4));
   EXPECT_ERROR_HAS(load_error(file.substr(0, 5)), "too short");
   EXPECT_ERROR_HAS(load_error(""), "too short");
 }
 
-TEST(ModelLoader, RejectsTruncationInsideTheHeaderOrData) {
+TEST(TablesLoader, RejectsTruncationInsideTheHeaderOrData) {
   const std::string file = safetensors_file(tiny_model(5, 3, 4));
   EXPECT_ERROR_HAS(load_error(file.substr(0, 20)), "header length");
   EXPECT_ERROR_HAS(load_error(file.substr(0, file.size() - 1)), "is the file truncated?");
   EXPECT_ERROR_HAS(load_error(file + "extra"), "trailing");
 }
 
-TEST(ModelLoader, RejectsAbsurdHeaderLengthWithoutAllocating) {
+TEST(TablesLoader, RejectsAbsurdHeaderLengthWithoutAllocating) {
   std::string file = safetensors_file(tiny_model(5, 3, 4));
   for (int i = 0; i < 8; ++i) file[i] = static_cast<char>(0xFF);
   EXPECT_ERROR_HAS(load_error(file), "limit");
@@ -136,7 +137,7 @@ TEST(ModelLoader, RejectsAbsurdHeaderLengthWithoutAllocating) {
   EXPECT_ERROR_HAS(load_error(file), "too short");
 }
 
-TEST(ModelLoader, RejectsHeadersThatAreNotJsonObjects) {
+TEST(TablesLoader, RejectsHeadersThatAreNotJsonObjects) {
   EXPECT_ERROR_HAS(load_error(file_from("{not json}", "")), "not valid JSON");
   EXPECT_ERROR_HAS(load_error(file_from("[1, 2]", "")), "start with '{'");
   EXPECT_ERROR_HAS(load_error(file_from("{\"a\": 1}", "")), "not an object");
@@ -144,7 +145,7 @@ TEST(ModelLoader, RejectsHeadersThatAreNotJsonObjects) {
   EXPECT_ERROR_HAS(load_error(file_from("{\"__metadata__\": {\"a\": 1}}", "")), "__metadata__");
 }
 
-TEST(ModelLoader, RejectsBadOffsets) {
+TEST(TablesLoader, RejectsBadOffsets) {
   const std::string wte = f32_bytes(std::vector<float>(6, 1.0f)),
                     wpe = f32_bytes(std::vector<float>(3, 1.0f));
   const std::string data = wte + wpe;
@@ -165,7 +166,7 @@ TEST(ModelLoader, RejectsBadOffsets) {
   EXPECT_ERROR_HAS(load_error(file_from(header("[0,24]", "[24,36]", "[2,-3]"), data)), "shape");
 }
 
-TEST(ModelLoader, ChecksDtypes) {
+TEST(TablesLoader, ChecksDtypes) {
   auto tensors = tiny_model(2, 2, 2);
   tensors[2].dtype = "Q4";
   EXPECT_ERROR_HAS(load_error(safetensors_file(tensors)), "unknown dtype \"Q4\"");
@@ -179,7 +180,7 @@ TEST(ModelLoader, ChecksDtypes) {
   EXPECT_TRUE(load(safetensors_file(tensors), tables, error)) << error;
 }
 
-TEST(ModelLoader, RequiresBothTablesWithTheSameWidth) {
+TEST(TablesLoader, RequiresBothTablesWithTheSameWidth) {
   auto tensors = tiny_model(5, 3, 4);
   tensors.erase(tensors.begin() + 2);
   EXPECT_ERROR_HAS(load_error(safetensors_file(tensors)), "no token embedding table");
@@ -197,7 +198,7 @@ TEST(ModelLoader, RequiresBothTablesWithTheSameWidth) {
   EXPECT_ERROR_HAS(load_error(safetensors_file(tensors)), "must have 2");
 }
 
-TEST(ModelLoader, ChecksConfigAgainstTensors) {
+TEST(TablesLoader, ChecksConfigAgainstTensors) {
   const std::string file = safetensors_file(tiny_model(5, 3, 4));
   const std::string good =
       R"({"model_type":"gpt2","vocab_size":5,"n_embd":4,"n_positions":3,"n_layer":1,"n_head":2})";
@@ -235,7 +236,7 @@ std::string family_checkpoint(const std::string& token, const std::string& posit
   return safetensors_file(tensors);
 }
 
-TEST(ModelLoader, ReadsTheTensorNamesAndConfigFieldsOfTheCommonFamilies) {
+TEST(TablesLoader, ReadsTheTensorNamesAndConfigFieldsOfTheCommonFamilies) {
   struct Case {
     const char* family;
     const char* token;
@@ -292,7 +293,12 @@ TEST(ModelLoader, ReadsTheTensorNamesAndConfigFieldsOfTheCommonFamilies) {
       EXPECT_EQ(tables.wpe().row(2)[0], -float(c.position_offset + 2));
     }
   }
-  // A family's config field that contradicts the tensors is named as the config spells it.
+}
+
+// A family's config field that contradicts the tensors is named as the
+// config spells it; a missing position table and two families' token tables
+// are refused.
+TEST(TablesLoader, ErrorsNameTheFamilysFieldsAndTables) {
   const std::string llama = family_checkpoint("model.embed_tokens.weight", "", "model.layers.0.x", 6, 3, 4);
   std::string config = R"({"hidden_size":8})";
   EXPECT_ERROR_HAS(load_error(llama, &config),
@@ -306,7 +312,6 @@ TEST(ModelLoader, ReadsTheTensorNamesAndConfigFieldsOfTheCommonFamilies) {
   EXPECT_ERROR_HAS(load_error(opt, &config),
                    "max_position_embeddings is 5 but model.decoder.embed_positions.weight "
                    "has, after its 2 leading rows, 3");
-  // A family with a position table needs it; two families' token tables are ambiguous.
   EXPECT_ERROR_HAS(load_error(family_checkpoint("model.decoder.embed_tokens.weight", "", "x", 6, 5, 4)),
                    "needs model.decoder.embed_positions.weight");
   auto both = tiny_model(6, 3, 4);
@@ -317,7 +322,7 @@ TEST(ModelLoader, ReadsTheTensorNamesAndConfigFieldsOfTheCommonFamilies) {
                    "keeps the first 2 rows before position 0");
 }
 
-TEST(ModelLoader, ReportsGpt2SizedHeadersWithoutTheData) {
+TEST(TablesLoader, ReportsGpt2SizedHeadersWithoutTheData) {
   // A 50257 x 768 token table: the header alone says where to read; the
   // loader sizes its buffers from the file, not from constants.
   const std::string header =
@@ -334,7 +339,7 @@ TEST(ModelLoader, ReportsGpt2SizedHeadersWithoutTheData) {
   EXPECT_EQ(loader.table_offset(Table::Position), prefix.size() + 154389504u);
 }
 
-TEST(ModelLoader, LoaderStepsOutOfOrderAreErrors) {
+TEST(TablesLoader, LoaderStepsOutOfOrderAreErrors) {
   TablesLoader loader;
   EmbeddingTables tables;
   std::string error;

@@ -1,0 +1,2 @@
+import './files.js';
+import './page.js';

@@ -1,0 +1,24 @@
+// An author's TypeScript, compiled with --strict and without esnext's lib:
+// the API, the widgets by package name, and their elements by tag.
+import { loadModel, rowView, cosine, ready, locateFiles, type Model } from 'embeddings-and-position';
+import 'embeddings-and-position/widgets';
+import { sharedModel, type NearestWords } from 'embeddings-and-position/widgets';
+import type { TrainingSlider } from 'embeddings-and-position/widgets/training-slider';
+import { deferWidgetDefinitions } from 'embeddings-and-position/widgets/definitions';
+
+deferWidgetDefinitions({ except: ['nearest-words'] });
+locateFiles((path) => `/static/${path}`);
+
+export async function main(): Promise<number> {
+  await ready;
+  const model: Model = await loadModel();
+  const nearest: NearestWords | null = document.querySelector('nearest-words');
+  if (nearest) nearest.word = '·boy';
+  const trace = document.querySelector('trace-table');
+  if (trace) trace.model = sharedModel();
+  const slider: TrainingSlider = document.createElement('training-slider');
+  slider.word = '·cat';
+  for (const row of model.wte) void row.length;
+  model[Symbol.dispose]();
+  return cosine(rowView(model.wte, 1), [...rowView(model.wte, 2)]) + (trace?.trace?.tokens.length ?? 0);
+}

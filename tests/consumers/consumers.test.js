@@ -1,0 +1,317 @@
+// The package in an author's own site: `npm pack`'s tarball, installed
+// offline into a fresh folder of apps, each built the way its tool's
+// documentation says (docs/embedding.md has one section per consumer) and
+// loaded in Chromium: Vite (build, then its preview server), webpack 5
+// with no configuration, esbuild with locateFiles() and the copy step, a
+// static page with an import map, Node by import and by require, and
+// TypeScript's --strict. The bundlers come from this repository's
+// node_modules (pinned dev dependencies), so nothing is downloaded.
+//
+// Each browser app loads the default model by the package's name, shows
+// the answer of the API, defines every widget by name, hands its model to
+// <trace-table> by script (one copy of the package, or it is refused),
+// lays a map out in the package's Worker (which must live until the map is
+// done), then shows <training-slider>, which finds the default model's
+// snapshots by the names the package gives them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
+import { launch, openPage } from '../browser/helpers/browser.js';
+import { loadModel, rowView, cosine, ready, backend } from '../../web/index.js';
+
+const run = promisify(execFile);
+const repository = fileURLToPath(new URL('../../', import.meta.url));
+const apps = fileURLToPath(new URL('apps/', import.meta.url));
+const work = join(repository, 'build/consumers');
+const bin = (name) => join(repository, 'node_modules/.bin', name);
+const node = (script, { cwd }) => command(process.execPath, [script], cwd);
+
+/** Runs a command in `cwd`; on failure, its output is in the error's message. */
+async function command(file, args, cwd, env = {}) {
+  try {
+    return await run(file, args, { cwd, maxBuffer: 1 << 24, env: { ...process.env, ...env } });
+  } catch (error) {
+    error.message = `${[file, ...args].join(' ')} in ${cwd} failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`;
+    throw error;
+  }
+}
+
+/** Installs the tarball into `folder` from the file alone (nothing else to fetch: the package depends on none). */
+function install(folder) {
+  return command('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(work, state.pack.filename)], folder);
+}
+
+/**
+ * An app's folder, holding a package.json as a fresh app has, and the one
+ * node_modules the apps share, or (`ownInstall`) one of its own: Vite's dev
+ * server serves no file from outside its app.
+ */
+async function app(name, files, { ownInstall = false } = {}) {
+  const folder = join(work, name);
+  await mkdir(folder, { recursive: true });
+  await writeFile(join(folder, 'package.json'), `${JSON.stringify({ name: `${name}-app`, private: true, type: 'module' }, null, 2)}\n`);
+  await (ownInstall ? install(folder) : symlink('../node_modules', join(folder, 'node_modules')));
+  for (const [to, from] of Object.entries(files)) {
+    await mkdir(join(folder, to, '..'), { recursive: true });
+    await (typeof from === 'string' ? cp(join(apps, from), join(folder, to)) : writeFile(join(folder, to), from.text));
+  }
+  return folder;
+}
+
+/** The app's page with its script tag(s) in place of the marker. */
+async function pageWith(scripts) {
+  const html = await readFile(join(apps, 'page/index.html'), 'utf8');
+  return { text: html.replace('<!-- the script -->', scripts) };
+}
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm' };
+
+/**
+ * The plainest static server: whole files, no range requests, no
+ * Content-Security-Policy (a page's import map is an inline script).
+ */
+async function staticServer(root) {
+  const server = createServer(async (request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname));
+    try {
+      const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
+      const body = await readFile(file);
+      response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+      response.end(body);
+    } catch {
+      response.writeHead(404);
+      response.end();
+    }
+  });
+  return { origin: await listenOnLoopback(server), close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const state = { servers: [] };
+
+before(async () => {
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  // The tarball, as `npm publish` would send it, installed from the file alone.
+  const { stdout } = await command('npm', ['pack', '--json', '--pack-destination', work], repository);
+  state.pack = JSON.parse(stdout)[0];
+  await writeFile(join(work, 'package.json'), '{ "name": "consumer-apps", "private": true }\n');
+  await install(work);
+
+  // The answers the apps must give: the package's own, computed here from the repository.
+  const model = await loadModel();
+  const id = (text) => model.tokenId(text);
+  await ready;
+  state.expected = {
+    backend,  // set once ready has resolved (a live binding)
+    cosine: cosine(rowView(model.wte, id('·girl')), rowView(model.wte, id('·boy'))),
+    nearest: model.nearest('·girl', 3).map(({ text }) => text),
+    snapshots: JSON.parse(await readFile(join(repository, 'model/snapshots/index.json'), 'utf8')).snapshots.length,
+  };
+  model.dispose();
+
+  const [vite, webpack, esbuild, , typescript] = await Promise.all([
+    app('vite', { 'index.html': await pageWith('<script type="module" src="/main.js"></script>'), 'main.js': 'page/main.js' }, { ownInstall: true }),
+    app('webpack', { 'src/index.js': 'page/main.js', 'dist/index.html': await pageWith('<script defer src="main.js"></script>') }),
+    app('esbuild', {
+      'src/main.js': 'esbuild/main.js', 'src/files.js': 'esbuild/files.js', 'src/page.js': 'page/main.js',
+      'dist/index.html': await pageWith('<script type="module" src="main.js"></script>'),
+    }),
+    app('import-map', { 'index.html': await pageWith(await readFile(join(apps, 'import-map/scripts.html'), 'utf8')), 'main.js': 'page/main.js' }),
+    app('typescript', { 'main.ts': 'typescript/main.ts', 'tsconfig.json': 'typescript/tsconfig.json', 'tsconfig.nodenext.json': 'typescript/tsconfig.nodenext.json' }),
+    app('node', { 'import.mjs': 'node/import.mjs', 'require.cjs': 'node/require.cjs' }),
+  ]);
+
+  // Node and TypeScript need no browser: they run beside the builds.
+  const settled = (promise) => promise.then((result) => ({ result }), (error) => ({ error }));
+  const nodeFolder = join(work, 'node');
+  state.node = settled(Promise.all([node('import.mjs', { cwd: nodeFolder }), node('require.cjs', { cwd: nodeFolder })]));
+  const tsc = join(repository, 'node_modules/typescript/bin/tsc');
+  state.typescript = settled(Promise.all(['tsconfig.json', 'tsconfig.nodenext.json']
+    .map((config) => command(process.execPath, [tsc, '-p', config], typescript))));
+  // The builds, side by side; each as its documentation says, the tools from this repository.
+  const esbuildSteps = (await readFile(join(apps, 'esbuild/build.sh'), 'utf8')).replaceAll('npx esbuild', bin('esbuild'));
+  state.builds = await Promise.all([
+    command(process.execPath, [join(repository, 'node_modules/vite/bin/vite.js'), 'build'], vite),
+    command(process.execPath, [fileURLToPath(new URL('run-webpack.mjs', import.meta.url))], webpack),
+    command('sh', ['-e', '-c', esbuildSteps], esbuild),
+  ].map(settled));
+
+  const { createServer: viteServer, preview } = await import('vite');
+  const vitePreview = await preview({ root: vite, configFile: false, logLevel: 'silent', preview: { port: 0, host: '127.0.0.1' } });
+  state.servers.push({ close: () => vitePreview.close() });
+  // Its dev server too: the package's modules pre-bundled, the files found where they lie.
+  const viteDev = await viteServer({ root: vite, configFile: false, logLevel: 'silent', server: { port: 0, host: '127.0.0.1' } });
+  await viteDev.listen();
+  state.servers.push({ close: () => viteDev.close() });
+  const served = async (root) => {
+    const server = createChapterServer({ root });
+    const origin = await listenOnLoopback(server);
+    state.servers.push({ close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }) });
+    return origin;
+  };
+  const plain = await staticServer(work);
+  state.servers.push(plain);
+  state.origins = {
+    vite: vitePreview.resolvedUrls.local[0],
+    viteDev: viteDev.resolvedUrls.local[0],
+    webpack: `${await served(join(webpack, 'dist'))}/`,
+    esbuild: `${await served(join(esbuild, 'dist'))}/`,
+    importMap: `${plain.origin}/import-map/`,
+  };
+  state.browser = await launch();
+});
+
+after(async () => {
+  await state.browser?.close();
+  for (const server of state.servers) await server.close();
+});
+
+/** A build's outcome: throws its output if it failed. */
+function built(index) {
+  return outcome(state.builds[index]);
+}
+
+function outcome({ result, error }) {
+  if (error) throw error;
+  return result;
+}
+
+/**
+ * The app at `url` in Chromium, as a reader sees it: the API's answer, the
+ * widgets, the map and its Worker, then the training slider.
+ */
+async function visit(url) {
+  const page = await openPage(state.browser);
+  const workers = [], failed = [], warnings = [];
+  page.on('worker', (worker) => {
+    const entry = { url: worker.url(), closed: false, worker };
+    worker.on('close', () => { entry.closed = true; });
+    workers.push(entry);
+  });
+  page.on('response', (response) => { if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) failed.push(`${response.status()} ${response.url()}`); });
+  page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => {
+      const answer = document.querySelector('#answer');
+      return answer.dataset.map || answer.dataset.error;
+    }, undefined, { timeout: 120000 });
+    // The Worker as the map was done: still running, the package's script in it.
+    const mapWorkers = await Promise.all(workers.map(async ({ url: workerUrl, closed, worker }) => ({
+      url: workerUrl, closed, listening: closed ? false : await worker.evaluate(() => typeof self.onmessage === 'function'),
+    })));
+    const shown = await page.evaluate(async () => {
+      const widgets = [...document.querySelectorAll('body > nearest-words, body > trace-table')];
+      await Promise.all(widgets.map((widget) => widget.updated));
+      const nearest = document.querySelector('nearest-words');
+      return {
+        answer: document.querySelector('#answer').textContent,
+        map: document.querySelector('#answer').dataset.map,
+        error: document.querySelector('#answer').dataset.error,
+        states: widgets.map((widget) => `${widget.localName} ${widget.dataset.state}`),
+        nearest: [...nearest.querySelectorAll('.ew-neighbour .ew-token')].slice(0, 3).map((token) => token.textContent),
+        traced: document.querySelector('trace-table').trace?.tokens.map((token) => token.text),
+      };
+    });
+    await page.evaluate(() => { document.querySelector('training-slider').hidden = false; });
+    await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('training-slider').dataset.state)
+      && document.querySelector('training-slider').snapshots, undefined, { timeout: 120000 });
+    const slider = await page.evaluate(() => {
+      const element = document.querySelector('training-slider');
+      return { state: element.dataset.state, snapshots: element.snapshots.length, status: element.querySelector('.ew-status')?.textContent };
+    });
+    return { shown, slider, workers: mapWorkers, failed, warnings, problems: page.problems };
+  } finally {
+    await page.context().close();
+  }
+}
+
+/** What every browser app must show. */
+function checkApp(seen) {
+  assert.equal(seen.shown.error, undefined, 'loadModel() and model.map() succeed');
+  assert.equal(Number(seen.shown.answer), state.expected.cosine, 'the API\'s answer');
+  assert.equal(seen.shown.map, '4096 × 2');
+  assert.deepEqual(seen.shown.states, ['nearest-words ready', 'trace-table ready']);
+  assert.deepEqual(seen.shown.nearest, state.expected.nearest, '<nearest-words> lists the closest tokens');
+  assert.deepEqual(seen.shown.traced, ['Lily', '·saw', '·Max'], 'the model handed to <trace-table> by script is taken');
+  assert.equal(seen.workers.length, 1, `one map Worker: ${JSON.stringify(seen.workers)}`);
+  assert.ok(!seen.workers[0].url.startsWith('data:'), 'the Worker is a file of its own');
+  assert.deepEqual({ closed: seen.workers[0].closed, listening: seen.workers[0].listening }, { closed: false, listening: true },
+    'the Worker lives until the map is done');
+  assert.deepEqual(seen.warnings.filter((text) => text.includes('[embeddings]')), [], 'no fallback to the main thread');
+  assert.deepEqual({ state: seen.slider.state, snapshots: seen.slider.snapshots }, { state: 'ready', snapshots: state.expected.snapshots },
+    `<training-slider> shows the default model's snapshots (${seen.slider.status})`);
+  assert.deepEqual(seen.failed, [], 'every file the app asks for is there');
+  assert.deepEqual(seen.problems, []);
+}
+
+test('the tarball: a LICENSE, the package\'s files and not the chapter page\'s, no runtime dependency it does not use', async () => {
+  const files = state.pack.files.map((file) => file.path);
+  assert.ok(files.includes('LICENSE'));
+  for (const file of ['web/dist/page.js', 'web/dist/page.js.map', 'web/dist/first-requests.js', 'model/claims.json']) {
+    assert.ok(!files.includes(file), `${file} is the chapter page's`);
+  }
+  assert.ok(!files.some((file) => file.startsWith('web/page/') || file.startsWith('tests/') || file.startsWith('tools/')));
+  const manifest = JSON.parse(await readFile(join(work, 'node_modules/embeddings-and-position/package.json'), 'utf8'));
+  assert.deepEqual(manifest.dependencies ?? {}, {}, 'the published files import no other package');
+  // Every file an export names is in it (a pattern's for each element module).
+  const targets = JSON.stringify(manifest.exports).match(/"\.\/[^"]+"/g).map((quoted) => JSON.parse(quoted))
+    .filter((target) => target.startsWith('./web/') || target === './package.json');
+  const elements = files.filter((file) => /^web\/widgets\/[a-z-]+\.js$/.test(file) && file !== 'web/widgets/index.js');
+  for (const target of targets) {
+    const expanded = target.includes('*') ? elements.map((file) => target.replace('*', file.slice('web/widgets/'.length, -3))) : [target];
+    for (const path of expanded) assert.ok(files.includes(path.slice(2)), `${path} (exports) is in the tarball`);
+  }
+  // Report the size (docs/embedding.md, "The tarball").
+  console.log(`# tarball: ${(state.pack.size / 1e6).toFixed(1)} MB packed, ${(state.pack.unpackedSize / 1e6).toFixed(1)} MB installed, ${state.pack.entryCount} files`);
+});
+
+test('docs/embedding.md shows the configuration these apps have, as they have it', async () => {
+  const docs = await readFile(join(repository, 'docs/embedding.md'), 'utf8');
+  for (const file of ['esbuild/files.js', 'esbuild/build.sh', 'import-map/scripts.html', 'typescript/tsconfig.json']) {
+    assert.ok(docs.includes(await readFile(join(apps, file), 'utf8')), `docs/embedding.md holds tests/consumers/apps/${file}`);
+  }
+});
+
+test('Vite: built with no configuration and served by its preview server', async () => {
+  built(0);
+  checkApp(await visit(state.origins.vite));
+});
+
+test('Vite\'s dev server, with no configuration: one copy of the package, its files where they lie', async () => {
+  checkApp(await visit(state.origins.viteDev));
+});
+
+test('webpack 5: built with its default settings', async () => {
+  const { errors, warnings } = JSON.parse(built(1).stdout);
+  assert.deepEqual(errors, []);
+  // webpack's only words: that the model's files are larger than it recommends for scripts.
+  assert.deepEqual(warnings.filter((text) => !/exceed the recommended size limit|can impact web performance|webpack performance recommendations/.test(text)), []);
+  checkApp(await visit(state.origins.webpack));
+});
+
+test('esbuild: with locateFiles() and the copy step', async () => {
+  built(2);
+  checkApp(await visit(state.origins.esbuild));
+});
+
+test('a static page with an import map', async () => {
+  checkApp(await visit(state.origins.importMap));
+});
+
+test('Node: import and require()', async () => {
+  const [imported, required] = outcome(await state.node);
+  assert.deepEqual(JSON.parse(imported.stdout), { backend: state.expected.backend, cosine: state.expected.cosine, nearest: state.expected.nearest });
+  assert.deepEqual(JSON.parse(required.stdout), { cosine: state.expected.cosine, nearest: state.expected.nearest });
+});
+
+test('TypeScript: --strict, lib es2022 and dom, skipLibCheck false; module resolution bundler and nodenext', async () => {
+  // tsc says nothing when the program compiles (and fails, with its errors, when not).
+  assert.deepEqual(outcome(await state.typescript).map(({ stdout, stderr }) => stdout + stderr), ['', '']);
+});

@@ -1,0 +1,18 @@
+// embeddings-and-position/widgets: defines every element of the chapter
+// (docs/embedding.md). Each element's own module is
+// embeddings-and-position/widgets/<name>.
+import './chapter-code.js';
+import './dot-product.js';
+import './embedding-table.js';
+import './nearest-words.js';
+import './position-map.js';
+import './trace-table.js';
+import './training-slider.js';
+import './vocabulary-map.js';
+import './word-analogy.js';
+
+export {
+  ChapterCode, DotProduct, EmbeddingTable, NearestWords, PositionMap, TraceTable, TrainingSlider,
+  VocabularyMap, WordAnalogy, WordCosine, WordPairs, sharedModel, modelFilesOf,
+} from './parts/elements.js';
+export type { CodeLine, HeatGrid, LoadProgress, WidgetFiles } from './parts/elements.js';

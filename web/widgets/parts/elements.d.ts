@@ -1,0 +1,176 @@
+// The widgets' element classes, as the package's typings see them. Each
+// element's module (web/widgets/<name>.d.ts) exports its classes and adds
+// its tags to HTMLElementTagNameMap; web/widgets/index.d.ts has them all.
+// Hand-written; compiled by tsc in tests/types and tests/consumers.
+import type { Matrix, Model, Neighbour, Trace } from '../../index.js';
+
+/** The files a widget names: the weights, and config.json and tokenizer.json beside them. */
+export interface WidgetFiles {
+  weights: URL | string;
+  config?: URL | string;
+  tokenizer?: URL | string;
+}
+
+/** How much of a model's weights has arrived. */
+export interface LoadProgress {
+  loaded: number;
+  total: number;
+  stage: string;
+}
+
+/** A heat map of <embedding-table> or <position-map>. */
+export interface HeatGrid {
+  /** Moves the cursor to row r, column c (and scrolls there). */
+  select(row: number, col: number, options?: { scroll?: boolean }): void;
+  /** Highlights one row. */
+  highlightRow(row: number): void;
+}
+
+/**
+ * What every model widget has: its model, from its `model` property, its
+ * attributes (`src`, or `weights`, `config` and `tokenizer`) or the
+ * package's default model; `data-state` (`loading`, `ready`, `error`) and
+ * the `ew-ready` and `ew-error` events.
+ */
+declare class ModelWidget extends HTMLElement {
+  /** The model shown, once loaded. */
+  get model(): Model | undefined;
+  /** Shows this model (or the one a Promise gives) instead of loading files. */
+  set model(model: Model | PromiseLike<Model>);
+  /** The files the widget loads when no model is given. */
+  get files(): { weights: URL | string; config?: URL | string; tokenizer?: URL | string };
+  /** Resolves when the current model is shown (or has failed to load). */
+  get updated(): Promise<void>;
+  /** Whether the widget has built its parts (a far widget builds them later). */
+  get built(): boolean;
+  /** Builds the parts now if they are not yet. */
+  ensureBuilt(): void;
+}
+
+/** <embedding-table>: the whole token table as a heat map, a window of rows at a time. */
+export declare class EmbeddingTable extends ModelWidget {
+  /** The token highlighted, as text; setting it is the same as setting the attribute. */
+  get token(): string | undefined;
+  set token(text: string);
+  /** The heat map, once shown. */
+  readonly grid: HeatGrid | undefined;
+  /** Highlights a token's row and scrolls to it. */
+  pick(id: number): void;
+}
+
+/** <nearest-words>: a word's closest tokens by cosine. */
+export declare class NearestWords extends ModelWidget {
+  /** The word shown (its token's text); setting it finds the word as the search box does. */
+  get word(): string;
+  set word(text: string);
+  /** How many tokens are listed (the `k` attribute, default 10). */
+  readonly k: number;
+  /** The id of the token shown. */
+  readonly tokenId: number | undefined;
+  /** Shows the closest tokens of token `id`. */
+  pick(id: number): void;
+  /** Shows the closest tokens of a typed word. */
+  pickText(text: string): void;
+}
+
+/** <word-pairs>: the cosine of given pairs of tokens. */
+export declare class WordPairs extends ModelWidget {
+  /** The pairs of the `pairs` attribute, with the book's figure where it gives one. */
+  readonly pairs: { a: string; b: string; book: number | undefined }[];
+  /** What is shown: each pair's ids and cosine (null, with why in `missing`, where a word is no single token). */
+  readonly results: { a: string; b: string; ids: number[]; score: number | null; missing: string[] }[];
+}
+
+/** <dot-product>: two small editable vectors, their products and their sum. Needs no model. */
+export declare class DotProduct extends HTMLElement {
+  /** The vectors as numbers, [a, b]. */
+  readonly vectors: [number[], number[]];
+  /** The products place by place and their sum, once computed. */
+  readonly result: { products: number[]; sum: number } | undefined;
+}
+
+/** <position-map>: the context × context cosine map of the position table. */
+export declare class PositionMap extends ModelWidget {
+  /** The heat map, once shown (none for a model without a position table). */
+  readonly grid: HeatGrid | undefined;
+  /** Selects the cell of places `place` and `other` (counted from 1). */
+  compare(place: number, other: number): void;
+}
+
+/** <trace-table>: a text's trace, token by token. */
+export declare class TraceTable extends ModelWidget {
+  /** The text traced; setting it traces the new text. */
+  get text(): string;
+  set text(value: string);
+  /** The second text, with the `compare` attribute. */
+  get compareText(): string | undefined;
+  set compareText(value: string);
+  /** The current trace (of the text's first tokens when it is longer than the context). */
+  readonly trace: Trace | undefined;
+  /** The second text's trace. */
+  readonly compareTrace: Trace | undefined;
+}
+
+/** <training-slider>: the model from random numbers to trained, snapshot by snapshot. */
+export declare class TrainingSlider extends ModelWidget {
+  /** The word whose closest tokens are shown; setting it is the same as setting the attribute. */
+  get word(): string;
+  set word(text: string);
+  /** How many snapshots stay loaded (the `keep` attribute, default 4). */
+  readonly keep: number;
+  /** Snapshot i, loaded (or found loaded). */
+  snapshot(i: number): Promise<Model>;
+}
+
+/** A line of <chapter-code>: its code, a comment, and a function that does what the line says. */
+export interface CodeLine {
+  code: string;
+  comment?: string;
+  /** A declaration's name: its result prints as `name = …`. */
+  name?: string;
+  run?: () => unknown;
+}
+
+/** <chapter-code>: code lines with a Run button and console-style results. */
+export declare class ChapterCode extends HTMLElement {
+  get lines(): CodeLine[];
+  set lines(lines: CodeLine[]);
+  /** Runs every line in order; returns the results (an Error for a line that threw). */
+  execute(): unknown[];
+}
+
+/** <vocabulary-map>: every token as a dot on a map computed in the browser. */
+export declare class VocabularyMap extends ModelWidget {
+  /** The token picked now. */
+  readonly tokenId: number | undefined;
+  /** The map shown now (vocabulary × 2). */
+  readonly map: Matrix | undefined;
+  /** Shows the map made by 'umap' or 'pca'. */
+  setMethod(method: 'umap' | 'pca', options?: { force?: boolean }): Promise<void>;
+  /** Picks a token: highlights it and its closest tokens. */
+  pick(id: number): void;
+  /** Back to the whole map. */
+  resetView(): void;
+}
+
+/** <word-analogy>: a − b + c and its closest tokens. */
+export declare class WordAnalogy extends ModelWidget {
+  /** The closest tokens of the last query, its three inputs left out. */
+  readonly answer: Neighbour[] | undefined;
+}
+
+/** <word-cosine>: the cosine of two typed words. */
+export declare class WordCosine extends ModelWidget {
+  /** The cosine of the last two words. */
+  readonly score: number | undefined;
+}
+
+/**
+ * The model of these files, loaded once however many widgets ask (the
+ * loader the widgets use); `onProgress` follows the weights. A failed load
+ * is forgotten, so the next call tries again.
+ */
+export function sharedModel(files?: WidgetFiles, onProgress?: (progress: LoadProgress) => void): Promise<Model>;
+
+/** The model files an element names (`src`, `weights`, `config`, `tokenizer`), or the default model's. */
+export function modelFilesOf(element: Element): { weights: URL | string; config?: URL | string; tokenizer?: URL | string };
