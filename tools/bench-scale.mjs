@@ -36,7 +36,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { loadModel, Matrix, backend } from '../web/index.js';
+import { loadModel, Matrix, backend, ready } from '../web/index.js';
 import { neighboursKept, neighboursKeptSample, nnDescentRecall, setMapThreads } from '../web/src/map.js';
 import { bigTokenizerJson } from '../tests/js/helpers/big-tokenizer.js';
 
@@ -283,6 +283,7 @@ const say = (label, value) => {
   report.push([label, value]);
   process.stderr.write(`  ${label}: ${value}\n`);
 };
+await ready;
 console.log(`Backend ${backend}; Node ${process.version}; ${os.cpus()[0]?.model} (${os.cpus().length} threads); load average ${os.loadavg().map((x) => x.toFixed(1)).join(', ')}`);
 
 for (const shape of shapes) {

@@ -87,7 +87,9 @@ function layoutInstance() {
       ? (threadsWanted ? threadsWanted - 1 : helperCount(await cores())) : 0;
     // The module's JavaScript too is fetched only now: a page without a map never loads either.
     const [wasm, { default: create }] = await Promise.all([compiledLayout(helpers > 0),
-      helpers > 0 ? import('../dist/layout-threads.js') : import('../dist/layout.js')]);
+      // The threaded glue through #platform: only Node's main thread runs it here, so a
+      // bundle for browsers never meets it (their Worker carries its own copy).
+      helpers > 0 ? import('#platform').then((platform) => platform.threadedLayoutGlue()) : import('../dist/layout.js')]);
     const module = await instantiateLayout(create, wasm);
     instanceMade = module;
     observed(module, 'layout');

@@ -35,3 +35,8 @@ export async function startLayoutHelper(message) {
   });
   return thread;
 }
+
+/** The threaded layout module's glue (web/dist/layout-threads.js), for a map on Node's helper threads. */
+export function threadedLayoutGlue() {
+  return import('../../dist/layout-threads.js');
+}
