@@ -10,6 +10,7 @@ import { pageModelFailure } from '../widgets/parts/model-source.js';
 import { hasTokenizer } from '../widgets/parts/token-picker.js';
 import { defineDeferredWidgets } from '../widgets/parts/definitions.js';
 import { ModelWidget } from '../widgets/parts/base.js';
+import { TrainingSlider } from '../widgets/training-slider.js';
 import { modelFilesFromPicked } from './model-choice.js';
 import { PageState } from './page-state.js';
 import { consoleBanner, installHelp } from './console-help.js';
@@ -165,7 +166,7 @@ async function openPicked(picked) {
   // slider: its snapshots are files beside the address's model, which
   // picked files do not have, so it goes on showing that model's training.
   for (const element of document.querySelectorAll('*')) {
-    if (element instanceof ModelWidget && element.localName !== 'training-slider') element.model = model;
+    if (element instanceof ModelWidget && !(element instanceof TrainingSlider)) element.model = model;
   }
   if (await showModel(model)) document.documentElement.dataset.page = 'ready';
 }

@@ -5,14 +5,16 @@ import './chapter-code.js';
 import './dot-product.js';
 import './embedding-table.js';
 import './nearest-words.js';
+import './one-hot.js';
 import './position-map.js';
+import './row-dot.js';
 import './trace-table.js';
 import './training-slider.js';
 import './vocabulary-map.js';
 import './word-analogy.js';
 
 export {
-  ChapterCode, DotProduct, EmbeddingTable, NearestWords, PositionMap, TraceTable, TrainingSlider,
+  ChapterCode, DotProduct, EmbeddingTable, NearestWords, OneHotLookup, PositionMap, RowDotProduct, TraceTable, TrainingSlider,
   VocabularyMap, WordAnalogy, WordCosine, WordPairs, sharedModel, modelFilesOf,
 } from './parts/elements.js';
 export type { CodeLine, HeatGrid, LoadProgress, WidgetFiles } from './parts/elements.js';

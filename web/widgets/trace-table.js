@@ -1,9 +1,9 @@
-// <trace-table>: type a text and see what the first layer reads, row by row:
+// <ew-trace-table>: type a text and see what the first layer reads, row by row:
 // each token, its row of the token table, its place's row of the position
 // table, and their sum (model.trace). Hover, tap or arrow along a row to read
 // the three numbers of one column and how they add up.
 //
-//   <trace-table src="model/" text="One day Lily saw Max." compare="One day Max saw Lily."></trace-table>
+//   <ew-trace-table src="model/" text="One day Lily saw Max." compare="One day Max saw Lily."></ew-trace-table>
 //
 // With `compare`, a second box traces another text and a table compares the
 // two: the same word keeps its token row wherever it stands, but its sum
@@ -197,4 +197,4 @@ export class TraceTable extends ModelWidget {
   }
 }
 
-defineWidget('trace-table', TraceTable);
+defineWidget('ew-trace-table', TraceTable);

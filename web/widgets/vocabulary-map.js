@@ -1,4 +1,4 @@
-// <vocabulary-map>: every token of the model as a dot on a map of the token
+// <ew-vocabulary-map>: every token of the model as a dot on a map of the token
 // table, computed in the reader's browser: model.map()'s UMAP or PCA, or
 // the reader's own axes, the directions from one word to another
 // (word-axes.js). The picked word and its 10 closest tokens (by cosine, in
@@ -8,9 +8,9 @@
 // and said. "Isolate" shows the picked word and its neighbours alone,
 // zoomed to them, as the Embedding Projector's isolate does.
 //
-//   <vocabulary-map for="nearest" word="·girl"></vocabulary-map>
+//   <ew-vocabulary-map for="nearest" word="·girl"></ew-vocabulary-map>
 //
-// With `for` naming a <nearest-words>, picking in either shows the pick in
+// With `for` naming a <ew-nearest-words>, picking in either shows the pick in
 // both. Mouse: hover names a token, click picks it, drag pans; the wheel
 // zooms with Ctrl (or ⌘) held, or once the map has been clicked, and
 // otherwise scrolls the page. Touch: tap names and picks; two fingers pan
@@ -261,7 +261,7 @@ export class VocabularyMap extends ModelWidget {
 
   /**
    * Picks a token: rings and labels it and its closest tokens, brings it
-   * into view (and, isolated, zooms to them), and tells the linked <nearest-words>.
+   * into view (and, isolated, zooms to them), and tells the linked <ew-nearest-words>.
    */
   pick(id, { keepView = false } = {}) {
     this.id_ = id;
@@ -402,4 +402,4 @@ export class VocabularyMap extends ModelWidget {
 
 }
 
-defineWidget('vocabulary-map', VocabularyMap);
+defineWidget('ew-vocabulary-map', VocabularyMap);

@@ -1,4 +1,4 @@
-// The reader's own axes of <vocabulary-map>: the form of four word boxes
+// The reader's own axes of <ew-vocabulary-map>: the form of four word boxes
 // (across from one word to another, up from a third to a fourth, or the most
 // varied direction), its examples, and reading the boxes into token ids.
 import { el, uniqueId } from './base.js';

@@ -1,4 +1,4 @@
-// The picture of <vocabulary-map>: every token's dot, the groups' marks,
+// The picture of <ew-vocabulary-map>: every token's dot, the groups' marks,
 // rings round the picked word, its neighbours and a lit token, and labels
 // placed where they do not overlap (label-placement.js).
 import { tokenLabel } from './token-picker.js';

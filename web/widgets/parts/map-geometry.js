@@ -1,4 +1,4 @@
-// Where <vocabulary-map> draws what: the canvas's size, the map's points
+// Where <ew-vocabulary-map> draws what: the canvas's size, the map's points
 // on the screen and back, and moving the view (fit, centre, zoom, pan), each
 // move said as an "ew-map-view" event.
 

@@ -1,4 +1,4 @@
-// <vocabulary-map>'s pointer, wheel, touch and keyboard: hover names a
+// <ew-vocabulary-map>'s pointer, wheel, touch and keyboard: hover names a
 // token, a click or tap picks it, a drag or two fingers pan, a pinch or
 // (with Ctrl or ⌘, or once clicked) the wheel zooms; the arrows, + and −
 // and 0 when the map has focus.

@@ -1,4 +1,4 @@
-// <vocabulary-map> in words: the legend that says how the map was made
+// <ew-vocabulary-map> in words: the legend that says how the map was made
 // and what its distances mean, and the list of the picked word's closest
 // tokens, each said to be near it on the map or not.
 import { el } from './base.js';

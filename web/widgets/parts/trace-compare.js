@@ -1,4 +1,4 @@
-// The comparison under <trace-table>'s two texts: each word of the first
+// The comparison under <ew-trace-table>'s two texts: each word of the first
 // text matched with the same word in the second, and whether its token row
 // and its sum stay the same; and the words that say so.
 import { rowView, cosine } from '../../index.js';

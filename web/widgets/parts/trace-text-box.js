@@ -1,4 +1,4 @@
-// A text box of <trace-table>, with its count of tokens against the most
+// A text box of <ew-trace-table>, with its count of tokens against the most
 // the model reads.
 import { el, uniqueId } from './base.js';
 import { int } from './format.js';

@@ -1,4 +1,4 @@
-// The rows of one text's trace in <trace-table>: a colour strip per
+// The rows of one text's trace in <ew-trace-table>: a colour strip per
 // token for its token list, its position list and their sum, which reads
 // out the numbers of the column under the pointer, finger or arrow keys.
 import { rowView } from '../../index.js';
