@@ -38,8 +38,10 @@ run_sanitize() {
     ctest --test-dir build/sanitize --output-on-failure -j2
 }
 
+# A short run of each fuzz target in every test run (the whole command's
+# budget); longer runs with tools/fuzz.sh --seconds N or FUZZ_SECONDS.
 run_fuzz() {
-  tools/fuzz.sh --seconds "${FUZZ_SECONDS:-60}"
+  tools/fuzz.sh --seconds "${FUZZ_SECONDS:-20}"
 }
 
 run_js() {

@@ -71,8 +71,8 @@ export class OneHotLookup extends ModelWidget {
     this.pick(first?.id ?? 0);
   }
 
-  /** The token whose one-hot vector is multiplied (an id). */
-  get id() {
+  /** The token whose one-hot vector is multiplied (an id; not `id`, the element's own attribute). */
+  get tokenId() {
     return this.current;
   }
 

@@ -111,6 +111,24 @@ export declare class TraceTable extends ModelWidget {
   readonly compareTrace: Trace | undefined;
 }
 
+/** <ew-one-hot-lookup>: a token's one-hot vector times the token table, computed as a real product and checked against the row. */
+export declare class OneHotLookup extends ModelWidget {
+  /** The token whose one-hot vector is multiplied (an id), once shown. */
+  readonly tokenId: number | undefined;
+  /** The last product: the token, whether it equals the row number by number, the width and the product. */
+  readonly result: { id: number; equal: boolean; width: number; product: number[] } | undefined;
+  /** Multiplies the one-hot vector of token `id` by the table. */
+  pick(id: number): void;
+}
+
+/** <ew-row-dot-product>: two tokens' rows, their place-by-place products, the dot product, the lengths and the cosine. */
+export declare class RowDotProduct extends ModelWidget {
+  /** The two token ids compared, once shown. */
+  readonly pair: [number, number] | undefined;
+  /** Compares two tokens, given by id. */
+  compare(a: number, b: number): void;
+}
+
 /** <ew-training-slider>: the model from random numbers to trained, snapshot by snapshot. */
 export declare class TrainingSlider extends ModelWidget {
   /** The word whose closest tokens are shown; setting it is the same as setting the attribute. */
@@ -163,22 +181,6 @@ export declare class WordAnalogy extends ModelWidget {
 export declare class WordCosine extends ModelWidget {
   /** The cosine of the last two words. */
   readonly score: number | undefined;
-}
-
-/** <ew-row-dot-product>: two tokens' rows, their products place by place, the running sum and the cosine. */
-export declare class RowDotProduct extends ModelWidget {
-  /** The two token ids compared, once shown. */
-  readonly pair: [number, number] | undefined;
-  /** Compares two tokens, given by id. */
-  compare(a: number, b: number): void;
-}
-
-/** <ew-one-hot-lookup>: a token's one-hot vector times the whole token table, checked equal to its row. */
-export declare class OneHotLookup extends ModelWidget {
-  /** The product and whether it equals the token's row, once computed. */
-  readonly result: { id: number; equal: boolean; width: number; product: number[] } | undefined;
-  /** Multiplies the one-hot vector of token `id` by the table. */
-  pick(id: number): void;
 }
 
 /**
