@@ -58,13 +58,16 @@ const keepAsWritten = {
 // The vocabulary map's module glue (web/dist/layout.js, beside the bundle)
 // stays a file of its own: model.map() imports it at the first map, so the
 // page's first script does not carry it.
-const layoutGlue = resolve(root, 'web/dist/layout.js');
+// So does the same module's threaded build (layout-threads.js), which only
+// a cross-origin isolated page's map Worker imports.
+const layoutGlues = [resolve(root, 'web/dist/layout.js'), resolve(root, 'web/dist/layout-threads.js')];
 const keepLayoutApart = {
   name: 'keep-layout-apart',
   setup(context) {
-    context.onResolve({ filter: /layout\.js$/ }, ({ path, resolveDir }) => {
-      if (resolve(resolveDir, path) !== layoutGlue) return undefined;
-      return { path: `./${relative(dirname(bundleFile), layoutGlue).split('\\').join('/')}`, external: true };
+    context.onResolve({ filter: /layout(-threads)?\.js$/ }, ({ path, resolveDir }) => {
+      const glue = resolve(resolveDir, path);
+      if (!layoutGlues.includes(glue)) return undefined;
+      return { path: `./${relative(dirname(bundleFile), glue).split('\\').join('/')}`, external: true };
     });
   },
 };

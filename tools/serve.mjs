@@ -42,6 +42,20 @@ export const contentSecurityPolicy = [
   "frame-ancestors 'self'",
 ].join('; ');
 
+/**
+ * The headers that make a page cross-origin isolated, so that it may share
+ * WebAssembly memory between Workers: the vocabulary map then runs on
+ * several threads (web/src/layout-threads.js). The opener policy keeps the
+ * page out of other origins' windows; the embedder policy lets it load only
+ * what agrees to it (everything here is same-origin, and says so with
+ * Cross-Origin-Resource-Policy). A site that embeds the widgets sends the
+ * same two (docs/embedding.md); without them the map runs on one thread.
+ */
+export const crossOriginIsolationHeaders = Object.freeze({
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+});
+
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -114,6 +128,7 @@ export async function listenOnLoopback(server) {
  *   root?: string,
  *   onRequest?: (entry: { method: string, path: string, status: number, bytes: number }) => void,
  *   files?: { prefix: string, get(path: string): Uint8Array | undefined },
+ *   crossOriginIsolated?: boolean,
  * }} [options]
  *   root: a site folder whose every file is served, `/` being its
  *   index.html; without it, this repository's web/, model/ and KaTeX, `/`
@@ -122,11 +137,13 @@ export async function listenOnLoopback(server) {
  *   and the length of the body it announced. files: bytes in memory answered
  *   for the paths under `prefix` (such as a generated model under /model/),
  *   with the same headers and range handling as files on disk.
+ *   crossOriginIsolated: whether pages are sent crossOriginIsolationHeaders
+ *   (default true; false serves them as a site without them would be).
  */
 export function createChapterServer(options = {}) {
-  const unknown = Object.keys(options).filter((key) => !['root', 'onRequest', 'files'].includes(key));
+  const unknown = Object.keys(options).filter((key) => !['root', 'onRequest', 'files', 'crossOriginIsolated'].includes(key));
   if (unknown.length) throw new TypeError(`createChapterServer: unknown option ${unknown.map((key) => JSON.stringify(key)).join(', ')}`);
-  const { root, onRequest = () => {}, files } = options;
+  const { root, onRequest = () => {}, files, crossOriginIsolated = true } = options;
   const site = root !== undefined;
   const base = resolve(root ?? repositoryRoot);
   const folders = site ? ['/'] : repositoryFolders;
@@ -135,6 +152,7 @@ export function createChapterServer(options = {}) {
     response.setHeader('Content-Security-Policy', contentSecurityPolicy);
     response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    if (crossOriginIsolated) for (const [name, value] of Object.entries(crossOriginIsolationHeaders)) response.setHeader(name, value);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw new Refusal(405, 'Method not allowed');
     }

@@ -282,16 +282,36 @@ export class Model {
    * between points far apart. Deterministic: the same options give the same
    * numbers, bit for bit, in every browser, in Node and in the native build.
    * PCA: the first two principal components of the centred rows (see
-   * mapDetails for their share of the variance).
+   * mapDetails for their share of the variance): from the covariance up to
+   * 128 columns, by randomized block Krylov iteration past them (a few
+   * passes over the table; each axis within residual / gap of the exact one,
+   * the residual at most 1e-5 of the largest variance; docs/map.md).
+   *
+   * Any size: the table is read in its own numbers (a 16-bit table stays
+   * 16-bit); UMAP's neighbours are exact up to 8,192 rows and found by
+   * NN-descent past them (as umap-learn does; recall@15 at least 0.95 on
+   * the tests' tables). In a browser the work is done in a Worker, on one
+   * thread per core when the page is cross-origin isolated (served with
+   * Cross-Origin-Opener-Policy: same-origin and
+   * Cross-Origin-Embedder-Policy: require-corp), else on one; in Node, on
+   * worker threads. The result is the same bits however many threads.
    */
   map(options?: MapOptions): Promise<Matrix<'float32'>>;
   /**
    * The rows × rows cosine map of a table (model.wpe: the position map), from
    * the table as it is now. At most 2048 rows and 2^30 multiply-adds
    * (rows × rows × cols), so one call never holds the page for long; above
-   * that, a RangeError (nearest() or cosine() give the rows you need).
+   * that, a RangeError (cosineMatrixAsync takes more; nearest() or cosine()
+   * give the rows you need).
    */
   cosineMatrix(table: Matrix): Matrix<'float32'>;
+  /**
+   * The same map, bit for bit, computed in slices between turns of the
+   * event loop (about 12 ms each), for tables of up to 2048 rows of up to
+   * 8192 numbers. The signal cancels it between two slices (it rejects with
+   * the signal's reason); onProgress hears the share of rows done.
+   */
+  cosineMatrixAsync(table: Matrix, options?: CosineMatrixOptions): Promise<Matrix<'float32'>>;
   /**
    * A row vector times the token table: `vector` holds vocabSize finite
    * float32 numbers, the result width, result[j] = Σ_i vector[i] · wte[i][j].
@@ -360,7 +380,12 @@ export interface MapOptions {
    * earlier snapshot of it), so that points start where they were there.
    */
   init?: Matrix;
-  /** Called as the work goes (between slices, or about every 50 ms from the Worker) and at the end: stage is neighbours, graph, initialise, optimise or done. */
+  /**
+   * Called as the work goes (between slices, or about every 50 ms from the
+   * Worker) and at the end: for UMAP, stage is initialise (the PCA start),
+   * neighbours, graph, optimise or done; for PCA, pca or done. progress
+   * rises from 0 to 1, each stage's share its estimated work.
+   */
   onProgress?: (progress: { stage: string; progress: number }) => void;
   /** Cancels the map: it rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -368,8 +393,24 @@ export interface MapOptions {
 
 /** What model.map() made: how it was computed. */
 export type MapDetails =
-  | { readonly method: 'pca'; /** Each axis's share of the total variance. */ readonly varianceShare: readonly [number, number] }
+  | {
+    readonly method: 'pca';
+    /** Each axis's share of the total variance. */
+    readonly varianceShare: readonly [number, number];
+    /** 'covariance' (up to 128 columns) or 'krylov' (randomized block Krylov iteration). */
+    readonly solver: 'covariance' | 'krylov';
+    /** The Krylov method's passes over the table (0 for the covariance). */
+    readonly passes: number;
+  }
   | { readonly method: 'umap'; readonly neighbours: number; readonly minDist: number; readonly epochs: number; readonly seed: number };
+
+/** cosineMatrixAsync's options. */
+export interface CosineMatrixOptions {
+  /** Cancels the map between two slices: it rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called between slices with the share of rows done, and with stage 'done' at the end. */
+  onProgress?: (progress: { stage: string; progress: number }) => void;
+}
 
 /** How a map from model.map() was computed; undefined for any other Matrix. */
 export function mapDetails(map: Matrix): MapDetails | undefined;
@@ -413,6 +454,9 @@ export function cosine(a: Vector, b: Vector): number;
  * a table outside a model also holds at most 2^24 numbers (it is copied).
  */
 export function cosineMatrix(table: Matrix): Matrix<'float32'>;
+
+/** cosineMatrix in slices, with Model.cosineMatrixAsync's limits; a table outside a model holds at most 2^24 numbers. */
+export function cosineMatrixAsync(table: Matrix, options?: CosineMatrixOptions): Promise<Matrix<'float32'>>;
 
 /**
  * Which kernels this build runs, e.g. "wasm-simd128", once `ready` has

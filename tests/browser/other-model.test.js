@@ -45,6 +45,7 @@ test('?model= opens that folder\'s model, and only it', async () => {
   assert.ok(paths.includes('/model/rotary/config.json'));
   assert.ok(paths.includes('/model/rotary/tokenizer.json'));
   assert.ok(!paths.some((p) => p.startsWith('/model/model.safetensors')), 'the default model is never fetched');
+  assert.ok(!paths.includes('/model/config.json') && !paths.includes('/model/tokenizer.json'), 'nor its small files (no preload of them)');
   assert.equal(await page.evaluate(() => window.model.family), 'Llama, Mistral, Qwen, Gemma, Phi');
   assert.equal(await page.evaluate(() => document.querySelector('#table').model === window.model), true);
   assert.deepEqual(page.problems, []);

@@ -1,7 +1,7 @@
 // Compiled (not run) by `tsc --noEmit`: the chapter's code and the public
 // API as a TypeScript user writes them, so index.d.ts (and the widgets' typings) stay complete.
 import {
-  loadModel, rowView, dot, cosine, cosineMatrix, Matrix, Model, Trace, backend, defaultModelFiles,
+  loadModel, rowView, dot, cosine, cosineMatrix, cosineMatrixAsync, Matrix, Model, Trace, backend, defaultModelFiles,
   type Neighbour, type Token, type ModelConfig, type Vector, type DType,
   mapDetails, alignMap, type MapDetails, type MapOptions, type NearestOptions, ready, locateFiles,
 } from 'embeddings-and-position';
@@ -93,7 +93,10 @@ async function maps(): Promise<void> {
   // model.wpe is null for a model with rotary positions.
   const pca: Matrix = await model.map({ method: 'pca', table: model.wpe ?? model.wte });
   const details: MapDetails | undefined = mapDetails(pca);
-  if (details?.method === 'pca') console.log(details.varianceShare[0]);
+  if (details?.method === 'pca') console.log(details.varianceShare[0], details.solver === 'krylov' ? details.passes : 0);
+  const wide: Matrix = await cosineMatrixAsync(model.wte, { signal: controller.signal, onProgress: ({ progress }) => console.log(progress) });
+  const wide2: Matrix = await model.cosineMatrixAsync(model.wte);
+  void [wide, wide2];
   if (details?.method === 'umap') console.log(details.neighbours, details.epochs);
   const options: MapOptions = { method: 'pca' };
   const aligned: Matrix = alignMap(umap, await model.map({ seed: 4 }));

@@ -3,54 +3,112 @@
 // bindings/layout.cpp). That module is loaded only when a map is first
 // asked for, so the chapter's main module stays small.
 //
-// In a browser a UMAP map is laid out in a Worker of its own (map-worker.js,
+// In a browser every map is computed in a Worker of its own (map-worker.js,
 // built into web/dist/map-worker.js, a file that imports nothing; one for
-// the page, sent the compiled module), whole: the page's main
-// thread only sends the table and receives the points, and an AbortSignal
-// ends the Worker (another takes the jobs left). Where there is no Worker
-// (Node) or it cannot start, the work goes in slices: each call into
-// WebAssembly is kept to about SLICE_MS, and the event loop gets a turn
-// between slices, so a page that computes a map never freezes (no task
-// much over 50 ms) and an AbortSignal can stop it between two slices. Both
-// run the same WebAssembly, so they give the same bits.
+// the page, sent the compiled module), whole: the page's main thread only
+// sends the table, in its own numbers (a 16-bit table stays 16-bit), a
+// chunk per task, and receives the points; an AbortSignal ends the Worker
+// (another takes the jobs left). Where there is no Worker (Node) or it
+// cannot start, the work goes in slices: each call into WebAssembly is
+// kept to about SLICE_MS, and the event loop gets a turn between slices, so
+// a page that computes a map never freezes (no task much over 50 ms) and an
+// AbortSignal can stop it between two slices. Both run the same
+// WebAssembly, so they give the same bits.
 import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
 import { checkSignal } from './sources/index.js';
+import { now, yieldToEventLoop } from './event-loop.js';
 import { compileWasm, observed } from './runtime.js';
 import { locatedFile, packageFile } from './files.js';
-import { beginUmap, finishUmap, instanceFailed, instantiateLayout, lastError } from './layout-run.js';
+import { LARGEST_KEPT_INSTANCE, LayoutJob, instanceFailed, instantiateLayout, tableBytes } from './layout-run.js';
+import { ThreadPool, helperCount, sharedMemoryAllowed } from './layout-threads.js';
 
 /** Milliseconds of work between two turns of the event loop. */
 const SLICE_MS = 12;
-const STAGES = ['neighbours', 'graph', 'initialise', 'optimise', 'done'];
+/** Bytes of a table copied per task (to the Worker, or into the instance between slices). */
+const CHUNK_BYTES = 8 * 1048576;
+/** Chunks sent to the Worker and not yet copied in by it: what the page holds beside its table. */
+const CHUNKS_IN_FLIGHT = 3;
 const OPTIONS = ['method', 'table', 'seed', 'neighbours', 'minDist', 'epochs', 'init', 'onProgress', 'signal'];
 const details = new WeakMap();
-const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-let compiled, instance, instanceMade, mapWorker, workerFailed = false, jobCount = 0;
+let compiled = {}, instance, instanceMade, mapWorker, workerFailed = false, jobCount = 0, threadsWanted;
 
-/** layout.wasm, compiled once for this page or process (and sent to the Worker). */
-function compiledLayout() {
-  compiled ??= compileWasm(packageFile('web/dist/layout.wasm', () => new URL('../dist/layout.wasm', import.meta.url)));
-  compiled.catch(() => { compiled = undefined; });
-  return compiled;
+/**
+ * layout.wasm, or layout-threads.wasm (the same module with shared memory,
+ * where several threads may share a map: layout-threads.js), compiled once
+ * for this page or process (and sent to the Worker).
+ */
+function compiledLayout(threaded = false) {
+  const key = threaded ? 'threads' : 'single';
+  compiled[key] ??= compileWasm(threaded
+    ? packageFile('web/dist/layout-threads.wasm', () => new URL('../dist/layout-threads.wasm', import.meta.url))
+    : packageFile('web/dist/layout.wasm', () => new URL('../dist/layout.wasm', import.meta.url)));
+  compiled[key].catch(() => { compiled[key] = undefined; });
+  return compiled[key];
 }
 
 /**
- * The one layout instance of this thread (layouts run one slice at a time);
- * a new one once it has failed (it refuses every call then: instance-guard.js).
+ * For tests and benchmarks: how many threads a map computed on this thread
+ * (in Node) uses: 1 for one, undefined (the default) for one per core.
  */
-function layoutModule() {
-  if (instanceMade && instanceFailed(instanceMade)) instance = instanceMade = undefined;
-  // The module's JavaScript too is fetched only now: a page without a map never loads either.
-  instance ??= Promise.all([compiledLayout(), import('../dist/layout.js')])
-    .then(([wasm, { default: createLayoutModule }]) => instantiateLayout(createLayoutModule, wasm))
-    .then((module) => {
-      instanceMade = module;
-      observed(module, 'layout');
-      return module;
-    });
+export function setMapThreads(count) {
+  threadsWanted = count;
+  if (instance) instance.then(({ pool }) => pool?.close(), () => {});
+  instance = undefined;
+}
+
+/** How many cores this machine has, as far as this context can tell. */
+async function cores() {
+  if (typeof navigator === 'object' && navigator.hardwareConcurrency) return navigator.hardwareConcurrency;
+  if (typeof process !== 'object') return 1;
+  return (await import('#platform')).coreCount();
+}
+
+/** A helper thread in Node, ready: a worker thread that runs serveAsHelper (layout-helper.js). */
+async function startNodeHelper(message) {
+  return (await import('#platform')).startLayoutHelper(message);
+}
+
+/**
+ * The one layout instance of this thread (layouts run one slice at a time):
+ * { module, pool }, pool the helper threads where shared memory is allowed
+ * and there are other cores (Node; a page's own thread never waits for
+ * others, so there it has none).
+ */
+function layoutInstance() {
+  // A new one once it has failed (it refuses every call then: instance-guard.js).
+  if (instanceMade && instanceFailed(instanceMade)) {
+    // Its helpers go too (closing frees nothing: the instance refuses every call).
+    instance?.then(({ pool }) => { try { pool?.close(); } catch { /* refused */ } }, () => {});
+    instance = instanceMade = undefined;
+  }
+  instance ??= (async () => {
+    const helpers = typeof document === 'undefined' && sharedMemoryAllowed() && threadsWanted !== 1
+      ? (threadsWanted ? threadsWanted - 1 : helperCount(await cores())) : 0;
+    // The module's JavaScript too is fetched only now: a page without a map never loads either.
+    const [wasm, { default: create }] = await Promise.all([compiledLayout(helpers > 0),
+      // The threaded glue through #platform: only Node's main thread runs it here, so a
+      // bundle for browsers never meets it (their Worker carries its own copy).
+      helpers > 0 ? import('#platform').then((platform) => platform.threadedLayoutGlue()) : import('../dist/layout.js')]);
+    const module = await instantiateLayout(create, wasm);
+    instanceMade = module;
+    observed(module, 'layout');
+    const pool = helpers > 0 ? await ThreadPool.create(module, wasm, helpers, startNodeHelper) : null;
+    return { module, pool };
+  })();
   instance.catch(() => { instance = undefined; });
   return instance;
+}
+
+const layoutModule = async () => (await layoutInstance()).module;
+
+/** After a job: an instance a large table made large is dropped, so that its memory goes back. */
+async function releaseLargeInstance(module) {
+  if (module.HEAPU8.byteLength <= LARGEST_KEPT_INSTANCE || !instance) return;
+  const current = await instance;
+  if (current.module !== module) return;
+  instance = undefined;
+  current.pool?.close();
 }
 
 const useWorker = () => !workerFailed && typeof Worker === 'function' && typeof document !== 'undefined';
@@ -62,7 +120,7 @@ function warnMainThread(started, reason) {
 
 /** Lays out a job that was meant for the Worker on this thread. */
 function inSlices(job) {
-  umapInSlices(job.table, job.settings, job.caller).then((result) => job.settle(result), (error) => job.settle(undefined, error));
+  mapInSlices(job.table, job.settings, job.caller).then((result) => job.settle(result), (error) => job.settle(undefined, error));
 }
 
 /**
@@ -71,7 +129,11 @@ function inSlices(job) {
  */
 function workerState() {
   if (mapWorker) return mapWorker;
-  const promise = compiledLayout().then((wasm) => {
+  const threaded = sharedMemoryAllowed() && helperCount(typeof navigator === 'object' ? navigator.hardwareConcurrency : 1) > 0;
+  const promise = compiledLayout(threaded).catch((error) => {
+    if (!threaded) throw error;
+    return compiledLayout(false);  // no threaded module where it was looked for: one thread
+  }).then((wasm) => {
     let worker;
     try {
       // The Worker's file is built from map-worker.js and the layout
@@ -93,9 +155,10 @@ function workerState() {
       if (data.ready) { state.ready = true; return; }
       const job = state.jobs.get(data.id);
       if (!job) return;
+      if (data.received !== undefined) { job.received(); return; }
       if (data.progress) { job.settings.onProgress(data.progress); return; }
       state.jobs.delete(data.id);
-      job.settle(data.error ? undefined : data, data.error && new (data.name === 'RangeError' ? RangeError : Error)(data.error.replace(/^map:/, `${job.caller}:`)));
+      job.settle(data.error ? undefined : data.result, data.error && new (data.name === 'RangeError' ? RangeError : Error)(data.error.replace(/^map:/, `${job.caller}:`)));
     };
     worker.onerror = (event) => {
       // A Worker that cannot start (its file missing, a policy that forbids
@@ -108,7 +171,8 @@ function workerState() {
       for (const job of state.jobs.values()) inSlices(job);
       state.jobs.clear();
     };
-    worker.postMessage({ wasm });
+    worker.postMessage({ wasm, threads: WebAssembly.Module.exports(wasm).some((e) => e.name === 'emscripten_tls_init'),
+      cores: typeof navigator === 'object' ? navigator.hardwareConcurrency : 1 });
     return state;
   });
   promise.catch(() => { if (mapWorker === promise) mapWorker = undefined; });
@@ -122,6 +186,16 @@ function dropWorker(state) {
   if (mapWorker === state.promise) mapWorker = undefined;
 }
 
+/** What the layout module is told about a job (layout-run.js LayoutJob). */
+function jobSpec(table, settings, caller) {
+  return {
+    method: settings.method, rows: table.rows, cols: table.cols, dtype: table.dtype, caller: 'map',
+    // A start's numbers as float32, whatever its format (a 16-bit Matrix's bits widened).
+    init: settings.init ? Float32Array.from(float32Numbers(settings.init)) : undefined,
+    settings: { neighbours: settings.neighbours, minDist: settings.minDist, epochs: settings.epochs, seed: settings.seed },
+  };
+}
+
 async function post(job) {
   const state = await workerState();
   if (job.settled) return;
@@ -131,25 +205,38 @@ async function post(job) {
   }
   state.jobs.set(job.id, job);
   job.state = state;
-  // The Worker takes float32 numbers (a 16-bit table's widened: already a copy of its own).
-  const numbers = float32Numbers(job.table);
-  const data = numbers === job.table.data ? numbers.slice() : numbers, init = job.settings.init?.data.slice();
-  state.worker.postMessage({ id: job.id, data, rows: job.table.rows, cols: job.table.cols, init,
-    settings: { neighbours: job.settings.neighbours, minDist: job.settings.minDist, epochs: job.settings.epochs, seed: job.settings.seed } },
-  [data.buffer, ...(init ? [init.buffer] : [])]);
+  const spec = jobSpec(job.table, job.settings, job.caller);
+  state.worker.postMessage({ id: job.id, spec }, spec.init ? [spec.init.buffer] : []);
+  // The table's bytes, a chunk per task, a few in flight: the page never
+  // holds a second copy of a large table, and no task copies much.
+  let inFlight = 0, wake = null;
+  job.received = () => { inFlight -= 1; wake?.(); };
+  const total = job.table.data.byteLength;
+  for (let offset = 0; offset < total; offset += CHUNK_BYTES) {
+    while (inFlight >= CHUNKS_IN_FLIGHT) await new Promise((resolve) => { wake = resolve; });
+    if (job.settled || job.state !== state) return;
+    const chunk = tableBytes(job.table.data).slice(offset, offset + CHUNK_BYTES);
+    inFlight += 1;
+    state.worker.postMessage({ id: job.id, offset, chunk }, [chunk.buffer]);
+    await yieldToEventLoop();
+  }
+  if (!job.settled && job.state === state) state.worker.postMessage({ id: job.id, go: true });
 }
 
-/** A UMAP layout in the Worker: { points, epochs }. Aborting ends the Worker; its other jobs go to a new one. */
-function umapInWorker(table, settings, caller) {
+/** A map computed in the Worker: LayoutJob's result. Aborting ends the Worker; its other jobs go to a new one. */
+function mapInWorker(table, settings, caller) {
   return new Promise((resolve, reject) => {
-    const job = { id: ++jobCount, table, settings, caller };
+    const job = { id: ++jobCount, table, settings, caller, received: () => {} };
     const onAbort = () => {
       const { state } = job;
       job.settle(undefined, settings.signal.reason);
       if (!state) return;  // not posted yet: post() sees it settled
       state.jobs.delete(job.id);
       dropWorker(state);
-      for (const other of state.jobs.values()) post(other).catch((error) => other.settle(undefined, error));
+      for (const other of state.jobs.values()) {
+        other.state = undefined;
+        post(other).catch((error) => other.settle(undefined, error));
+      }
       state.jobs.clear();
     };
     job.settle = (result, error) => {
@@ -161,19 +248,6 @@ function umapInWorker(table, settings, caller) {
     settings.signal?.addEventListener('abort', onAbort, { once: true });
     post(job).catch((error) => job.settle(undefined, error));
   });
-}
-
-/** A turn of the event loop: a macrotask, so rendering and input get their turn too. */
-function yieldToEventLoop() {
-  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
-  if (typeof MessageChannel === 'function') {
-    return new Promise((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
-      channel.port2.postMessage(0);
-    });
-  }
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function checkOptions(options, caller) {
@@ -214,8 +288,9 @@ function checkOptions(options, caller) {
 }
 
 /**
- * What a map is: { method, varianceShare } for PCA (each axis's share of
- * the variance), { method, neighbours, minDist, epochs, seed } for UMAP;
+ * What a map is: { method, varianceShare, solver, passes } for PCA (each
+ * axis's share of the variance; 'covariance' or 'krylov', and the Krylov
+ * method's passes), { method, neighbours, minDist, epochs, seed } for UMAP;
  * undefined for a Matrix that model.map() did not make.
  */
 export function mapDetails(map) {
@@ -243,67 +318,54 @@ export async function mapRows(table, options, caller = 'map') {
   }
   checkSignal(settings.signal);
   const name = table.name || `${rows} × ${cols} table`;
-  if (settings.method === 'pca') return pcaMap(table, name, settings, caller);
-  const { points, epochs } = await (useWorker() ? umapInWorker(table, settings, caller) : umapInSlices(table, settings, caller));
-  const map = new Matrix(points, rows, 2, { name: `UMAP of ${name}` });
-  details.set(map, Object.freeze({ method: 'umap', neighbours: settings.neighbours, minDist: settings.minDist, epochs, seed: settings.seed }));
+  const result = await (useWorker() ? mapInWorker(table, settings, caller) : mapInSlices(table, settings, caller));
+  const map = new Matrix(result.points, rows, 2, { name: `${settings.method.toUpperCase()} of ${name}` });
+  details.set(map, Object.freeze(settings.method === 'pca'
+    ? { method: 'pca', varianceShare: Object.freeze(result.varianceShare), solver: result.solver, passes: result.passes }
+    : { method: 'umap', neighbours: settings.neighbours, minDist: settings.minDist, epochs: result.epochs, seed: settings.seed }));
   settings.onProgress({ stage: 'done', progress: 1 });
   return map;
 }
 
-async function pcaMap(table, name, settings, caller) {
-  const { rows, cols } = table;
-  const module = await layoutModule();
+/** A map computed on this thread, in slices between turns of the event loop: LayoutJob's result. */
+async function mapInSlices(table, settings, caller) {
+  const { module, pool } = await layoutInstance();
   checkSignal(settings.signal);
-  const pointer = module._layout_floats(rows * cols);
-  if (!pointer) throw new RangeError(`${caller}: out of memory for a copy of the ${rows} × ${cols} table`);
-  const coords = module._malloc(rows * 2 * 4), shares = module._malloc(2 * 8);
+  const spec = { ...jobSpec(table, settings, caller), caller };
+  const job = new LayoutJob(module, spec);
   try {
-    copyAsFloat32(table, module.HEAPF32, pointer >> 2);
-    if (!module._layout_pca(pointer, rows, cols, 2, coords, shares)) throw new Error(`${caller}: ${lastError(module)}`);
-    const out = new Float32Array(rows * 2);
-    out.set(module.HEAPF32.subarray(coords >> 2, (coords >> 2) + rows * 2));
-    const varianceShare = Object.freeze(Array.from(module.HEAPF64.subarray(shares >> 3, (shares >> 3) + 2)));
-    const map = new Matrix(out, rows, 2, { name: `PCA of ${name}` });
-    details.set(map, Object.freeze({ method: 'pca', varianceShare }));
-    settings.onProgress({ stage: 'done', progress: 1 });
-    return map;
-  } finally {
-    module._free(pointer);
-    module._free(coords);
-    module._free(shares);
-  }
-}
-
-/** A UMAP layout on this thread, in slices between turns of the event loop: { points, epochs }. */
-async function umapInSlices(table, settings, caller) {
-  const module = await layoutModule();
-  checkSignal(settings.signal);
-  const handle = beginUmap(module, float32Numbers(table), table.rows, table.cols, settings, settings.init?.data, caller);
-  const optimise = STAGES.indexOf('optimise');
-  try {
-    // Edges per call in the optimisation, tuned as it goes to about SLICE_MS / 2 a call.
+    // The table's bytes first, a chunk per slice.
+    const total = table.data.byteLength;
+    for (let offset = 0; offset < total; offset += CHUNK_BYTES) {
+      job.write(offset, tableBytes(table.data).subarray(offset, offset + CHUNK_BYTES));
+      if (offset + CHUNK_BYTES < total) {
+        await yieldToEventLoop();
+        checkSignal(settings.signal);
+      }
+    }
+    job.start();
+    // Edges per call in the descent, tuned as it goes to about SLICE_MS / 2 a call.
     let budget = 4096;
     let sliceStart = now();
     for (;;) {
-      const stage = module._layout_umap_stage(handle);
+      const optimising = job.optimising;
       const before = now();
-      const more = module._layout_umap_step(handle, budget);
+      const more = job.advance(budget, pool);
       const took = now() - before;
-      if (stage === optimise) budget = Math.max(256, Math.min(1 << 22, Math.round(budget * (SLICE_MS / 2) / Math.max(took, 0.05))));
+      if (optimising) budget = Math.max(256, Math.min(1 << 22, Math.round(budget * (SLICE_MS / 2) / Math.max(took, 0.05))));
       if (!more) break;
       if (now() - sliceStart >= SLICE_MS) {
-        settings.onProgress({ stage: STAGES[module._layout_umap_stage(handle)], progress: module._layout_umap_progress(handle) });
+        settings.onProgress(job.progress());
         await yieldToEventLoop();
         checkSignal(settings.signal);
         sliceStart = now();
       }
     }
-  } catch (error) {
-    module._layout_umap_free(handle);
-    throw error;
+    return job.result();
+  } finally {
+    job.free();
+    releaseLargeInstance(module);
   }
-  return finishUmap(module, handle, table.rows);
 }
 
 /**
@@ -323,6 +385,45 @@ export async function neighboursKept(table, map, k = 10) {
   }
 }
 
+/** A table's own numbers copied into the layout instance, for the judging functions below. */
+async function withTable(table, use) {
+  const module = await layoutModule();
+  const job = new LayoutJob(module, { method: 'pca', rows: table.rows, cols: table.cols, dtype: table.dtype, caller: 'map', settings: {} });
+  try {
+    job.write(0, tableBytes(table.data));
+    return use(module, job.table, ['float32', 'float16', 'bfloat16'].indexOf(table.dtype));
+  } finally {
+    job.free();
+    releaseLargeInstance(module);
+  }
+}
+
+/**
+ * For benchmarks: neighboursKept over `count` rows drawn for `seed`, each
+ * against every row, for tables whose every row's exact neighbours would
+ * take too long.
+ */
+export function neighboursKeptSample(table, map, k = 10, count = 1000, seed = 1) {
+  return withTable(table, (module, pointer, numbers) => {
+    const points = module._layout_floats(map.rows * 2);
+    try {
+      module.HEAPF32.set(map.data, points >> 2);
+      return module._layout_neighbours_kept_sample(pointer, table.rows, table.cols, numbers, points, k, count, seed);
+    } finally {
+      module._free(points);
+    }
+  });
+}
+
+/**
+ * For tests and benchmarks: the recall of the approximate neighbours UMAP
+ * uses past its exact size (NN-descent, k others a row, for `seed`) against
+ * the exact ones, over `count` rows drawn for the seed. It blocks: not for pages.
+ */
+export function nnDescentRecall(table, k = 14, count = 1000, seed = 1) {
+  return withTable(table, (module, pointer, numbers) => module._layout_nn_descent_recall(pointer, table.rows, table.cols, numbers, k, count, seed));
+}
+
 /**
  * `map` moved onto `reference` (both rows × 2, the same rows) by the
  * similarity that brings it closest in least squares: one rotation or
@@ -339,7 +440,14 @@ export function alignMap(map, reference, caller = 'alignMap') {
   const { rows } = map;
   if (reference.rows !== rows) throw new RangeError(`${caller}: map has ${rows} rows but reference has ${reference.rows}`);
   if (rows < 2) throw new RangeError(`${caller}: alignment needs at least 2 points, got ${rows}`);
-  const x = map.data, y = reference.data;
+  // A 16-bit map's numbers, not its bits; every one of them finite.
+  const x = float32Numbers(map), y = float32Numbers(reference);
+  for (const [name, values] of [['map', x], ['reference', y]]) {
+    const bad = values.findIndex((v) => !Number.isFinite(v));
+    if (bad >= 0) {
+      throw new RangeError(`${caller}: ${name} holds a value that is not a finite number (${values[bad]} at row ${bad >> 1}, column ${bad & 1})`);
+    }
+  }
   let mx0 = 0, mx1 = 0, my0 = 0, my1 = 0;
   for (let r = 0; r < rows; r++) {
     mx0 += x[2 * r]; mx1 += x[2 * r + 1]; my0 += y[2 * r]; my1 += y[2 * r + 1];

@@ -10,6 +10,8 @@
 // that names it, rather than turned into Infinity; norms and cosines are
 // right over float32's whole range (cpp/include/embeddings/kernels/kernels.h).
 import { Matrix, copyAsFloat32, describe } from './matrix.js';
+import { now, yieldToEventLoop } from './event-loop.js';
+import { checkSignal } from './sources/signals.js';
 import { checkInstance, failInstance, guardOf, unguarded } from './instance-guard.js';
 
 /** The largest float32, about 3.4e38. */
@@ -24,6 +26,10 @@ export const MAX_MAP_ROWS = 2048;
 export const MAX_MAP_MULTIPLY_ADDS = 2 ** 30;
 /** Most numbers in a table outside any model, which is copied into the shared instance (64 MiB). */
 export const MAX_MAP_TABLE_NUMBERS = 2 ** 24;
+/** cosineMatrixAsync's widest table: 2048 rows of 8192 numbers, 2^35 multiply-adds, in slices. */
+export const MAX_ASYNC_MAP_COLS = 8192;
+/** Milliseconds of work between two turns of the event loop. */
+const SLICE_MS = 12;
 
 /**
  * Throws a RangeError when a finite number is outside float32's range
@@ -237,7 +243,7 @@ export function checkMapSize(rows, cols) {
   }
   if (rows * rows * cols > MAX_MAP_MULTIPLY_ADDS) {
     throw new RangeError(`cosineMatrix: the map of a ${rows} × ${cols} table takes ${rows * rows * cols} ` +
-      `multiply-adds, more than ${MAX_MAP_MULTIPLY_ADDS} (2^30); nearest() or cosine() give the rows you need`);
+      `multiply-adds, more than ${MAX_MAP_MULTIPLY_ADDS} (2^30) in one call; await cosineMatrixAsync(table) computes it in slices`);
   }
 }
 
@@ -280,6 +286,103 @@ export function cosineMatrixOf(table) {
         out.set(module.HEAPF32.subarray(blockPointer >>> 2, (blockPointer >>> 2) + (end - begin) * rows), begin * rows);
       }
     }
+    return new Matrix(out, rows, rows, { name: `cosine map of ${table.name || 'a table'}` });
+  } finally {
+    module._free(tablePointer);
+    module._free(scratchPointer);
+    module._free(blockPointer);
+  }
+}
+
+/** Throws a RangeError when a rows × cols table's cosine map is beyond cosineMatrixAsync's limits. */
+export function checkAsyncMapSize(rows, cols) {
+  if (rows > MAX_MAP_ROWS) {
+    throw new RangeError(`cosineMatrixAsync: a map of ${rows} × ${rows} numbers is too large (at most ${MAX_MAP_ROWS} ` +
+      'rows); nearest() or cosine() give the rows you need');
+  }
+  if (cols > MAX_ASYNC_MAP_COLS) {
+    throw new RangeError(`cosineMatrixAsync: rows of ${cols} numbers are too wide (at most ${MAX_ASYNC_MAP_COLS})`);
+  }
+}
+
+/**
+ * A rows × rows cosine map in slices of rows: `computeRows(begin, end)`
+ * gives rows begin … end − 1 of the map (a view, copied at once; at most
+ * `largestCall` rows), calls kept to about SLICE_MS / 2 each, the event
+ * loop given a turn about every SLICE_MS.
+ * With `pairsOnce`, the map is made exactly symmetric from its upper
+ * triangle: what the synchronous map of a table of at most 512 rows is
+ * (each pair computed once), whose upper triangle is every row's own.
+ */
+export async function slicedCosineMap(rows, computeRows, { largestCall, pairsOnce, signal, onProgress = () => {} }) {
+  const out = new Float32Array(rows * rows);
+  let perCall = 1, sliceStart = now();
+  for (let begin = 0; begin < rows;) {
+    const end = Math.min(rows, begin + perCall, begin + largestCall);
+    const before = now();
+    out.set(computeRows(begin, end), begin * rows);
+    const took = now() - before;
+    // As many rows a call as fill about half a slice.
+    perCall = Math.max(1, Math.min(rows, Math.round((end - begin) * (SLICE_MS / 2) / Math.max(took, 0.05))));
+    begin = end;
+    if (now() - sliceStart >= SLICE_MS && begin < rows) {
+      onProgress({ stage: 'rows', progress: begin / rows });
+      await yieldToEventLoop();
+      checkSignal(signal);
+      sliceStart = now();
+    }
+  }
+  if (pairsOnce) {
+    for (let i = 0; i < rows; i++) for (let j = 0; j < i; j++) out[i * rows + j] = out[j * rows + i];
+  }
+  onProgress({ stage: 'done', progress: 1 });
+  return out;
+}
+
+/** cosineMatrixAsync's options: { signal, onProgress }. */
+export function checkAsyncOptions(options) {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`cosineMatrixAsync: options must be an object such as { signal }, got ${describe(options)}`);
+  }
+  const unknown = Object.keys(options).filter((key) => key !== 'signal' && key !== 'onProgress');
+  if (unknown.length) throw new TypeError(`cosineMatrixAsync: unknown option ${unknown.map((key) => JSON.stringify(key)).join(', ')}`);
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    throw new TypeError(`cosineMatrixAsync: onProgress must be a function, got ${describe(options.onProgress)}`);
+  }
+  if (options.signal !== undefined && !(typeof AbortSignal !== 'undefined' && options.signal instanceof AbortSignal)) {
+    throw new TypeError(`cosineMatrixAsync: signal must be an AbortSignal, got ${describe(options.signal)}`);
+  }
+  return options;
+}
+
+/**
+ * The cosine map of a table outside any model, as cosineMatrixOf gives it,
+ * in slices: the table is copied into the shared instance, then a few rows
+ * of the map at a time.
+ */
+export async function cosineMatrixAsyncOf(table, options = {}) {
+  if (!(table instanceof Matrix)) {
+    throw new TypeError(`cosineMatrixAsync: expected a table such as model.wpe, got ${describe(table)}`);
+  }
+  const { signal, onProgress } = checkAsyncOptions(options);
+  const { rows, cols } = table;
+  checkAsyncMapSize(rows, cols);
+  checkSignal(signal);
+  const module = defaultHost.module;
+  const blockNumbers = module.mapBlockSize();
+  const tablePointer = module._malloc(Math.max(1, rows * cols) * 4);
+  const scratchPointer = module._malloc(Math.max(1, rows) * 4);
+  const blockRows = Math.max(1, Math.floor(blockNumbers / Math.max(1, rows)));
+  const blockPointer = module._malloc(Math.max(1, blockRows * rows) * 4);
+  try {
+    if (!tablePointer || !scratchPointer || !blockPointer) throw new RangeError('cosineMatrixAsync: out of memory');
+    copyAsFloat32(table, module.HEAPF32, tablePointer >>> 2);
+    const computeRows = (begin, end) => {
+      // The instance may grow between slices (it hands out no views): read its memory afresh.
+      module._embeddings_cosine_map_rows(tablePointer, rows, cols, begin, end, scratchPointer, blockPointer);
+      return module.HEAPF32.subarray(blockPointer >>> 2, (blockPointer >>> 2) + (end - begin) * rows);
+    };
+    const out = await slicedCosineMap(rows, computeRows, { largestCall: blockRows, pairsOnce: rows * rows <= blockNumbers, signal, onProgress });
     return new Matrix(out, rows, rows, { name: `cosine map of ${table.name || 'a table'}` });
   } finally {
     module._free(tablePointer);

@@ -1,5 +1,6 @@
-// The UMAP-method layout (layout.h), from the exact kNN graph (knn.cpp);
-// its negative samples are in umap_repulsion.cpp.
+// The UMAP-method layout (umap.h): its stages, from the start to the
+// graph; the fuzzy set's steps are in umap_graph.cpp, the descent in
+// umap_optimise.cpp and its negative samples in umap_repulsion.cpp.
 //
 // The method follows the UMAP paper (McInnes, Healy and Melville 2018,
 // arXiv:1802.03426) and the choices of its reference implementation,
@@ -11,7 +12,9 @@
 // per positive one, gradients are clipped to [-4, 4]. Initialisation is the
 // table's first two principal components scaled to [0, 10] (umap-learn's
 // init="pca", without the noise), or a layout the caller gives, scaled the
-// same way.
+// same way. The neighbours are exact up to 8,192 rows and found by
+// NN-descent past them, as umap-learn finds them with pynndescent (at 8,192
+// rows of 128 numbers the two take about the same time; docs/map.md).
 //
 // One choice is not umap-learn's: the learning rate falls as (1 - t)^2 over
 // the epochs (t from 0 to 1), not linearly. On the default 4,096 x 128 token
@@ -19,17 +22,26 @@
 // 20.8% over four seeds) as 500 with the linear fall (20.0 and 20.4%), and
 // 200 linear ones keep fewer (19.1%): the early epochs move the clusters
 // into place, the many late ones at a small rate settle each neighbourhood.
+#include "embeddings/layout/umap.h"
+
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <limits>
 
-#include "embeddings/layout/layout.h"
-#include "umap_internal.h"
+#include "embeddings/layout/arithmetic.h"
 
 namespace embeddings::layout {
 
-// ---- UMAP ---------------------------------------------------------------------------
+namespace {
+
+// The stages' costs in multiply-adds of a dot product, measured natively and
+// in WebAssembly: a graph edge (its share of the bisection and the union),
+// and one edge sample of the descent with its negative samples.
+constexpr double kGraphWorkPerEdge = 40;
+constexpr double kWorkPerSample = 60;
+// Rows of the table checked per step when a start is given (no PCA scans it).
+constexpr std::size_t kScanNumbers = std::size_t{1} << 22;
+
+}  // namespace
 
 std::size_t default_epochs(std::size_t rows) { return rows <= 10000 ? 120 : 50; }
 
@@ -91,45 +103,8 @@ void fit_ab(double min_dist, double spread, double& a, double& b) {
   }
 }
 
-namespace {
-
-// x^y for x > 0 to float precision (about 3e-8 relative), for the
-// gradient, where layout_pow's full precision would cost three times the
-// time: log by the atanh series to s^7, e^r by a degree-6 polynomial in
-// Estrin's form (short dependency chains), exponent and mantissa by bits.
-inline float gradient_pow(float x, double y) {
-  std::uint64_t bits;
-  const double xd = x;
-  std::memcpy(&bits, &xd, sizeof bits);
-  int e = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
-  bits = (bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
-  double m;
-  std::memcpy(&m, &bits, sizeof m);  // [1, 2)
-  if (m > 1.41421356237309504880) {
-    m *= 0.5;
-    ++e;
-  }
-  const double s = (m - 1) / (m + 1), s2 = s * s;
-  const double log_x =
-      2 * s * ((1 + s2 * (1.0 / 3)) + (s2 * s2) * (1.0 / 5 + s2 * (1.0 / 7))) + e * 0.6931471805599453094;
-  const double t = y * log_x;
-  if (t < -700) return 0.0f;
-  if (t > 88) return std::numeric_limits<float>::infinity();
-  const double n = std::floor(t * 1.4426950408889634074 + 0.5);
-  const double r = t - n * 0.6931471805599453094, r2 = r * r;
-  const double p = ((1 + r) + r2 * (1.0 / 2 + r * (1.0 / 6))) +
-                   (r2 * r2) * ((1.0 / 24 + r * (1.0 / 120)) + r2 * (1.0 / 720 + r * (1.0 / 5040)));
-  const std::uint64_t scale_bits = static_cast<std::uint64_t>(static_cast<int>(n) + 1023) << 52;
-  double scale;
-  std::memcpy(&scale, &scale_bits, sizeof scale);
-  return static_cast<float>(p * scale);
-}
-
-}  // namespace
-
-bool UmapLayout::begin(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options,
-                       std::string& error, const float* initial_layout) {
-  stage_ = Stage::Done;
+bool UmapLayout::check(const UmapOptions& options, std::size_t rows, std::size_t cols,
+                       std::string& error) const {
   if (rows < 3) {
     error = "a map needs at least 3 rows, the table has " + std::to_string(rows);
     return false;
@@ -159,14 +134,27 @@ bool UmapLayout::begin(const float* table, std::size_t rows, std::size_t cols, c
     error = "n_epochs must be at most 100000";
     return false;
   }
-  if (!all_finite(table, rows * cols)) {
-    error = "the table holds values that are not finite numbers (NaN or infinity)";
-    return false;
-  }
+  return true;
+}
+
+bool UmapLayout::begin(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options,
+                       std::string& error, const float* initial_layout) {
+  owned_table_.assign(table, table + rows * cols);
+  const TableView view = TableView::of_floats(owned_table_.data(), rows, cols);
+  return begin(view, options, error, initial_layout);
+}
+
+bool UmapLayout::begin(const TableView& table, const UmapOptions& options, std::string& error,
+                       const float* initial_layout) {
+  stage_ = Stage::Done;
+  const std::size_t rows = table.rows, cols = table.cols;
+  if (!check(options, rows, cols, error)) return false;
   if (initial_layout != nullptr && !all_finite(initial_layout, rows * 2)) {
     error = "the initial layout holds values that are not finite numbers (NaN or infinity)";
     return false;
   }
+  if (table.data != owned_table_.data()) std::vector<float>().swap(owned_table_);
+  table_ = table;
   options_ = options;
   if (initial_layout != nullptr)
     initial_layout_.assign(initial_layout, initial_layout + rows * 2);
@@ -174,170 +162,79 @@ bool UmapLayout::begin(const float* table, std::size_t rows, std::size_t cols, c
     initial_layout_.clear();
   rows_ = rows;
   cols_ = cols;
-  table_.assign(table, table + rows * cols);
+  error_.clear();
   n_epochs_ = options.n_epochs ? options.n_epochs : default_epochs(rows);
-  epoch_ = 0;
-  edge_ = 0;
-  // SplitMix64 needs no warm-up; the seed's bits are mixed by the first call.
+  epoch_ = edge_ = scan_row_ = graph_row_ = graph_phase_ = 0;
+  work_before_ = 0;
+  shown_progress_ = 0;
+  samples_per_epoch_ = 0;
+  embedding_.clear();
   random_state_ = options.seed;
   fit_ab(options.min_dist, options.spread, a_, b_);
-  knn_.begin(table_.data(), rows, cols, options.n_neighbors - 1);
-  stage_ = Stage::Neighbours;
+  exact_ = rows <= options.exact_neighbours_up_to;
+  from_pca_ = initial_layout_.empty();
+  if (from_pca_) {
+    PcaOptions pca;
+    pca.components = std::min<std::size_t>(2, cols);
+    pca.unscale = false;  // the start is scaled to [0, 10] anyway
+    // A start needs the components' plane, not their last digits: at most 4
+    // passes (umap-learn starts from a randomized SVD of a few iterations too).
+    pca.tolerance = 1e-3;
+    pca.largest_basis = 16;
+    pca.seed = mix(options.seed, 0x5CA1Eu);
+    if (!pca_.begin(table, pca, error)) return false;
+  }
+  stage_ = Stage::Initialise;
   return true;
-}
-
-std::uint64_t UmapLayout::next_random() {
-  std::uint64_t z = (random_state_ += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
 }
 
 bool UmapLayout::step(std::size_t budget) {
   switch (stage_) {
-    case Stage::Neighbours:
-      if (!knn_.step()) stage_ = Stage::Graph;
-      break;
-    case Stage::Graph:
-      build_graph();
-      stage_ = Stage::Initialise;
-      break;
-    case Stage::Initialise:
-      initialise();
-      stage_ = head_.empty() ? Stage::Done : Stage::Optimise;
-      break;
+    case Stage::Initialise: initialise_step(); break;
+    case Stage::Neighbours: neighbours_step(); break;
+    case Stage::Graph: graph_step(); break;
     case Stage::Optimise: optimise(budget ? budget : 1); break;
     case Stage::Done: break;
   }
   return stage_ != Stage::Done;
 }
 
-double UmapLayout::progress() const {
-  // Measured shares of the time for 4,096 × 128 at 120 epochs: about 35% neighbours, 65% optimisation.
-  switch (stage_) {
-    case Stage::Neighbours: return kNeighboursShare * knn_.progress();
-    case Stage::Graph:
-    case Stage::Initialise: return kNeighboursShare;
-    case Stage::Optimise:
-      return kNeighboursShare +
-             (1 - kNeighboursShare) *
-                 (static_cast<double>(epoch_) + static_cast<double>(edge_) / head_.size()) / n_epochs_;
-    case Stage::Done: return 1;
+void UmapLayout::initialise_step() {
+  if (!from_pca_) {
+    // A given start: the table is checked a chunk at a time, as the PCA would have.
+    const std::size_t chunk = std::max<std::size_t>(1, kScanNumbers / cols_);
+    const std::size_t end = std::min(rows_, scan_row_ + chunk);
+    float largest = 0;
+    if (!table_.scan(scan_row_, end, largest)) {
+      error_ = "the table holds values that are not finite numbers (NaN or infinity)";
+      stage_ = Stage::Done;
+      return;
+    }
+    scan_row_ = end;
+    if (scan_row_ < rows_) return;
+    scale_start(initial_layout_.data(), 2);
+    std::vector<float>().swap(initial_layout_);
+    work_before_ += stage_work(Stage::Initialise);
+    start_neighbours();
+    return;
   }
-  return 1;
+  if (!pca_.step()) after_pca();
 }
 
-void UmapLayout::build_graph() {
-  const std::size_t k = knn_.k(), rows = rows_;
-  const std::vector<float>& distances = knn_.distances();
-  const std::vector<std::int32_t>& indices = knn_.indices();
-  // Each point's distance to its nearest other point (rho) and the
-  // bandwidth (sigma) that makes its weights sum to log2(n_neighbors).
-  const double target = layout_log(static_cast<double>(options_.n_neighbors)) / layout_log(2.0);
-  double mean_of_all = 0;
-  for (std::size_t i = 0; i < rows * k; ++i) mean_of_all += distances[i];
-  mean_of_all /= static_cast<double>(rows * k);
-  struct DirectedEdge {
-    std::uint64_t key;  // min(i, j) * rows + max(i, j)
-    double weight;
-  };
-  std::vector<DirectedEdge> directed;
-  directed.reserve(rows * k);
-  for (std::size_t i = 0; i < rows; ++i) {
-    const float* d = &distances[i * k];
-    double rho = 0, mean = 0;
-    for (std::size_t j = 0; j < k; ++j) mean += d[j];
-    mean /= static_cast<double>(k);
-    for (std::size_t j = 0; j < k; ++j)
-      if (d[j] > 0) {
-        rho = d[j];
-        break;
-      }
-    double low = 0, high = std::numeric_limits<double>::infinity(), sigma = 1;
-    for (int iteration = 0; iteration < 64; ++iteration) {
-      double sum = 0;
-      for (std::size_t j = 0; j < k; ++j) {
-        const double excess = d[j] - rho;
-        sum += excess > 0 ? layout_exp(-excess / sigma) : 1.0;
-      }
-      if (std::fabs(sum - target) < 1e-5) break;
-      if (sum > target) {
-        high = sigma;
-        sigma = (low + high) / 2;
-      } else {
-        low = sigma;
-        sigma = high == std::numeric_limits<double>::infinity() ? sigma * 2 : (low + high) / 2;
-      }
-    }
-    sigma = std::fmax(sigma, 1e-3 * (rho > 0 ? mean : mean_of_all));
-    for (std::size_t j = 0; j < k; ++j) {
-      const std::size_t other = static_cast<std::size_t>(indices[i * k + j]);
-      const double excess = d[j] - rho;
-      const double weight = excess <= 0 || sigma == 0 ? 1.0 : layout_exp(-excess / sigma);
-      const std::size_t low_index = std::min(i, other), high_index = std::max(i, other);
-      directed.push_back({static_cast<std::uint64_t>(low_index) * rows + high_index, weight});
-    }
+void UmapLayout::after_pca() {
+  if (pca_.failed()) {
+    error_ = pca_.error();
+    stage_ = Stage::Done;
+    return;
   }
-  // Fuzzy union of the two directions: a + b - ab (keys are unique but for
-  // the two directions, and the union is symmetric, so the sort's order of
-  // equal keys does not matter).
-  std::sort(directed.begin(), directed.end(),
-            [](const DirectedEdge& x, const DirectedEdge& y) { return x.key < y.key; });
-  std::vector<DirectedEdge> joined;
-  joined.reserve(directed.size());
-  double largest = 0;
-  for (std::size_t e = 0; e < directed.size();) {
-    double weight = directed[e].weight;
-    std::size_t next = e + 1;
-    if (next < directed.size() && directed[next].key == directed[e].key) {
-      weight = weight + directed[next].weight - weight * directed[next].weight;
-      ++next;
-    }
-    joined.push_back({directed[e].key, weight});
-    largest = std::fmax(largest, weight);
-    e = next;
-  }
-  std::vector<DirectedEdge>().swap(directed);
-  // Both directions of every kept edge, ordered by head then tail.
-  std::vector<DirectedEdge> edges;
-  edges.reserve(2 * joined.size());
-  const double threshold = largest / static_cast<double>(n_epochs_);
-  for (const DirectedEdge& edge : joined) {
-    if (edge.weight < threshold || !(edge.weight > 0)) continue;
-    const std::uint64_t i = edge.key / rows, j = edge.key % rows;
-    edges.push_back({i * rows + j, edge.weight});
-    edges.push_back({j * rows + i, edge.weight});
-  }
-  std::sort(edges.begin(), edges.end(),
-            [](const DirectedEdge& x, const DirectedEdge& y) { return x.key < y.key; });
-  head_.resize(edges.size());
-  tail_.resize(edges.size());
-  epochs_per_sample_.resize(edges.size());
-  epoch_of_next_sample_.resize(edges.size());
-  epoch_of_next_negative_sample_.resize(edges.size());
-  for (std::size_t e = 0; e < edges.size(); ++e) {
-    head_[e] = static_cast<std::int32_t>(edges[e].key / rows);
-    tail_[e] = static_cast<std::int32_t>(edges[e].key % rows);
-    epochs_per_sample_[e] = largest / edges[e].weight;
-    epoch_of_next_sample_[e] = epochs_per_sample_[e];
-    epoch_of_next_negative_sample_[e] = epochs_per_sample_[e] / options_.negative_sample_rate;
-  }
+  scale_start(pca_.coords().data(), pca_.result().components);
+  work_before_ += stage_work(Stage::Initialise);
+  pca_ = PcaSteps();
+  start_neighbours();
 }
 
-void UmapLayout::initialise() {
-  // The caller's layout or the first two principal components, each
-  // coordinate scaled to [0, 10].
-  std::size_t components = 2;
-  std::vector<float> coords;
-  if (!initial_layout_.empty()) {
-    coords.swap(initial_layout_);
-  } else {
-    components = std::min<std::size_t>(2, cols_);
-    coords.resize(rows_ * components);
-    Pca axes;
-    pca(table_.data(), rows_, cols_, components, axes, coords.data());
-  }
-  std::vector<float>().swap(table_);  // no longer needed
+void UmapLayout::scale_start(const float* coords, std::size_t components) {
+  // Each coordinate scaled to [0, 10].
   embedding_.assign(rows_ * 2, 0.0f);
   for (std::size_t c = 0; c < components; ++c) {
     float low = coords[c], high = coords[c];
@@ -351,83 +248,166 @@ void UmapLayout::initialise() {
   }
 }
 
-void UmapLayout::optimise(std::size_t budget) {
-  const float a = static_cast<float>(a_), b = static_cast<float>(b_);
-  const float gamma = static_cast<float>(options_.repulsion_strength);
-  const double epoch = static_cast<double>(epoch_);
-  // The learning rate falls as (1 - t)^2 (see the top of this file).
-  const double remaining = 1.0 - epoch / n_epochs_;
-  const float alpha = static_cast<float>(options_.learning_rate * (remaining * remaining));
-  const Repulsion repulsion{a, b, 2.0f * gamma * b, alpha};
-  const double negative_rate = options_.negative_sample_rate;
-  const std::size_t edges = head_.size(), rows = rows_;
-  float* embedding = embedding_.data();
-  const std::size_t end = std::min(edges, edge_ + budget);
-  for (std::size_t e = edge_; e < end; ++e) {
-    if (epoch_of_next_sample_[e] > epoch) continue;
-    const std::size_t j = static_cast<std::size_t>(head_[e]), k = static_cast<std::size_t>(tail_[e]);
-    float* current = embedding + 2 * j;
-    float* other = embedding + 2 * k;
-    const float dx = current[0] - other[0], dy = current[1] - other[1];
-    const float squared = dx * dx + dy * dy;
-    float coefficient = 0;
-    if (squared > 0) {
-      const float power = gradient_pow(squared, b_ - 1);  // d^(2(b - 1))
-      coefficient = (-2.0f * a * b * power) / (a * power * squared + 1.0f);
-    }
-    const float gx = clip(coefficient * dx) * alpha, gy = clip(coefficient * dy) * alpha;
-    current[0] += gx;
-    current[1] += gy;
-    other[0] -= gx;
-    other[1] -= gy;
-    epoch_of_next_sample_[e] += epochs_per_sample_[e];
+void UmapLayout::start_neighbours() {
+  stage_ = Stage::Neighbours;
+  const std::size_t k = options_.n_neighbors - 1;
+  if (exact_) {
+    exact_knn_.begin(table_, k);
+    return;
+  }
+  NnDescentOptions nn = options_.nn_descent;
+  nn.seed = mix(options_.seed, nn.seed);
+  std::string error;
+  if (!nn_descent_.begin(table_, k, nn, error)) {
+    error_ = error;
+    stage_ = Stage::Done;
+  }
+}
 
-    // The negative samples' pushes are all computed from the position the
-    // positive step left (not one after another, as umap-learn does): the
-    // same expected gradient, and independent evaluations the processor
-    // can overlap, which makes this loop about three times faster.
-    const double per_negative = epochs_per_sample_[e] / negative_rate;
-    const int negatives = static_cast<int>((epoch - epoch_of_next_negative_sample_[e]) / per_negative);
-    const float x = current[0], y = current[1];
-    float push_x = 0, push_y = 0;
-    float nx[4], ny[4];
-    int lanes = 0;
-    for (int p = 0; p < negatives; ++p) {
-      // A row in [0, rows) from the random number's top 32 bits by a
-      // multiply and a shift (Lemire), not a 64-bit division, which costs
-      // more than the rest of the sample. The point itself pushes nothing
-      // (its distance is 0).
-      const std::size_t n = static_cast<std::size_t>(((next_random() >> 32) * rows) >> 32);
-      nx[lanes] = x - embedding[2 * n];
-      ny[lanes] = y - embedding[2 * n + 1];
-      if (++lanes == 4) {
-        repulsion4(nx, ny, repulsion, push_x, push_y);
-        lanes = 0;
-      }
-    }
-    if (lanes > 0) {
-      for (int lane = lanes; lane < 4; ++lane) nx[lane] = ny[lane] = 0.0f;  // padding: distance 0
-      repulsion4(nx, ny, repulsion, push_x, push_y);
-    }
-    current[0] += push_x;
-    current[1] += push_y;
-    epoch_of_next_negative_sample_[e] += negatives * per_negative;
+void UmapLayout::neighbours_step() {
+  const bool more = exact_ ? exact_knn_.step() : nn_descent_.step();
+  if (!more) after_neighbours();
+}
+
+void UmapLayout::after_neighbours() {
+  work_before_ += stage_work(Stage::Neighbours);
+  std::vector<float>().swap(owned_table_);  // the table is no longer read
+  stage_ = Stage::Graph;
+}
+
+std::size_t UmapLayout::begin_tasks(double budget) {
+  if (round_ != Round::None)
+    return round_ == Round::Pca ? pca_.begin_tasks() : nn_descent_.begin_tasks(budget);
+  if (stage_ == Stage::Initialise && from_pca_) {
+    // A round of about `budget` multiply-adds: the PCA's chunks hold about 4 million each.
+    pca_.set_round(static_cast<std::size_t>(std::max(1.0, budget / 4e6)));
+    const std::size_t tasks = pca_.begin_tasks();
+    if (tasks) round_ = Round::Pca;
+    return tasks;
   }
-  edge_ = end;
-  if (edge_ == edges) {
-    edge_ = 0;
-    if (++epoch_ == n_epochs_) stage_ = Stage::Done;
+  if (stage_ == Stage::Neighbours && !exact_) {
+    const std::size_t tasks = nn_descent_.begin_tasks(budget);
+    if (tasks) {
+      round_ = Round::NnDescent;
+    } else if (nn_descent_.done()) {
+      after_neighbours();
+    }
+    return tasks;
   }
+  return 0;
+}
+
+void UmapLayout::run_task(std::size_t task) {
+  if (round_ == Round::Pca) pca_.run_task(task);
+  if (round_ == Round::NnDescent) nn_descent_.run_task(task);
+}
+
+void UmapLayout::finish_tasks() {
+  const Round round = round_;
+  round_ = Round::None;
+  if (round == Round::Pca) {
+    pca_.finish_tasks();
+    if (pca_.done()) after_pca();
+  } else if (round == Round::NnDescent) {
+    nn_descent_.finish_tasks();
+    if (nn_descent_.done()) after_neighbours();
+  }
+}
+
+NeighbourLists UmapLayout::neighbours() const {
+  const std::size_t k = options_.n_neighbors - 1;
+  if (exact_) return {rows_, k, exact_knn_.indices().data(), exact_knn_.distances().data()};
+  return {rows_, k, nn_descent_.indices().data(), nn_descent_.distances().data()};
+}
+
+void UmapLayout::finish_graph() {
+  make_epochs_per_sample(graph_, n_epochs_, head_, tail_, epochs_per_sample_);
+  graph_ = FuzzyGraph();
+  reverse_ = ReverseEdges();
+  std::vector<double>().swap(strengths_);
+  std::vector<double>().swap(rho_);
+  std::vector<double>().swap(sigma_);
+  exact_knn_ = KnnGraph();
+  nn_descent_ = NnDescent();
+  const std::size_t edges = head_.size();
+  epoch_of_next_sample_.resize(edges);
+  epoch_of_next_negative_sample_.resize(edges);
+  samples_per_epoch_ = 0;
+  for (std::size_t e = 0; e < edges; ++e) {
+    epoch_of_next_sample_[e] = epochs_per_sample_[e];
+    epoch_of_next_negative_sample_[e] = epochs_per_sample_[e] / options_.negative_sample_rate;
+    samples_per_epoch_ += 1 / epochs_per_sample_[e];
+  }
+  work_before_ += stage_work(Stage::Graph);
+  stage_ = edges == 0 ? Stage::Done : Stage::Optimise;
+}
+
+double UmapLayout::stage_work(Stage stage) const {
+  const double rows = static_cast<double>(rows_), k = static_cast<double>(options_.n_neighbors - 1);
+  switch (stage) {
+    case Stage::Initialise: return from_pca_ ? pca_.work_total() : rows * static_cast<double>(cols_);
+    case Stage::Neighbours:
+      if (stage_ < Stage::Neighbours)
+        return exact_ ? KnnGraph::expected_work(rows_, cols_)
+                      : NnDescent::expected_work(rows_, cols_, options_.n_neighbors - 1, options_.nn_descent);
+      return exact_ ? exact_knn_.work_total() : nn_descent_.work_total();
+    case Stage::Graph: return rows * k * kGraphWorkPerEdge;
+    case Stage::Optimise: {
+      // Before the graph, about 0.8 samples an epoch per directed edge of the kNN graph (measured).
+      const double samples = samples_per_epoch_ > 0 ? samples_per_epoch_ : 0.8 * rows * k;
+      return static_cast<double>(n_epochs_) * samples * (1 + options_.negative_sample_rate) * kWorkPerSample;
+    }
+    case Stage::Done: return 0;
+  }
+  return 0;
+}
+
+double UmapLayout::progress() const {
+  if (stage_ == Stage::Done) return 1;
+  // Work done so far over the estimate of all of it: the stages done as
+  // they were, the current one as it says, those to come as estimated.
+  double done = work_before_, total = work_before_;
+  const int current = static_cast<int>(stage_);
+  for (int s = current; s < static_cast<int>(Stage::Done); ++s) total += stage_work(static_cast<Stage>(s));
+  switch (stage_) {
+    case Stage::Initialise:
+      done += from_pca_ ? pca_.work_done() : static_cast<double>(scan_row_ * cols_);
+      break;
+    case Stage::Neighbours: done += exact_ ? exact_knn_.work_done() : nn_descent_.work_done(); break;
+    case Stage::Graph:
+      done += static_cast<double>(graph_phase_ >= 3   ? rows_ + graph_row_
+                                  : graph_phase_ >= 2 ? rows_
+                                                      : graph_row_) *
+              0.5 * static_cast<double>(options_.n_neighbors - 1) * kGraphWorkPerEdge;
+      break;
+    case Stage::Optimise:
+      done += stage_work(Stage::Optimise) *
+              (static_cast<double>(epoch_) + static_cast<double>(edge_) / static_cast<double>(head_.size())) /
+              static_cast<double>(n_epochs_);
+      break;
+    case Stage::Done: break;
+  }
+  shown_progress_ = std::max(shown_progress_, std::min(1.0, total > 0 ? done / total : 1.0));
+  return shown_progress_;
+}
+
+bool umap(const TableView& table, const UmapOptions& options, float* out, std::string& error,
+          const float* initial_layout) {
+  UmapLayout layout;
+  if (!layout.begin(table, options, error, initial_layout)) return false;
+  while (layout.step(1 << 20)) {
+  }
+  if (layout.failed()) {
+    error = layout.error();
+    return false;
+  }
+  std::copy(layout.embedding().begin(), layout.embedding().end(), out);
+  return true;
 }
 
 bool umap(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options, float* out,
           std::string& error, const float* initial_layout) {
-  UmapLayout layout;
-  if (!layout.begin(table, rows, cols, options, error, initial_layout)) return false;
-  while (layout.step(1 << 20)) {
-  }
-  std::copy(layout.embedding().begin(), layout.embedding().end(), out);
-  return true;
+  return umap(TableView::of_floats(table, rows, cols), options, out, error, initial_layout);
 }
 
 }  // namespace embeddings::layout

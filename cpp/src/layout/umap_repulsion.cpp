@@ -1,4 +1,4 @@
-// UMAP's negative samples (umap.cpp), four at a time: the repulsion of four
+// UMAP's negative samples (umap_optimise.cpp), four at a time: the repulsion of four
 // random points from the moving one, in WebAssembly SIMD, SSE4.1 or plain
 // C++ with the same float32 operations lane by lane, and one lane of it
 // (repulsion_scalar), the tests' oracle (layout.h).
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "embeddings/layout/layout.h"
+#include "embeddings/layout/umap.h"
 #include "umap_internal.h"
 
 #if defined(__wasm_simd128__)
@@ -59,92 +59,118 @@ float repulsion_scalar(float nx, float ny, const Repulsion& r, float& out_y) {
   return live ? clip(push * nx) * r.alpha : 0.0f;
 }
 
+#if defined(__wasm_simd128__)
+namespace {
+
+using Vector = v128_t;
+inline Vector splat(float x) { return wasm_f32x4_splat(x); }
+inline Vector add(Vector x, Vector y) { return wasm_f32x4_add(x, y); }
+inline Vector sub(Vector x, Vector y) { return wasm_f32x4_sub(x, y); }
+inline Vector mul(Vector x, Vector y) { return wasm_f32x4_mul(x, y); }
+inline Vector divide(Vector x, Vector y) { return wasm_f32x4_div(x, y); }
+
+// log(d2) for four lanes: the exponent and a mantissa in [sqrt(1/2), sqrt(2)), atanh's series to s^7.
+inline Vector log_of(Vector d2) {
+  Vector e = wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(d2, 23), wasm_i32x4_splat(127)));
+  Vector m = wasm_v128_or(wasm_v128_and(d2, wasm_i32x4_splat(0x007FFFFF)), wasm_i32x4_splat(0x3F800000));
+  const Vector high = wasm_f32x4_gt(m, splat(kSqrt2));
+  m = wasm_v128_bitselect(mul(m, splat(0.5f)), m, high);
+  e = wasm_v128_bitselect(add(e, splat(1.0f)), e, high);
+  const Vector one = splat(1.0f);
+  const Vector s = divide(sub(m, one), add(m, one)), s2 = mul(s, s);
+  Vector series = add(splat(0.2f), mul(s2, splat(0.142857149f)));
+  series = add(splat(0.333333343f), mul(s2, series));
+  series = add(one, mul(s2, series));
+  return add(mul(add(s, s), series), mul(e, splat(kLn2f)));
+}
+
+// e^t for four lanes, t clamped to [-80, 80]: 2^n times a degree-6 polynomial.
+inline Vector exp_of(Vector t) {
+  t = wasm_f32x4_pmax(wasm_f32x4_pmin(t, splat(80.0f)), splat(-80.0f));
+  const Vector n = wasm_f32x4_floor(add(mul(t, splat(kLog2ef)), splat(0.5f)));
+  const Vector q = sub(sub(t, mul(n, splat(kLn2Highf))), mul(n, splat(kLn2Lowf)));
+  const Vector q2 = mul(q, q);
+  const Vector one = splat(1.0f);
+  const Vector low_part = add(add(one, q), mul(q2, add(splat(0.5f), mul(q, splat(0.166666672f)))));
+  const Vector high_part =
+      add(add(splat(0.0416666679f), mul(q, splat(0.00833333377f))), mul(q2, splat(0.00138888892f)));
+  const Vector poly = add(low_part, mul(mul(q2, q2), high_part));
+  const Vector scale =
+      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  return mul(poly, scale);
+}
+
+inline Vector clipped(Vector v) { return wasm_f32x4_pmax(wasm_f32x4_pmin(v, splat(4.0f)), splat(-4.0f)); }
+inline Vector live_lanes(Vector d2) { return wasm_f32x4_gt(d2, splat(0.0f)); }
+inline Vector keep(Vector v, Vector mask) { return wasm_v128_and(v, mask); }
+inline Vector load(const float* p) { return wasm_v128_load(p); }
+inline void store(float* p, Vector v) { wasm_v128_store(p, v); }
+
+}  // namespace
+#define EMBEDDINGS_REPULSION_SIMD 1
+#elif defined(__SSE4_1__)
+namespace {
+
+using Vector = __m128;
+inline Vector splat(float x) { return _mm_set1_ps(x); }
+inline Vector add(Vector x, Vector y) { return _mm_add_ps(x, y); }
+inline Vector sub(Vector x, Vector y) { return _mm_sub_ps(x, y); }
+inline Vector mul(Vector x, Vector y) { return _mm_mul_ps(x, y); }
+inline Vector divide(Vector x, Vector y) { return _mm_div_ps(x, y); }
+
+inline Vector log_of(Vector d2) {
+  const __m128i bits = _mm_castps_si128(d2);
+  Vector e = _mm_cvtepi32_ps(_mm_sub_epi32(_mm_srli_epi32(bits, 23), _mm_set1_epi32(127)));
+  Vector m = _mm_castsi128_ps(
+      _mm_or_si128(_mm_and_si128(bits, _mm_set1_epi32(0x007FFFFF)), _mm_set1_epi32(0x3F800000)));
+  const Vector high = _mm_cmpgt_ps(m, splat(kSqrt2));
+  m = _mm_blendv_ps(m, mul(m, splat(0.5f)), high);
+  e = _mm_blendv_ps(e, add(e, splat(1.0f)), high);
+  const Vector one = splat(1.0f);
+  const Vector s = divide(sub(m, one), add(m, one)), s2 = mul(s, s);
+  Vector series = add(splat(0.2f), mul(s2, splat(0.142857149f)));
+  series = add(splat(0.333333343f), mul(s2, series));
+  series = add(one, mul(s2, series));
+  return add(mul(add(s, s), series), mul(e, splat(kLn2f)));
+}
+
+inline Vector exp_of(Vector t) {
+  t = _mm_max_ps(_mm_min_ps(t, splat(80.0f)), splat(-80.0f));
+  const Vector n = _mm_floor_ps(add(mul(t, splat(kLog2ef)), splat(0.5f)));
+  const Vector q = sub(sub(t, mul(n, splat(kLn2Highf))), mul(n, splat(kLn2Lowf)));
+  const Vector q2 = mul(q, q);
+  const Vector one = splat(1.0f);
+  const Vector low_part = add(add(one, q), mul(q2, add(splat(0.5f), mul(q, splat(0.166666672f)))));
+  const Vector high_part =
+      add(add(splat(0.0416666679f), mul(q, splat(0.00833333377f))), mul(q2, splat(0.00138888892f)));
+  const Vector poly = add(low_part, mul(mul(q2, q2), high_part));
+  const Vector scale =
+      _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(_mm_cvttps_epi32(n), _mm_set1_epi32(127)), 23));
+  return mul(poly, scale);
+}
+
+inline Vector clipped(Vector v) { return _mm_max_ps(_mm_min_ps(v, splat(4.0f)), splat(-4.0f)); }
+inline Vector live_lanes(Vector d2) { return _mm_cmpgt_ps(d2, _mm_setzero_ps()); }
+inline Vector keep(Vector v, Vector mask) { return _mm_and_ps(v, mask); }
+inline Vector load(const float* p) { return _mm_loadu_ps(p); }
+inline void store(float* p, Vector v) { _mm_storeu_ps(p, v); }
+
+}  // namespace
+#define EMBEDDINGS_REPULSION_SIMD 1
+#endif
+
 // Sums of the four lanes' pushes, ((0 + 1) + (2 + 3)), into push_x, push_y.
 void repulsion4(const float* nx, const float* ny, const Repulsion& r, float& push_x, float& push_y) {
   float gx[4], gy[4];
-#if defined(__wasm_simd128__)
-  const v128_t x = wasm_v128_load(nx), y = wasm_v128_load(ny);
-  const v128_t d2 = wasm_f32x4_add(wasm_f32x4_mul(x, x), wasm_f32x4_mul(y, y));
-  v128_t e = wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(d2, 23), wasm_i32x4_splat(127)));
-  v128_t m = wasm_v128_or(wasm_v128_and(d2, wasm_i32x4_splat(0x007FFFFF)), wasm_i32x4_splat(0x3F800000));
-  const v128_t high = wasm_f32x4_gt(m, wasm_f32x4_splat(kSqrt2));
-  m = wasm_v128_bitselect(wasm_f32x4_mul(m, wasm_f32x4_splat(0.5f)), m, high);
-  e = wasm_v128_bitselect(wasm_f32x4_add(e, wasm_f32x4_splat(1.0f)), e, high);
-  const v128_t one = wasm_f32x4_splat(1.0f);
-  const v128_t s = wasm_f32x4_div(wasm_f32x4_sub(m, one), wasm_f32x4_add(m, one)), s2 = wasm_f32x4_mul(s, s);
-  v128_t series = wasm_f32x4_add(wasm_f32x4_splat(0.2f), wasm_f32x4_mul(s2, wasm_f32x4_splat(0.142857149f)));
-  series = wasm_f32x4_add(wasm_f32x4_splat(0.333333343f), wasm_f32x4_mul(s2, series));
-  series = wasm_f32x4_add(one, wasm_f32x4_mul(s2, series));
-  const v128_t log_d2 = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_add(s, s), series),
-                                       wasm_f32x4_mul(e, wasm_f32x4_splat(kLn2f)));
-  v128_t t = wasm_f32x4_mul(wasm_f32x4_splat(r.b), log_d2);
-  t = wasm_f32x4_pmax(wasm_f32x4_pmin(t, wasm_f32x4_splat(80.0f)), wasm_f32x4_splat(-80.0f));
-  const v128_t n =
-      wasm_f32x4_floor(wasm_f32x4_add(wasm_f32x4_mul(t, wasm_f32x4_splat(kLog2ef)), wasm_f32x4_splat(0.5f)));
-  const v128_t q = wasm_f32x4_sub(wasm_f32x4_sub(t, wasm_f32x4_mul(n, wasm_f32x4_splat(kLn2Highf))),
-                                  wasm_f32x4_mul(n, wasm_f32x4_splat(kLn2Lowf)));
-  const v128_t q2 = wasm_f32x4_mul(q, q);
-  const v128_t low_part = wasm_f32x4_add(
-      wasm_f32x4_add(one, q),
-      wasm_f32x4_mul(
-          q2, wasm_f32x4_add(wasm_f32x4_splat(0.5f), wasm_f32x4_mul(q, wasm_f32x4_splat(0.166666672f)))));
-  const v128_t high_part = wasm_f32x4_add(
-      wasm_f32x4_add(wasm_f32x4_splat(0.0416666679f), wasm_f32x4_mul(q, wasm_f32x4_splat(0.00833333377f))),
-      wasm_f32x4_mul(q2, wasm_f32x4_splat(0.00138888892f)));
-  const v128_t poly = wasm_f32x4_add(low_part, wasm_f32x4_mul(wasm_f32x4_mul(q2, q2), high_part));
-  const v128_t scale =
-      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
-  const v128_t power = wasm_f32x4_mul(poly, scale);
-  const v128_t push =
-      wasm_f32x4_div(wasm_f32x4_splat(r.two_gamma_b),
-                     wasm_f32x4_mul(wasm_f32x4_add(wasm_f32x4_splat(0.001f), d2),
-                                    wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(r.a), power), one)));
-  const v128_t live = wasm_f32x4_gt(d2, wasm_f32x4_splat(0.0f));
-  const v128_t four = wasm_f32x4_splat(4.0f), minus_four = wasm_f32x4_splat(-4.0f),
-               alpha = wasm_f32x4_splat(r.alpha);
-  auto clipped = [&](v128_t v) { return wasm_f32x4_pmax(wasm_f32x4_pmin(v, four), minus_four); };
-  wasm_v128_store(gx, wasm_v128_and(wasm_f32x4_mul(clipped(wasm_f32x4_mul(push, x)), alpha), live));
-  wasm_v128_store(gy, wasm_v128_and(wasm_f32x4_mul(clipped(wasm_f32x4_mul(push, y)), alpha), live));
-#elif defined(__SSE4_1__)
-  const __m128 x = _mm_loadu_ps(nx), y = _mm_loadu_ps(ny);
-  const __m128 d2 = _mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y));
-  const __m128i bits = _mm_castps_si128(d2);
-  __m128 e = _mm_cvtepi32_ps(_mm_sub_epi32(_mm_srli_epi32(bits, 23), _mm_set1_epi32(127)));
-  __m128 m = _mm_castsi128_ps(
-      _mm_or_si128(_mm_and_si128(bits, _mm_set1_epi32(0x007FFFFF)), _mm_set1_epi32(0x3F800000)));
-  const __m128 high = _mm_cmpgt_ps(m, _mm_set1_ps(kSqrt2));
-  m = _mm_blendv_ps(m, _mm_mul_ps(m, _mm_set1_ps(0.5f)), high);
-  e = _mm_blendv_ps(e, _mm_add_ps(e, _mm_set1_ps(1.0f)), high);
-  const __m128 one = _mm_set1_ps(1.0f);
-  const __m128 s = _mm_div_ps(_mm_sub_ps(m, one), _mm_add_ps(m, one)), s2 = _mm_mul_ps(s, s);
-  __m128 series = _mm_add_ps(_mm_set1_ps(0.2f), _mm_mul_ps(s2, _mm_set1_ps(0.142857149f)));
-  series = _mm_add_ps(_mm_set1_ps(0.333333343f), _mm_mul_ps(s2, series));
-  series = _mm_add_ps(one, _mm_mul_ps(s2, series));
-  const __m128 log_d2 = _mm_add_ps(_mm_mul_ps(_mm_add_ps(s, s), series), _mm_mul_ps(e, _mm_set1_ps(kLn2f)));
-  __m128 t = _mm_mul_ps(_mm_set1_ps(r.b), log_d2);
-  t = _mm_max_ps(_mm_min_ps(t, _mm_set1_ps(80.0f)), _mm_set1_ps(-80.0f));
-  const __m128 n = _mm_floor_ps(_mm_add_ps(_mm_mul_ps(t, _mm_set1_ps(kLog2ef)), _mm_set1_ps(0.5f)));
-  const __m128 q =
-      _mm_sub_ps(_mm_sub_ps(t, _mm_mul_ps(n, _mm_set1_ps(kLn2Highf))), _mm_mul_ps(n, _mm_set1_ps(kLn2Lowf)));
-  const __m128 q2 = _mm_mul_ps(q, q);
-  const __m128 low_part =
-      _mm_add_ps(_mm_add_ps(one, q),
-                 _mm_mul_ps(q2, _mm_add_ps(_mm_set1_ps(0.5f), _mm_mul_ps(q, _mm_set1_ps(0.166666672f)))));
-  const __m128 high_part =
-      _mm_add_ps(_mm_add_ps(_mm_set1_ps(0.0416666679f), _mm_mul_ps(q, _mm_set1_ps(0.00833333377f))),
-                 _mm_mul_ps(q2, _mm_set1_ps(0.00138888892f)));
-  const __m128 poly = _mm_add_ps(low_part, _mm_mul_ps(_mm_mul_ps(q2, q2), high_part));
-  const __m128 scale =
-      _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(_mm_cvttps_epi32(n), _mm_set1_epi32(127)), 23));
-  const __m128 power = _mm_mul_ps(poly, scale);
-  const __m128 push = _mm_div_ps(
-      _mm_set1_ps(r.two_gamma_b),
-      _mm_mul_ps(_mm_add_ps(_mm_set1_ps(0.001f), d2), _mm_add_ps(_mm_mul_ps(_mm_set1_ps(r.a), power), one)));
-  const __m128 live = _mm_cmpgt_ps(d2, _mm_setzero_ps());
-  const __m128 four = _mm_set1_ps(4.0f), minus_four = _mm_set1_ps(-4.0f), alpha = _mm_set1_ps(r.alpha);
-  auto clipped = [&](__m128 v) { return _mm_max_ps(_mm_min_ps(v, four), minus_four); };
-  _mm_storeu_ps(gx, _mm_and_ps(_mm_mul_ps(clipped(_mm_mul_ps(push, x)), alpha), live));
-  _mm_storeu_ps(gy, _mm_and_ps(_mm_mul_ps(clipped(_mm_mul_ps(push, y)), alpha), live));
+#if defined(EMBEDDINGS_REPULSION_SIMD)
+  const Vector x = load(nx), y = load(ny);
+  const Vector d2 = add(mul(x, x), mul(y, y));
+  const Vector power = exp_of(mul(splat(r.b), log_of(d2)));  // d2^b
+  const Vector push =
+      divide(splat(r.two_gamma_b), mul(add(splat(0.001f), d2), add(mul(splat(r.a), power), splat(1.0f))));
+  const Vector live = live_lanes(d2), alpha = splat(r.alpha);
+  store(gx, keep(mul(clipped(mul(push, x)), alpha), live));
+  store(gy, keep(mul(clipped(mul(push, y)), alpha), live));
 #else
   for (int lane = 0; lane < 4; ++lane) gx[lane] = repulsion_scalar(nx[lane], ny[lane], r, gy[lane]);
 #endif

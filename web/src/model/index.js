@@ -10,6 +10,6 @@
 //   for-widgets.js     the widgets' private accessors
 //   text.js            text limits and UTF-8 at the boundary
 export { loadModel } from './load.js';
-export { Model, cosineMatrix } from './model.js';
+export { Model, cosineMatrix, cosineMatrixAsync } from './model.js';
 export { Trace } from './trace.js';
 export { defaultModelFiles } from '../default-model.js';

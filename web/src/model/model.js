@@ -1,7 +1,8 @@
 // The Model that loadModel() gives: the token and position tables, the
 // tokenizer, traces, nearest tokens and cosine maps.
 import { Matrix, checkIndex, describe, markCopy } from '../matrix.js';
-import { checkFloat32, checkMapSize, cosineMatrixOf } from '../vectors.js';
+import { checkAsyncMapSize, checkAsyncOptions, checkFloat32, checkMapSize, cosineMatrixAsyncOf, cosineMatrixOf, slicedCosineMap } from '../vectors.js';
+import { checkSignal } from '../sources/signals.js';
 import { mapRows } from '../map.js';
 import { POSITION, TOKEN } from './tables.js';
 import { Trace } from './trace.js';
@@ -45,6 +46,16 @@ function suggestTokens(tokenizer, text) {
 export function cosineMatrix(table) {
   const owner = tableOwners.get(table);
   return owner ? owner.cosineMatrix(table) : cosineMatrixOf(table);
+}
+
+/**
+ * The same map as cosineMatrix, in slices between turns of the event loop,
+ * for tables up to 2048 rows of up to 8192 numbers (cosineMatrix takes at
+ * most 2^30 multiply-adds in one call). A Promise of the Matrix.
+ */
+export function cosineMatrixAsync(table, options) {
+  const owner = tableOwners.get(table);
+  return owner ? owner.cosineMatrixAsync(table, options) : cosineMatrixAsyncOf(table, options);
 }
 
 export class Model {
@@ -367,6 +378,33 @@ export class Model {
       if (!tables.session.cosineMapRows(which, begin, end)) throw new Error(`cosineMatrix: ${tables.session.error()}`);
       out.set(tables.floats(tables.pointers.mapBlock, (end - begin) * n), begin * n);
     }
+    return new Matrix(out, n, n, { name: `cosine map of ${table.name}` });
+  }
+
+  /**
+   * cosineMatrix in slices: the same numbers, for tables of up to 2048 rows
+   * of up to 8192 numbers, the event loop given a turn about every 12 ms.
+   * `options`: { signal, onProgress }.
+   */
+  async cosineMatrixAsync(table, options = {}) {
+    const tables = this.#live();
+    if (table === null && !tables.hasPositionTable) {
+      throw new TypeError('cosineMatrixAsync: this model has no position table: it uses rotary positions (model.wpe is null)');
+    }
+    if (table !== internalsOf.get(this).wte && table !== internalsOf.get(this).wpe) return cosineMatrixAsyncOf(table, options);
+    const { signal, onProgress } = checkAsyncOptions(options);
+    const n = table.rows;
+    checkAsyncMapSize(n, table.cols);
+    checkSignal(signal);
+    const which = table === internalsOf.get(this).wte ? TOKEN : POSITION;
+    const computeRows = (begin, end) => {
+      const live = this.#live();
+      if (!live.session.cosineMapRows(which, begin, end)) throw new Error(`cosineMatrixAsync: ${live.session.error()}`);
+      return live.floats(live.pointers.mapBlock, (end - begin) * n);
+    };
+    const out = await slicedCosineMap(n, computeRows, {
+      largestCall: Math.max(1, Math.floor(tables.mapBlockSize / n)), pairsOnce: n * n <= tables.mapBlockSize, signal, onProgress,
+    });
     return new Matrix(out, n, n, { name: `cosine map of ${table.name}` });
   }
 

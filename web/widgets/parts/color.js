@@ -70,12 +70,24 @@ export function tableImage(data, rows, cols, limit) {
   return canvas;
 }
 
+// Pictures up to this size are kept in one canvas (one pixel per number);
+// larger ones as blocks of rows, each a canvas of its own, of which about
+// KEPT_PIXELS are kept painted. One canvas for a whole real table would be
+// too tall for any browser: Chromium draws nothing on a canvas over 65,535
+// pixels high (Llama 3's 128,256 rows, Qwen 3's 151,936), and Safari on a
+// phone nothing over 16 million pixels (GPT-2's 50,257 × 768 is 39 million).
+const WHOLE_ROWS = 8192, WHOLE_PIXELS = 1 << 22;
+const KEPT_PIXELS = 1 << 23;
+
 /**
  * The picture of a tall table, painted a block of rows at a time: the rows
- * asked for at once (those on screen), the others when the browser is idle.
+ * asked for at once (those on screen), others when the browser is idle.
  * The token table has half a million numbers; the first screenful needs
  * about a fiftieth of them. `read()` gives the table's numbers each time
  * (a view of WebAssembly memory can be replaced when the memory grows).
+ * A small table's picture is one canvas (`canvas`); a large one's is
+ * blocks, of which only those near what was drawn last are kept, and
+ * drawRows draws either.
  */
 export class RowImage {
   /**
@@ -94,30 +106,70 @@ export class RowImage {
     this.cols = cols;
     this.limit = limit;
     this.blockRows = blockRows;
-    this.canvas = document.createElement('canvas');
-    this.canvas.width = Math.max(1, cols);
-    this.canvas.height = Math.max(1, rows);
-    this.context = rows && cols ? this.canvas.getContext('2d') : null;
+    this.whole = rows <= WHOLE_ROWS && rows * cols <= WHOLE_PIXELS;
+    if (this.whole) {
+      this.canvas = document.createElement('canvas');
+      this.canvas.width = Math.max(1, cols);
+      this.canvas.height = Math.max(1, rows);
+      this.context = rows && cols ? this.canvas.getContext('2d') : null;
+    } else {
+      /** Painted blocks (block → canvas), the one drawn longest ago first. */
+      this.blocks = new Map();
+    }
     this.painted = new Uint8Array(Math.ceil(rows / blockRows));
     this.left = this.painted.length;
   }
 
   /** Paints rows first … first + count − 1 if they are not yet. */
   ensureRows(first, count) {
-    if (!this.left) return;
     const last = Math.min(this.rows, first + count) - 1;
-    for (let block = Math.max(0, Math.floor(first / this.blockRows)); block <= Math.floor(last / this.blockRows); block++) {
+    const from = Math.max(0, Math.floor(first / this.blockRows)), to = Math.floor(last / this.blockRows);
+    for (let block = from; block <= to; block++) {
       this.#paintBlock(block);
+      if (this.blocks?.has(block)) {
+        // Drawn now: the last to go.
+        const canvas = this.blocks.get(block);
+        this.blocks.delete(block);
+        this.blocks.set(block, canvas);
+      }
+    }
+    if (this.blocks) this.#forget(from, to);
+  }
+
+  /**
+   * Draws rows first … first + count − 1 into `context` at (x, y), `width`
+   * wide and `rowHeight` a row, painting any not painted yet.
+   */
+  drawRows(context, first, count, x, y, width, rowHeight) {
+    if (count <= 0) return;
+    this.ensureRows(first, count);
+    if (this.whole) {
+      context.drawImage(this.canvas, 0, first, this.cols, count, x, y, width, count * rowHeight);
+      return;
+    }
+    const end = Math.min(this.rows, first + count);
+    for (let block = Math.floor(first / this.blockRows); block * this.blockRows < end; block++) {
+      const top = Math.max(first, block * this.blockRows), bottom = Math.min(end, (block + 1) * this.blockRows);
+      const canvas = this.blocks.get(block);
+      if (canvas) {
+        context.drawImage(canvas, 0, top - block * this.blockRows, this.cols, bottom - top,
+          x, y + (top - first) * rowHeight, width, (bottom - top) * rowHeight);
+      }
     }
   }
 
-  /** Paints the rest a few blocks at a time in idle time, nearest `row` first. */
+  /**
+   * Paints the rest a few blocks at a time in idle time, nearest `row`
+   * first: all of a small table, as many blocks around `row` as are kept of
+   * a large one.
+   */
   paintRestWhenIdle(row = 0) {
     if (!this.left || this.idle) return;
-    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : (callback) => setTimeout(() => callback({ timeRemaining: () => 8 }), 16);
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : (callback) => setTimeout(() => callback({ timeTaken: 0, timeRemaining: () => 8 }), 16);
     const start = Math.min(this.painted.length - 1, Math.max(0, Math.floor(row / this.blockRows)));
+    const most = this.whole ? this.painted.length : Math.max(1, Math.floor(KEPT_PIXELS / 2 / (this.blockRows * Math.max(1, this.cols))));
     const order = [];
-    for (let step = 0; order.length < this.painted.length; step++) {
+    for (let step = 0; order.length < Math.min(most, this.painted.length); step++) {
       if (start + step < this.painted.length) order.push(start + step);
       if (step > 0 && start - step >= 0) order.push(start - step);
     }
@@ -127,15 +179,25 @@ export class RowImage {
         if (block === undefined) break;
         this.#paintBlock(block);
       } while (this.left && deadline.timeRemaining() > 3);
-      this.idle = this.left ? idle(work) : 0;
+      this.idle = this.left && order.length ? idle(work) : 0;
     };
     this.idle = idle(work);
   }
 
+  /** Lets go of the blocks drawn longest ago while more than KEPT_PIXELS are painted, keeping blocks from … to. */
+  #forget(from, to) {
+    const blockPixels = this.blockRows * this.cols;
+    for (const block of this.blocks.keys()) {
+      if (this.blocks.size * blockPixels <= KEPT_PIXELS) break;
+      if (block >= from && block <= to) continue;
+      this.blocks.delete(block);
+      this.painted[block] = 0;
+      this.left += 1;
+    }
+  }
+
   #paintBlock(block) {
     if (this.painted[block]) return;
-    this.painted[block] = 1;
-    this.left -= 1;
     const first = block * this.blockRows;
     const rows = Math.min(this.blockRows, this.rows - first);
     let data;
@@ -144,10 +206,21 @@ export class RowImage {
     } catch {
       return;  // a disposed model: nothing left to draw
     }
-    const image = this.context.createImageData(this.cols, rows);
+    this.painted[block] = 1;
+    this.left -= 1;
+    let context = this.context, y = first;
+    if (!this.whole) {
+      const canvas = document.createElement('canvas');
+      canvas.width = Math.max(1, this.cols);
+      canvas.height = rows;
+      context = canvas.getContext('2d');
+      this.blocks.set(block, canvas);
+      y = 0;
+    }
+    const image = context.createImageData(this.cols, rows);
     const numbers = data.subarray(first * this.cols, (first + rows) * this.cols);
     fillPixels(new Uint32Array(image.data.buffer), this.dtype === 'float32' ? numbers : widen(numbers, this.dtype), rows * this.cols, this.limit);
-    this.context.putImageData(image, 0, first);
+    context.putImageData(image, 0, y);
   }
 }
 

@@ -3,8 +3,8 @@
 //
 // The whole table is painted into an image of one pixel per number (color.js
 // tableImage, or RowImage, which paints a block of rows when it is first
-// needed); each frame draws only the visible rows of it,
-// scaled up with smoothing off. A tall table shows a window of its rows
+// needed, and keeps only some blocks of a table too large for one canvas);
+// each frame draws only the visible rows of it, scaled up with smoothing off. A tall table shows a window of its rows
 // (a canvas over a spacer as tall as the table, in a box that does not
 // scroll by itself), moved by its "earlier / later rows" buttons, the
 // keyboard or a search (a number is a row id): so a swipe or a wheel over the table
@@ -466,7 +466,8 @@ export class HeatGrid {
     context.imageSmoothingEnabled = false;
     if (count <= 0) return;
     const image = this.image;
-    if (typeof image.ensureRows === 'function') image.ensureRows(first, count);
-    context.drawImage(image.canvas ?? image, 0, first, this.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
+    // A RowImage draws its own rows (a large one is blocks); a canvas is drawn from.
+    if (typeof image.drawRows === 'function') image.drawRows(context, first, count, m.left, yOf(first), gridWidth, m.rowHeight);
+    else context.drawImage(image, 0, first, this.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
   }
 }
