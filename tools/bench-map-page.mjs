@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The vocabulary map in the reader's browser: the chapter page in headless
-// Chromium, opened at <vocabulary-map>, on a desktop profile (1280 × 900)
+// Chromium, opened at <ew-vocabulary-map>, on a desktop profile (1280 × 900)
 // and a phone profile (390 × 844, CPU slowed 4× by DevTools, as
 // tools/bench-page.mjs does). For each load: from the element's request for
 // the UMAP map to the map drawn on its canvas (the page's measure

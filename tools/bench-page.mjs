@@ -168,8 +168,8 @@ async function startServer(files) {
 function pageReady() {
   const state = () => {
     const marks = performance.getEntriesByType('mark').map((m) => m.name);
-    const widgets = [...document.querySelectorAll('[data-state]')].filter((w) => !w.closest('training-slider'));
-    return marks.includes('embeddings:figures') && marks.includes('embeddings:ready:embedding-table') &&
+    const widgets = [...document.querySelectorAll('[data-state]')].filter((w) => !w.closest('ew-training-slider'));
+    return marks.includes('embeddings:figures') && marks.includes('embeddings:ready:ew-embedding-table') &&
       widgets.every((w) => w.dataset.state === 'ready' || w.dataset.state === 'error');
   };
   const result = () => {
@@ -304,7 +304,7 @@ async function traceLoads(browser, server, pagePaths, runs) {
       await cdp.send('Tracing.end');
       await complete;
       await context.close();
-      const firstName = Object.entries(marks).filter(([name]) => name.startsWith('ready:') && name !== 'ready:dot-product')
+      const firstName = Object.entries(marks).filter(([name]) => name.startsWith('ready:') && name !== 'ready:ew-dot-product')
         .sort((a, b) => a[1] - b[1])[0][0];
       const ready = events.find((e) => e.name === `embeddings:${firstName}`);
       const start = events.find((e) => e.name === 'navigationStart' && e.pid === ready.pid);
@@ -375,13 +375,13 @@ const LOAD_STAGES = [
   ['load:tables-copied', 'the tables copied in'],
   ['load:instance-tokenizer', 'the tokenizer\'s instance up'],
   ['load:tokenizer-loaded', 'the tokenizer loaded'],
-  ['showing:embedding-table', 'the token table\'s show() starts'],
+  ['showing:ew-embedding-table', 'the token table\'s show() starts'],
 ];
 
 function summarize(runs) {
   const readyTimes = (run) => Object.entries(run.timing.marks).filter(([name]) => name.startsWith('ready:'));
   const firstReady = (run) => Math.min(...readyTimes(run).map(([, t]) => t));
-  const modelReady = (run) => readyTimes(run).filter(([n]) => n !== 'ready:dot-product').map(([, t]) => t);
+  const modelReady = (run) => readyTimes(run).filter(([n]) => n !== 'ready:ew-dot-product').map(([, t]) => t);
   const bytes = (run, test) => run.sent.filter((s) => test(s.path)).reduce((sum, s) => sum + s.bytes, 0);
   const pick = (f) => median(runs.map(f));
   // Times: the median and the range over the runs.
@@ -392,7 +392,7 @@ function summarize(runs) {
   return {
     firstWidget: time(firstReady),
     firstModelWidget: time((r) => Math.min(...modelReady(r))),
-    table: time((r) => r.timing.marks['ready:embedding-table']),
+    table: time((r) => r.timing.marks['ready:ew-embedding-table']),
     stages: Object.fromEntries(LOAD_STAGES.map(([name]) => [name, time((r) => r.timing.marks[name])])),
     everyModelWidget: time((r) => Math.max(...modelReady(r))),
     figures: time((r) => r.timing.marks.figures),
@@ -421,7 +421,7 @@ function summarize(runs) {
 function summarizeFloor(floors, pages) {
   const times = floors.map((r) => r.timing.marks.floor);
   const firstModel = (run) => Math.min(...Object.entries(run.timing.marks)
-    .filter(([name]) => name.startsWith('ready:') && name !== 'ready:dot-product').map(([, t]) => t));
+    .filter(([name]) => name.startsWith('ready:') && name !== 'ready:ew-dot-product').map(([, t]) => t));
   const ratios = pages.map((run, i) => firstModel(run) / times[i]);
   return {
     floor: { median: median(times), min: Math.min(...times), max: Math.max(...times) },

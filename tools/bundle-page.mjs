@@ -37,7 +37,7 @@ export const workerFile = resolve(root, 'web/dist/map-worker.js');
 export const unbundled = resolve(root, 'web/page/code-parts.js');
 // The loader of embeddings-full.wasm (web/src/runtime.js) stays out too: it is
 // imported only when a model's tokenizer needs that module; and so does the
-// list of the default model's training files, imported by <training-slider>
+// list of the default model's training files, imported by <ew-training-slider>
 // when it shows them (web/dist/default-training.js, below).
 const fullModuleLoader = resolve(root, 'web/dist/embeddings-full.js');
 export const trainingFilesModule = resolve(root, 'web/dist/default-training.js');
@@ -207,7 +207,7 @@ export async function bundleWorker({ write = true } = {}) {
 
 // The default model's training files (its snapshots, their index and the
 // loss curve), each named by a module of its own, web/dist/default-training.js,
-// in the form an author's bundler finds and copies: <training-slider> reads
+// in the form an author's bundler finds and copies: <ew-training-slider> reads
 // them from there when it shows the default model (a bundler gives each
 // file a name of its own, so none is found beside another). Built from
 // model/snapshots/index.json, whose list of files it follows.

@@ -47,8 +47,8 @@ function holdIdleTime(useEarly) {
   // The first moment the widgets' API exists and the whole document is
   // parsed: each widget's `built`, then every public member of the far ones
   // used, as a page's script would right after DOMContentLoaded.
-  const names = ['embedding-table', 'nearest-words', 'word-pairs', 'position-map', 'trace-table', 'training-slider',
-    'vocabulary-map', 'word-analogy', 'word-cosine'];
+  const names = ['ew-embedding-table', 'ew-nearest-words', 'ew-word-pairs', 'ew-position-map', 'ew-trace-table', 'ew-training-slider',
+    'ew-vocabulary-map', 'ew-word-analogy', 'ew-word-cosine'];
   const parsed = new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
   window.__early = Promise.all([parsed, ...names.map((name) => customElements.whenDefined(name))]).then(() => {
     if (!useEarly) return undefined;
@@ -160,12 +160,12 @@ for (const profile of [{ name: '1280 px', width: 1280, height: 900 }, { name: '3
 
     test('widgets made by script: built on demand before they are connected, or later when far', async () => {
       await page.evaluate(() => {
-        const nearest = document.createElement('nearest-words');
+        const nearest = document.createElement('ew-nearest-words');
         nearest.id = 'made-nearest';
         nearest.setAttribute('word', '·cat');
         nearest.model = window.model;
         window.__madeWord = nearest.word;
-        const trace = document.createElement('trace-table');
+        const trace = document.createElement('ew-trace-table');
         trace.id = 'made-trace';
         trace.setAttribute('external-model', '');
         trace.text = 'Lily ran home';
@@ -182,10 +182,10 @@ for (const profile of [{ name: '1280 px', width: 1280, height: 900 }, { name: '3
       const result = await page.evaluate(async () => {
         let frames = 0;
         requestAnimationFrame(() => { frames += 1; });
-        const near = document.createElement('word-cosine');
+        const near = document.createElement('ew-word-cosine');
         near.id = 'made-near';
         near.model = window.model;
-        const far = document.createElement('word-pairs');
+        const far = document.createElement('ew-word-pairs');
         far.id = 'made-far';
         far.model = window.model;
         document.body.prepend(near);

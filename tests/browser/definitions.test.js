@@ -23,13 +23,13 @@ after(async () => {
 
 test('held definitions wait for defineDeferredWidgets; the ones excepted are defined at once; a member set meanwhile is kept', async () => {
   const result = await page.evaluate(async () => {
-    document.body.innerHTML = '<dot-product id="dot"></dot-product><chapter-code id="code"></chapter-code>';
+    document.body.innerHTML = '<ew-dot-product id="dot"></ew-dot-product><ew-chapter-code id="code"></ew-chapter-code>';
     const definitions = await import('/web/widgets/parts/definitions.js');
-    definitions.deferWidgetDefinitions({ except: ['dot-product'] });
+    definitions.deferWidgetDefinitions({ except: ['ew-dot-product'] });
     await import('/web/widgets/dot-product.js');
     await import('/web/widgets/chapter-code.js');
     const code = document.getElementById('code');
-    const held = { dot: Boolean(customElements.get('dot-product')), code: Boolean(customElements.get('chapter-code')),
+    const held = { dot: Boolean(customElements.get('ew-dot-product')), code: Boolean(customElements.get('ew-chapter-code')),
       dotBuilt: document.getElementById('dot').querySelector('table') !== null };
     // What the chapter does while the module loads: the Code part's lines, set before its class exists.
     code.lines = [{ code: 'const answer = 6 * 7;', run: () => 42 }];
@@ -37,8 +37,8 @@ test('held definitions wait for defineDeferredWidgets; the ones excepted are def
     definitions.defineDeferredWidgets();  // again: nothing more to do
     return {
       held,
-      defined: Boolean(customElements.get('chapter-code')),
-      upgraded: code instanceof customElements.get('chapter-code'),
+      defined: Boolean(customElements.get('ew-chapter-code')),
+      upgraded: code instanceof customElements.get('ew-chapter-code'),
       ownMember: Object.hasOwn(code, 'lines'),
       lines: code.lines.map((line) => line.code),
       shown: code.textContent.includes('const answer = 6 * 7;'),
@@ -57,10 +57,30 @@ test('after that, a widget module imported again or later defines at once, and a
   const result = await page.evaluate(async () => {
     const definitions = await import('/web/widgets/parts/definitions.js');
     await import('/web/widgets/position-map.js');
-    const first = customElements.get('position-map');
+    const first = customElements.get('ew-position-map');
     class Other extends HTMLElement {}
-    definitions.defineWidget('position-map', Other);
-    return { defined: Boolean(first), kept: customElements.get('position-map') === first };
+    definitions.defineWidget('ew-position-map', Other);
+    return { defined: Boolean(first), kept: customElements.get('ew-position-map') === first };
   });
   assert.deepEqual(result, { defined: true, kept: true });
+});
+
+test('an element under its old name, without the ew- prefix, still works for one version and says its new name once', async () => {
+  const sameClass = await page.evaluate(async () => {
+    await import('/web/widgets/dot-product.js');
+    const DotProduct = customElements.get('ew-dot-product');
+    document.body.innerHTML = '<dot-product id="old" a="1 2 3" b="4 0 -1"></dot-product><dot-product id="again" a="2" b="3"></dot-product>';
+    const fresh = document.createElement('dot-product');
+    return [document.getElementById('old'), document.getElementById('again'), fresh].every((element) => element instanceof DotProduct) &&
+      customElements.get('dot-product') !== DotProduct;
+  });
+  assert.equal(sameClass, true, 'each old name is a subclass of its element\'s class, a constructor of its own');
+  // Ready once the kernels are, and styled by widgets.css as the new name is.
+  await page.waitForFunction(() => ['old', 'again'].every((id) => document.getElementById(id).dataset.state === 'ready') &&
+    getComputedStyle(document.getElementById('old')).display === 'block');
+  const sums = await page.evaluate(() => ['old', 'again'].map((id) => document.getElementById(id).result?.sum));
+  assert.deepEqual(sums, [1, 6]);
+  const notes = page.messages.filter((m) => m.text.includes('<dot-product> is now <ew-dot-product>'));
+  assert.deepEqual(notes.map((m) => m.type), ['warning'], 'one note, however many elements use the old name');
+  assert.deepEqual(page.problems, []);
 });

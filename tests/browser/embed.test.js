@@ -60,7 +60,7 @@ describe(`the embed example (${modelMode} model)`, () => {
 
   test('a widget pointed at a missing file shows a visible error', async () => {
     await page.evaluate(() => {
-      const broken = document.createElement('position-map');
+      const broken = document.createElement('ew-position-map');
       broken.id = 'broken';
       broken.setAttribute('weights', 'no-such-model/model.safetensors');
       document.querySelector('main').append(broken);
@@ -77,7 +77,7 @@ describe(`the embed example (${modelMode} model)`, () => {
 
   test('a missing tokenizer is reported too, naming the file', async () => {
     await page.evaluate(() => {
-      const broken = document.createElement('nearest-words');
+      const broken = document.createElement('ew-nearest-words');
       broken.id = 'broken-tokenizer';
       broken.setAttribute('src', '../../model/');
       broken.setAttribute('tokenizer', 'nowhere/tokenizer.json');
@@ -90,7 +90,7 @@ describe(`the embed example (${modelMode} model)`, () => {
 
   test('a training slider without snapshots says so', async () => {
     await page.evaluate(() => {
-      const slider = document.createElement('training-slider');
+      const slider = document.createElement('ew-training-slider');
       slider.id = 'no-snapshots';
       slider.setAttribute('src', '../../model/');
       slider.setAttribute('snapshots', 'nowhere/index.json');

@@ -1,5 +1,5 @@
 // The token table's first view reads no more than it shows: an
-// <embedding-table> given a fresh model is ready with its start token found
+// <ew-embedding-table> given a fresh model is ready with its start token found
 // and highlighted without reading the vocabulary, its search box finds
 // tokens by text, id and word form exactly as the vocabulary's index does,
 // before and after a reader's first visit to the box reads it, and its
@@ -46,7 +46,7 @@ function typedTexts() {
   return texts.filter((text) => !/<0x/i.test(text));
 }
 
-describe(`an <embedding-table> given a fresh model (${modelMode} model)`, () => {
+describe(`an <ew-embedding-table> given a fresh model (${modelMode} model)`, () => {
   let page;
   before(async () => {
     page = await openPage(browser, { width: 375, height: 800 });
@@ -63,7 +63,7 @@ describe(`an <embedding-table> given a fresh model (${modelMode} model)`, () => 
         window.vocabularyReads += 1;
         return read.call(this);
       };
-      const table = document.createElement('embedding-table');
+      const table = document.createElement('ew-embedding-table');
       table.id = 'fresh';
       table.setAttribute('token', 'Lily');
       table.model = fresh;

@@ -54,24 +54,24 @@ test('the model is asked for once, before the widgets are up, and every widget s
   // The first script compiles it; the preload, the compile and the runtime share one request.
   assert.equal(count('/web/dist/embeddings.wasm'), 1);
   const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
-  assert.ok(marks['embeddings:model-requested'] < marks['embeddings:ready:dot-product'],
+  assert.ok(marks['embeddings:model-requested'] < marks['embeddings:ready:ew-dot-product'],
     'web/page/start.js asks for the model before the first widget (the dot product, which needs no model) is up');
-  assert.ok(marks['embeddings:ready:embedding-table'] <= marks['embeddings:ready:dot-product'],
+  assert.ok(marks['embeddings:ready:ew-embedding-table'] <= marks['embeddings:ready:ew-dot-product'],
     'the other widgets are defined once the token table has shown its model (web/widgets/parts/definitions.js)');
   assert.equal(await page.evaluate(() => document.querySelector('#table').model === window.model), true);
 });
 
 test('the first model\'s load marks its steps, in order, for the Performance panel and tools/bench-page.mjs', async () => {
   const names = ['model-requested', 'load:instance-tables', 'load:header-read', 'load:tables-copied',
-    'load:instance-tokenizer', 'load:tokenizer-loaded', 'showing:embedding-table', 'ready:embedding-table'];
+    'load:instance-tokenizer', 'load:tokenizer-loaded', 'showing:ew-embedding-table', 'ready:ew-embedding-table'];
   const at = Object.fromEntries(await page.evaluate((list) => list.map((name) =>
     [name, performance.getEntriesByName(`embeddings:${name}`, 'mark')[0]?.startTime]), names));
   for (const name of names) assert.ok(Number.isFinite(at[name]), `the page marks embeddings:${name}`);
   // The tables and the tokenizer load side by side; each in its own order, and both before the table shows.
   const inOrder = (...chain) => chain.slice(1).forEach((name, i) =>
     assert.ok(at[chain[i]] <= at[name], `embeddings:${chain[i]} (${at[chain[i]]}) comes before embeddings:${name} (${at[name]})`));
-  inOrder('model-requested', 'load:instance-tables', 'load:header-read', 'load:tables-copied', 'showing:embedding-table', 'ready:embedding-table');
-  inOrder('model-requested', 'load:instance-tokenizer', 'load:tokenizer-loaded', 'showing:embedding-table');
+  inOrder('model-requested', 'load:instance-tables', 'load:header-read', 'load:tables-copied', 'showing:ew-embedding-table', 'ready:ew-embedding-table');
+  inOrder('model-requested', 'load:instance-tokenizer', 'load:tokenizer-loaded', 'showing:ew-embedding-table');
   const kernels = await page.evaluate(() => performance.getEntriesByName('embeddings:load:instance-kernels', 'mark').length);
   assert.equal(kernels, 1, 'the kernels\' instance is started once');
 });

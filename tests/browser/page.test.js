@@ -383,7 +383,7 @@ describe(`the chapter page (${modelMode} model)`, () => {
     await page.waitForFunction((i) => document.querySelector('#slider').dataset.shown === String(i), index.snapshots.length - 1);
     const last = index.snapshots.length - 1;
     assert.equal(await page.locator('#slider input[type="range"]').inputValue(), String(last));
-    const word = await page.evaluate(() => document.querySelector('#slider nearest-words').tokenId);
+    const word = await page.evaluate(() => document.querySelector('#slider ew-nearest-words').tokenId);
     const shown = () => page.evaluate(() => [...document.querySelectorAll('#slider .ew-neighbour')].map((li) => Number(li.querySelector('.ew-muted').textContent)));
     const expected = async (i) => {
       const snapshot = await nodeSnapshot(index.snapshots[i].file);

@@ -257,7 +257,7 @@ describe('search boxes read a word as a reader means it', () => {
   const boxes = [
     ['#table', () => page.evaluate(() => document.querySelector('#table').grid.highlighted)],
     ['#nearest', () => page.evaluate(() => document.querySelector('#nearest').tokenId)],
-    ['#slider', () => page.evaluate(() => document.querySelector('#slider nearest-words').tokenId)],
+    ['#slider', () => page.evaluate(() => document.querySelector('#slider ew-nearest-words').tokenId)],
   ];
   const cases = ['red', 'girl', 'ran', 'run', 'walked', 'the', 'blue', 'happy'].map((word) => [word, `·${word}`])
     .concat([['Lily', 'Lily'], ['·Lily', '·Lily'], [' Lily', '·Lily'], ['·red', '·red']]);
@@ -336,7 +336,7 @@ describe('search boxes read a word as a reader means it', () => {
     assert.equal(await page.evaluate(() => document.querySelector('#table').grid.highlighted), idOf('·girl'));
     assert.equal(await page.evaluate(() => document.querySelector('#table').token), '·girl');
     await page.evaluate(() => { document.querySelector('#slider').word = 'ran'; });
-    assert.equal(await page.evaluate(() => document.querySelector('#slider nearest-words').tokenId), idOf('·ran'));
+    assert.equal(await page.evaluate(() => document.querySelector('#slider ew-nearest-words').tokenId), idOf('·ran'));
     assert.equal(await page.evaluate(() => document.querySelector('#slider').word), '·ran');
   });
 });

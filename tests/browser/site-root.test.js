@@ -40,7 +40,7 @@ describe(`the docs' minimal page at a site root (${modelMode} model)`, () => {
       await page.goto(`${origin}/`);
       assert.deepEqual(await waitForWidgets(page), []);
       const widgets = await page.evaluate(() => [...document.querySelectorAll('[data-state]')].map((w) => w.localName));
-      assert.deepEqual(widgets.sort(), ['dot-product', 'nearest-words', 'position-map']);
+      assert.deepEqual(widgets.sort(), ['ew-dot-product', 'ew-nearest-words', 'ew-position-map']);
       // The browser asks for /favicon.ico by itself; the page has none. Nothing else may be missing.
       assert.deepEqual(refused.filter((path) => path !== '/favicon.ico'), []);
       assert.deepEqual(page.problems.filter((p) => !(refused.length && /Failed to load resource: .* 404/.test(p))), []);

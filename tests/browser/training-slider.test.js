@@ -1,4 +1,4 @@
-// <training-slider>'s "watch it learn" parts in headless Chromium: the map of
+// <ew-training-slider>'s "watch it learn" parts in headless Chromium: the map of
 // each snapshot's token table, laid out in the page only once the slider
 // comes near the screen and then lazily (the shown snapshot and the two
 // before it, the rest when the slider goes there), each started from the
@@ -25,7 +25,7 @@ const suite = chapterSuite({ before, after });
 const learned = (page, count) => page.waitForFunction((n) => document.querySelector('#slider').dataset.learned === String(n), count, { timeout: 240000 });
 const layoutsOf = (page) => page.evaluate(() => document.querySelector('#slider').learnMap.layouts.map((m) => Array.from(m.data)));
 
-describe('<training-slider>: watch it learn, at 1280 px', () => {
+describe('<ew-training-slider>: watch it learn, at 1280 px', () => {
   let page, index;
   before(async () => {
     index = await snapshotIndex();
@@ -84,7 +84,7 @@ describe('<training-slider>: watch it learn, at 1280 px', () => {
 
   test('each map is the UMAP of its snapshot\'s table started from the next snapshot\'s map and aligned to it', async () => {
     const layouts = await layoutsOf(page);
-    const epochs = await page.evaluate(() => customElements.get('training-slider').warmEpochs);
+    const epochs = await page.evaluate(() => customElements.get('ew-training-slider').warmEpochs);
     assert.equal(layouts.length, index.snapshots.length);
     const last = index.snapshots.length - 1;
     let next;
@@ -176,7 +176,7 @@ describe('<training-slider>: watch it learn, at 1280 px', () => {
   });
 });
 
-describe('<training-slider> at 375 px on a touch screen', () => {
+describe('<ew-training-slider> at 375 px on a touch screen', () => {
   let context, page, cdp, index;
   before(async () => {
     index = await snapshotIndex();
@@ -214,7 +214,7 @@ describe('<training-slider> at 375 px on a touch screen', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
     const small = await page.evaluate(() => [...document.querySelectorAll('#slider button, #slider input')]
-      .filter((target) => target.offsetParent !== null && !target.closest('nearest-words, position-map'))
+      .filter((target) => target.offsetParent !== null && !target.closest('ew-nearest-words, ew-position-map'))
       .map((target) => ({ text: target.textContent || target.type, box: target.getBoundingClientRect() }))
       .filter(({ box }) => box.width < 24 || box.height < 24).map(({ text, box }) => `${text} ${box.width}×${box.height}`));
     assert.deepEqual(small, []);

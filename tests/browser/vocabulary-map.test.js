@@ -1,6 +1,6 @@
-// <vocabulary-map> on the chapter page in headless Chromium: it computes its
+// <ew-vocabulary-map> on the chapter page in headless Chromium: it computes its
 // map in the page, names and picks tokens by mouse, touch and keyboard,
-// stays linked with <nearest-words>, toggles its groups, switches between
+// stays linked with <ew-nearest-words>, toggles its groups, switches between
 // UMAP and PCA (each caption its own map's time), labels a tight cluster
 // with no two labels over one another, isolates a word and its neighbours,
 // zooms around the picked word, draws the reader's own axes (checked
@@ -59,7 +59,7 @@ async function clickable(page, words) {
   throw new Error(`none of ${words.join(' ')} is clickable on the map`);
 }
 
-describe('<vocabulary-map> with a mouse and a keyboard', () => {
+describe('<ew-vocabulary-map> with a mouse and a keyboard', () => {
   let page;
   before(async () => {
     page = await openPage(suite.browser, { width: 1100, height: 900 });
@@ -85,7 +85,7 @@ describe('<vocabulary-map> with a mouse and a keyboard', () => {
     assert.deepEqual(await page.violations(), []);
   });
 
-  test('hovering names a token; clicking picks it, and <nearest-words> shows it too', async () => {
+  test('hovering names a token; clicking picks it, and <ew-nearest-words> shows it too', async () => {
     const id = await clickable(page, ['·boy', '·dog', '·cat', '·ball', '·tree']);
     const { x, y } = await dotOf(page, id);
     await page.mouse.move(x, y);
@@ -97,7 +97,7 @@ describe('<vocabulary-map> with a mouse and a keyboard', () => {
     assert.match(await page.locator('#nearest .ew-summary').textContent(), new RegExp(`\\(id ${id}\\)`));
   });
 
-  test('picking in <nearest-words> picks on the map', async () => {
+  test('picking in <ew-nearest-words> picks on the map', async () => {
     const button = page.locator('#nearest .ew-results button').first();
     const text = (await button.textContent()).trim();
     await button.click();
@@ -309,7 +309,7 @@ describe('<vocabulary-map> with a mouse and a keyboard', () => {
   });
 });
 
-describe('<vocabulary-map> at 375 px on a touch screen', () => {
+describe('<ew-vocabulary-map> at 375 px on a touch screen', () => {
   let context, page, cdp;
   before(async () => {
     context = await suite.browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });

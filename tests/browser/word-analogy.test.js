@@ -1,4 +1,4 @@
-// <word-analogy> and <word-cosine> on the chapter page: typed words give
+// <ew-word-analogy> and <ew-word-cosine> on the chapter page: typed words give
 // what the Node API computes, the three inputs of an analogy are never in
 // its results, and a word that is not one token is named.
 import { test, describe, before, after } from 'node:test';
@@ -8,7 +8,7 @@ import { openPage, screenshot, chapterSuite, waitForWidgets } from './helpers/br
 
 const suite = chapterSuite({ before, after });
 
-describe('<word-analogy> and <word-cosine>', () => {
+describe('<ew-word-analogy> and <ew-word-cosine>', () => {
   let page;
   before(async () => {
     page = await openPage(suite.browser, { width: 1100, height: 900 });

@@ -9,9 +9,9 @@
 //
 // Each browser app loads the default model by the package's name, shows
 // the answer of the API, defines every widget by name, hands its model to
-// <trace-table> by script (one copy of the package, or it is refused),
+// <ew-trace-table> by script (one copy of the package, or it is refused),
 // lays a map out in the package's Worker (which must live until the map is
-// done), then shows <training-slider>, which finds the default model's
+// done), then shows <ew-training-slider>, which finds the default model's
 // snapshots by the names the package gives them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -207,23 +207,23 @@ async function visit(url) {
       url: workerUrl, closed, listening: closed ? false : await worker.evaluate(() => typeof self.onmessage === 'function'),
     })));
     const shown = await page.evaluate(async () => {
-      const widgets = [...document.querySelectorAll('body > nearest-words, body > trace-table')];
+      const widgets = [...document.querySelectorAll('body > ew-nearest-words, body > ew-trace-table')];
       await Promise.all(widgets.map((widget) => widget.updated));
-      const nearest = document.querySelector('nearest-words');
+      const nearest = document.querySelector('ew-nearest-words');
       return {
         answer: document.querySelector('#answer').textContent,
         map: document.querySelector('#answer').dataset.map,
         error: document.querySelector('#answer').dataset.error,
         states: widgets.map((widget) => `${widget.localName} ${widget.dataset.state}`),
         nearest: [...nearest.querySelectorAll('.ew-neighbour .ew-token')].slice(0, 3).map((token) => token.textContent),
-        traced: document.querySelector('trace-table').trace?.tokens.map((token) => token.text),
+        traced: document.querySelector('ew-trace-table').trace?.tokens.map((token) => token.text),
       };
     });
-    await page.evaluate(() => { document.querySelector('training-slider').hidden = false; });
-    await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('training-slider').dataset.state)
-      && document.querySelector('training-slider').snapshots, undefined, { timeout: 120000 });
+    await page.evaluate(() => { document.querySelector('ew-training-slider').hidden = false; });
+    await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('ew-training-slider').dataset.state)
+      && document.querySelector('ew-training-slider').snapshots, undefined, { timeout: 120000 });
     const slider = await page.evaluate(() => {
-      const element = document.querySelector('training-slider');
+      const element = document.querySelector('ew-training-slider');
       return { state: element.dataset.state, snapshots: element.snapshots.length, status: element.querySelector('.ew-status')?.textContent };
     });
     return { shown, slider, workers: mapWorkers, failed, warnings, problems: page.problems };
@@ -237,16 +237,16 @@ function checkApp(seen) {
   assert.equal(seen.shown.error, undefined, 'loadModel() and model.map() succeed');
   assert.equal(Number(seen.shown.answer), state.expected.cosine, 'the API\'s answer');
   assert.equal(seen.shown.map, '4096 × 2');
-  assert.deepEqual(seen.shown.states, ['nearest-words ready', 'trace-table ready']);
-  assert.deepEqual(seen.shown.nearest, state.expected.nearest, '<nearest-words> lists the closest tokens');
-  assert.deepEqual(seen.shown.traced, ['Lily', '·saw', '·Max'], 'the model handed to <trace-table> by script is taken');
+  assert.deepEqual(seen.shown.states, ['ew-nearest-words ready', 'ew-trace-table ready']);
+  assert.deepEqual(seen.shown.nearest, state.expected.nearest, '<ew-nearest-words> lists the closest tokens');
+  assert.deepEqual(seen.shown.traced, ['Lily', '·saw', '·Max'], 'the model handed to <ew-trace-table> by script is taken');
   assert.equal(seen.workers.length, 1, `one map Worker: ${JSON.stringify(seen.workers)}`);
   assert.ok(!seen.workers[0].url.startsWith('data:'), 'the Worker is a file of its own');
   assert.deepEqual({ closed: seen.workers[0].closed, listening: seen.workers[0].listening }, { closed: false, listening: true },
     'the Worker lives until the map is done');
   assert.deepEqual(seen.warnings.filter((text) => text.includes('[embeddings]')), [], 'no fallback to the main thread');
   assert.deepEqual({ state: seen.slider.state, snapshots: seen.slider.snapshots }, { state: 'ready', snapshots: state.expected.snapshots },
-    `<training-slider> shows the default model's snapshots (${seen.slider.status})`);
+    `<ew-training-slider> shows the default model's snapshots (${seen.slider.status})`);
   assert.deepEqual(seen.failed, [], 'every file the app asks for is there');
   assert.deepEqual(seen.problems, []);
 }

@@ -23,7 +23,7 @@ test('web/dist/page.js is what the sources build now (else: tools/build.sh page)
 test('each bundled module resolves its own URLs as its source did (the .wasm, the model, the stylesheet, KaTeX)', async () => {
   const { code } = await bundlePage({ write: false });
   assert.doesNotMatch(code, /new URL\("\.\/widgets\.css",import\.meta\.url\)/, 'a source URL left relative to the bundle');
-  for (const own of ['../widgets/parts/base.js', '../src/default-model.js', '../src/runtime.js', '../page/page.js']) {
+  for (const own of ['../widgets/parts/base.js', '../src/default-model.js', '../src/runtime.js', '../page/formulas.js']) {
     assert.ok(code.includes(`new URL(${JSON.stringify(own)},import.meta.url)`), `${own} keeps its own import.meta.url`);
   }
 });
@@ -78,7 +78,7 @@ test('web/dist/default-training.js names every training file of the default mode
   const paths = ['snapshots/index.json', ...index.snapshots.map(({ file }) => `snapshots/${file}`), 'training-curve.json'];
   assert.deepEqual(Object.keys(named).sort(), paths.sort());
   for (const path of paths) assert.equal(named[path]().href, new URL(`model/${path}`, root).href);
-  // The page leaves it out of its bundle: <training-slider> imports it when it shows the default model.
+  // The page leaves it out of its bundle: <ew-training-slider> imports it when it shows the default model.
   const { code, inputs } = await bundlePage({ write: false });
   assert.ok(!inputs.includes('web/dist/default-training.js'));
   assert.match(code, /import\("\.\/default-training\.js"\)/);

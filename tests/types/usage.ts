@@ -123,26 +123,31 @@ async function startUp(): Promise<void> {
 
 // The widgets by name: each element's class, and querySelector typed by tag.
 function widgets(): void {
-  const nearest: NearestWords | null = document.querySelector('nearest-words');
+  const nearest: NearestWords | null = document.querySelector('ew-nearest-words');
   if (nearest) {
     nearest.word = '·boy';
     const k: number = nearest.k;
     void k;
   }
-  const trace = document.createElement('trace-table');
+  const trace = document.createElement('ew-trace-table');
   const tokens: number | undefined = trace.trace?.tokens.length;
   trace.text = 'Lily saw Max';
   trace.model = loadModel();
-  const code = document.querySelector('chapter-code');
+  const code = document.querySelector('ew-chapter-code');
   if (code) code.lines = [{ code: 'dot([1, 2, 3], [4, 0, -1]);', comment: '1', run: () => dot([1, 2, 3], [4, 0, -1]) }];
-  const slider: TrainingSlider | null = document.querySelector('training-slider');
-  const dotProduct = document.querySelector('dot-product');
+  const slider: TrainingSlider | null = document.querySelector('ew-training-slider');
+  const dotProduct = document.querySelector('ew-dot-product');
   const sum: number | undefined = dotProduct?.result?.sum;
   const model: Promise<Model> = sharedModel({ weights: 'model/model.safetensors' }, ({ loaded, total }) => console.log(loaded / total));
-  deferWidgetDefinitions({ except: ['embedding-table'] });
+  deferWidgetDefinitions({ except: ['ew-embedding-table'] });
   defineDeferredWidgets();
-  const map = document.querySelector('vocabulary-map');
+  const map = document.querySelector('ew-vocabulary-map');
   void [tokens, slider?.keep, sum, model, map?.setMethod('pca'), new WordCosine().score];
+  // The names without the prefix, kept for one version, are typed as the new ones.
+  const oldTrace: HTMLElementTagNameMap['ew-trace-table'] | null = document.querySelector('trace-table');
+  const oneHot = document.querySelector('ew-one-hot-lookup');
+  const rowDot = document.querySelector('ew-row-dot-product');
+  void [oldTrace?.text, oneHot?.result?.equal, rowDot?.pair];
 }
 
 void startUp;

@@ -47,7 +47,7 @@ export function fragmentOf(section, state) {
   return `#${section ? `${encodeURIComponent(section)}&` : ''}${query}`;
 }
 
-/** The map's keys of a view (viewState of <vocabulary-map>), none for the whole UMAP map as the page opens it. */
+/** The map's keys of a view (viewState of <ew-vocabulary-map>), none for the whole UMAP map as the page opens it. */
 export function mapKeys(view) {
   if (!view) return {};
   const whole = Boolean(view.whole);
@@ -62,7 +62,7 @@ export function mapKeys(view) {
   return keys;
 }
 
-/** A view for <vocabulary-map>'s setViewState from the map's keys. */
+/** A view for <ew-vocabulary-map>'s setViewState from the map's keys. */
 export function viewOf(state) {
   const centre = state.at?.split(',').map(Number);
   const scale = Number(state.zoom);

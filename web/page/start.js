@@ -14,7 +14,7 @@ import { defaultModelFiles } from '../src/default-model.js';
 // arrives; the page defines the others once the table shows its model
 // (page.js), so their upgrades do not stand between the model and the
 // table (widgets/definitions.js says why).
-deferWidgetDefinitions({ except: ['embedding-table'] });
+deferWidgetDefinitions({ except: ['ew-embedding-table'] });
 
 // The address may name another model (?model=FOLDER/, see model-choice.js):
 // every widget that names no files then shows it; if it cannot be opened,

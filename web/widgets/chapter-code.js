@@ -1,11 +1,11 @@
-// <chapter-code>: a Code part of the chapter, with a Run button that shows
+// <ew-chapter-code>: a Code part of the chapter, with a Run button that shows
 // what each line gives, formatted as a console prints it.
 //
 // The page's Content-Security-Policy allows no eval, so the code is not
 // executed from its text: each line comes with a function that does exactly
 // what the line says through the public API.
 //
-//   const code = document.querySelector('chapter-code');
+//   const code = document.querySelector('ew-chapter-code');
 //   code.lines = [{ code: 'dot([1, 2, 3], [4, 0, -1]);', comment: '1', run: () => dot([1, 2, 3], [4, 0, -1]) }];
 //
 // A line may carry a figure, { what, book, ours }: the book's value and this
@@ -109,4 +109,4 @@ export class ChapterCode extends HTMLElement {
   }
 }
 
-defineWidget('chapter-code', ChapterCode);
+defineWidget('ew-chapter-code', ChapterCode);

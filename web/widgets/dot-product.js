@@ -1,7 +1,7 @@
-// <dot-product>: two small vectors you can edit, their products place by
+// <ew-dot-product>: two small vectors you can edit, their products place by
 // place and the sum, computed by the module's dot(). Needs no model.
 //
-//   <dot-product a="1 2 3" b="4 0 -1"></dot-product>
+//   <ew-dot-product a="1 2 3" b="4 0 -1"></ew-dot-product>
 import { dot } from '../src/vectors.js';
 import { kernelsReady } from '../src/kernels.js';
 import { el, ensureStylesheet, mark, uniqueId } from './parts/base.js';
@@ -199,4 +199,4 @@ export class DotProduct extends HTMLElement {
   }
 }
 
-defineWidget('dot-product', DotProduct);
+defineWidget('ew-dot-product', DotProduct);

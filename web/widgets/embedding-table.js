@@ -1,8 +1,8 @@
-// <embedding-table>: the whole token table (vocab × width) as a heat map.
+// <ew-embedding-table>: the whole token table (vocab × width) as a heat map.
 // Find a token to highlight its row; tap, click or arrow to a cell for its
 // number.
 //
-//   <embedding-table src="model/" token="Lily"></embedding-table>
+//   <ew-embedding-table src="model/" token="Lily"></ew-embedding-table>
 import { ModelWidget, el, shape } from './parts/base.js';
 import { HeatGrid } from './parts/heat-grid.js';
 import { TokenPicker, tokenLabel } from './parts/token-picker.js';
@@ -121,4 +121,4 @@ export class EmbeddingTable extends ModelWidget {
   }
 }
 
-defineWidget('embedding-table', EmbeddingTable);
+defineWidget('ew-embedding-table', EmbeddingTable);

@@ -1,9 +1,9 @@
 // Every widget of the chapter "Embeddings and position". Importing this
 // module defines the custom elements:
 //
-//   <embedding-table> <nearest-words> <word-pairs> <dot-product>
-//   <position-map> <trace-table> <training-slider> <chapter-code> <vocabulary-map>
-//   <word-analogy> <word-cosine> <row-dot-product> <one-hot-lookup>
+//   <ew-embedding-table> <ew-nearest-words> <ew-word-pairs> <ew-dot-product>
+//   <ew-position-map> <ew-trace-table> <ew-training-slider> <ew-chapter-code> <ew-vocabulary-map>
+//   <ew-word-analogy> <ew-word-cosine> <ew-row-dot-product> <ew-one-hot-lookup>
 //
 // Each widget loads its model from its attributes (src, or weights, config
 // and tokenizer), or takes one through its `model` property; widgets naming

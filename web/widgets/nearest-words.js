@@ -1,13 +1,13 @@
-// <nearest-words>: pick a word, see its closest tokens by cosine similarity
+// <ew-nearest-words>: pick a word, see its closest tokens by cosine similarity
 // (model.nearest), with bars and numbers. Click a neighbour to follow it.
 //
-//   <nearest-words src="model/" word="·girl" k="10"></nearest-words>
+//   <ew-nearest-words src="model/" word="·girl" k="10"></ew-nearest-words>
 //
-// <word-pairs>: the cosine of given pairs of tokens, with the book's figure
-// beside ours when given. With `for` naming a <nearest-words>, each word is a
+// <ew-word-pairs>: the cosine of given pairs of tokens, with the book's figure
+// beside ours when given. With `for` naming a <ew-nearest-words>, each word is a
 // button that shows its closest tokens there.
 //
-//   <word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76" for="nearest"></word-pairs>
+//   <ew-word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76" for="nearest"></ew-word-pairs>
 import { rowView, cosine } from '../index.js';
 import { ModelWidget, el } from './parts/base.js';
 import { TokenPicker, tokenLabel, notOneToken } from './parts/token-picker.js';
@@ -138,7 +138,7 @@ export class WordPairs extends ModelWidget {
 
   /**
    * A word of a pair: a button that shows its closest tokens in the
-   * <nearest-words> named by the `for` attribute, when there is one.
+   * <ew-nearest-words> named by the `for` attribute, when there is one.
    */
   #word(text, id, known) {
     const target = this.getAttribute('for') && document.getElementById(this.getAttribute('for'));
@@ -190,5 +190,5 @@ export class WordPairs extends ModelWidget {
   }
 }
 
-defineWidget('nearest-words', NearestWords);
-defineWidget('word-pairs', WordPairs);
+defineWidget('ew-nearest-words', NearestWords);
+defineWidget('ew-word-pairs', WordPairs);

@@ -1,11 +1,11 @@
-// <one-hot-lookup>: the chapter's "the lookup is the same as multiplying a
+// <ew-one-hot-lookup>: the chapter's "the lookup is the same as multiplying a
 // one-hot vector by W_E", computed. The one-hot vector of a token (all 0 but
 // a 1 at its id) times the whole token table, by the kernels
 // (model.vectorTimesWte: every row multiplied, zeros included), drawn as
 // its terms, row by row: each row times its number of the vector. The sum
 // is checked against the token's row, number for number.
 //
-//   <one-hot-lookup src="model/" token="Lily"></one-hot-lookup>
+//   <ew-one-hot-lookup src="model/" token="Lily"></ew-one-hot-lookup>
 import { rowView } from '../index.js';
 import { ModelWidget, el, uniqueId } from './parts/base.js';
 import { tableImage, legend } from './parts/color.js';
@@ -206,4 +206,4 @@ export class OneHotLookup extends ModelWidget {
   }
 }
 
-defineWidget('one-hot-lookup', OneHotLookup);
+defineWidget('ew-one-hot-lookup', OneHotLookup);

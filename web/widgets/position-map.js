@@ -1,4 +1,4 @@
-// <position-map>: how alike the position lists are, place by place: the
+// <ew-position-map>: how alike the position lists are, place by place: the
 // context × context cosine map of the position table,
 // model.cosineMatrix(model.wpe), and beside it, on the same colour scale,
 // the map of the fixed sine and cosine waves the original transformer used
@@ -7,7 +7,7 @@
 // a position table (rotary positions) gets the map of how a turned
 // vector's similarity depends on the distance between two places.
 //
-//   <position-map src="model/" place="2" other="3"></position-map>
+//   <ew-position-map src="model/" place="2" other="3"></ew-position-map>
 import { ModelWidget, el } from './parts/base.js';
 import { HeatGrid } from './parts/heat-grid.js';
 import { legend, tableImage } from './parts/color.js';
@@ -377,4 +377,4 @@ export class PositionMap extends ModelWidget {
   }
 }
 
-defineWidget('position-map', PositionMap);
+defineWidget('ew-position-map', PositionMap);

@@ -1,4 +1,4 @@
-// <row-dot-product>: the dot product of two real rows of the token table,
+// <ew-row-dot-product>: the dot product of two real rows of the token table,
 // place by place. Pick two tokens and see their numbers, the product at
 // each place (red where the signs agree and the product adds, blue where
 // they disagree and it takes away), the running sum, both lengths and the
@@ -6,9 +6,9 @@
 // chapter's cases, big, near zero and below zero: the pairs are found from
 // the model, among everyday words, by their dot products.
 //
-//   <row-dot-product a="·girl" b="·boy" editor="dot-widget"></row-dot-product>
+//   <ew-row-dot-product a="·girl" b="·boy" editor="dot-widget"></ew-row-dot-product>
 //
-// `editor` names a <dot-product> on the page: a button puts the rows' first
+// `editor` names a <ew-dot-product> on the page: a button puts the rows' first
 // three places into it.
 import { dot, cosine, rowView } from '../index.js';
 import { ModelWidget, el, uniqueId } from './parts/base.js';
@@ -351,4 +351,4 @@ export class RowDotProduct extends ModelWidget {
   }
 }
 
-defineWidget('row-dot-product', RowDotProduct);
+defineWidget('ew-row-dot-product', RowDotProduct);

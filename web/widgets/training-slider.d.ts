@@ -1,5 +1,5 @@
-// embeddings-and-position/widgets/training-slider: defines <training-slider>, and the
-// <nearest-words>, <word-pairs> and <position-map> it shows.
+// embeddings-and-position/widgets/training-slider: defines <ew-training-slider>, and the
+// <ew-nearest-words>, <ew-word-pairs> and <ew-position-map> it shows.
 import type { TrainingSlider } from './parts/elements.js';
 import './nearest-words.js';
 import './position-map.js';
@@ -7,6 +7,8 @@ export { TrainingSlider } from './parts/elements.js';
 
 declare global {
   interface HTMLElementTagNameMap {
+    'ew-training-slider': TrainingSlider;
+    /** The old name, kept for one version. */
     'training-slider': TrainingSlider;
   }
 }

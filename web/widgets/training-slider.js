@@ -1,9 +1,9 @@
-// <training-slider>: from random numbers (step 0) to the trained model. Move
+// <ew-training-slider>: from random numbers (step 0) to the trained model. Move
 // the slider and watch a word's closest tokens and the position map change.
 // Uses the F16 snapshots of the token and position tables that training
 // wrote next to the model (snapshots/index.json).
 //
-//   <training-slider src="model/" word="·girl"></training-slider>
+//   <ew-training-slider src="model/" word="·girl"></ew-training-slider>
 //
 // Snapshots load lazily: the index when the widget first comes near the
 // screen, each snapshot (about 1 MB for 4,096 × 128 plus 128 × 128 numbers
@@ -78,8 +78,8 @@ export class TrainingSlider extends ModelWidget {
     this.ticks = el('ol', { className: 'ew-ticks', 'aria-label': 'Go to a step' });
     this.stepText = el('p', { className: 'ew-summary', 'aria-live': 'polite' });
     this.loading = el('p', { className: 'ew-note', role: 'status' });
-    this.nearest = el('nearest-words', { className: 'ew-nested' });
-    this.map = el('position-map', { className: 'ew-nested' });
+    this.nearest = el('ew-nearest-words', { className: 'ew-nested' });
+    this.map = el('ew-position-map', { className: 'ew-nested' });
     this.nearest.setAttribute('word', this.getAttribute('word') ?? '·girl');
     this.map.setAttribute('place', '2');
     this.map.setAttribute('other', '3');
@@ -457,4 +457,4 @@ async function fetchOk(url) {
   return response;
 }
 
-defineWidget('training-slider', TrainingSlider);
+defineWidget('ew-training-slider', TrainingSlider);

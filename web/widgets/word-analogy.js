@@ -1,12 +1,12 @@
-// <word-analogy>: a − b + c, the tokens closest to it by cosine, with the
+// <ew-word-analogy>: a − b + c, the tokens closest to it by cosine, with the
 // three inputs left out (model.nearest's `exclude`: returning the inputs
 // themselves is the classic bug of word-vector demos).
 //
-//   <word-analogy a="·king" b="·man" c="·woman"></word-analogy>
+//   <ew-word-analogy a="·king" b="·man" c="·woman"></ew-word-analogy>
 //
-// <word-cosine>: the cosine of any two words the reader types.
+// <ew-word-cosine>: the cosine of any two words the reader types.
 //
-//   <word-cosine a="·girl" b="·boy"></word-cosine>
+//   <ew-word-cosine a="·girl" b="·boy"></ew-word-cosine>
 import { rowView, cosine } from '../index.js';
 import { ModelWidget, el, selectAllOnTap, uniqueId } from './parts/base.js';
 import { neighbourList } from './parts/neighbours.js';
@@ -119,5 +119,5 @@ export class WordCosine extends TypedWords {
   }
 }
 
-defineWidget('word-analogy', WordAnalogy);
-defineWidget('word-cosine', WordCosine);
+defineWidget('ew-word-analogy', WordAnalogy);
+defineWidget('ew-word-cosine', WordCosine);

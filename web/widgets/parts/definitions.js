@@ -14,14 +14,32 @@
 // { except: Set of names defined at once, waiting: Map of name → class } while a page holds definitions back.
 let held;
 
+/** Every element the package defines is named with this prefix, as its events are: one prefix keeps a page free of clashes. */
+const PREFIX = 'ew-';
+
+// The old names said once each: <trace-table> is <ew-trace-table> now.
+const noted = new Set();
+
 /**
- * Defines the custom element `name` now, unless a page is holding
- * definitions back (then it waits for defineDeferredWidgets). A name
- * defined already, by this or another copy of the package, is left as it is.
+ * The element under its name before the prefix (<trace-table>), kept for
+ * one version: the same class, each name its own constructor (one can be
+ * defined only once), saying once in the console what the new name is.
  */
-export function defineWidget(name, constructor) {
+function underOldName(oldName, name, constructor) {
+  return class extends constructor {
+    constructor() {
+      super();
+      if (noted.has(oldName)) return;
+      noted.add(oldName);
+      console.warn(`<${oldName}> is now <${name}>; the old name will go in the next version.`);
+    }
+  };
+}
+
+/** Defines `name` now, or holds it back while a page holds definitions and `group` (its names) is not excepted. */
+function defineOne(name, constructor, group) {
   if (customElements.get(name)) return;
-  if (held && !held.except.has(name)) {
+  if (held && !group.some((n) => held.except.has(n))) {
     held.waiting.set(name, constructor);
     return;
   }
@@ -29,8 +47,23 @@ export function defineWidget(name, constructor) {
 }
 
 /**
+ * Defines the custom element `name` now, unless a page is holding
+ * definitions back (then it waits for defineDeferredWidgets). A name
+ * defined already, by this or another copy of the package, is left as it
+ * is. A name with the package's prefix (ew-trace-table) is defined under its
+ * old name (trace-table) as well, for one version.
+ */
+export function defineWidget(name, constructor) {
+  const oldName = name.startsWith(PREFIX) ? name.slice(PREFIX.length) : undefined;
+  const group = oldName ? [name, oldName] : [name];
+  defineOne(name, constructor, group);
+  if (oldName) defineOne(oldName, underOldName(oldName, name, constructor), group);
+}
+
+/**
  * Holds back the definitions of the widget modules imported from now on,
- * but those named in `except`, until defineDeferredWidgets(). Until then the
+ * but those named in `except` (by either name: ew-embedding-table or
+ * embedding-table), until defineDeferredWidgets(). Until then the
  * held elements are plain unknown elements: their CSS keeps their place
  * (widgets.css, `:not(:defined)`); a member set on one meanwhile is set
  * again through its class once it is defined, but none can be read.
@@ -65,7 +98,7 @@ export function defineDeferredWidgets() {
       for (const [key] of members) delete element[key];
       return [element, members];
     });
-    defineWidget(name, constructor);
+    if (!customElements.get(name)) customElements.define(name, constructor);
     for (const [element, members] of early) for (const [key, value] of members) element[key] = value;
   }
 }

@@ -18,7 +18,7 @@ export interface LoadProgress {
   stage: string;
 }
 
-/** A heat map of <embedding-table> or <position-map>. */
+/** A heat map of <ew-embedding-table> or <ew-position-map>. */
 export interface HeatGrid {
   /** Moves the cursor to row r, column c (and scrolls there). */
   select(row: number, col: number, options?: { scroll?: boolean }): void;
@@ -47,7 +47,7 @@ declare class ModelWidget extends HTMLElement {
   ensureBuilt(): void;
 }
 
-/** <embedding-table>: the whole token table as a heat map, a window of rows at a time. */
+/** <ew-embedding-table>: the whole token table as a heat map, a window of rows at a time. */
 export declare class EmbeddingTable extends ModelWidget {
   /** The token highlighted, as text; setting it is the same as setting the attribute. */
   get token(): string | undefined;
@@ -58,7 +58,7 @@ export declare class EmbeddingTable extends ModelWidget {
   pick(id: number): void;
 }
 
-/** <nearest-words>: a word's closest tokens by cosine. */
+/** <ew-nearest-words>: a word's closest tokens by cosine. */
 export declare class NearestWords extends ModelWidget {
   /** The word shown (its token's text); setting it finds the word as the search box does. */
   get word(): string;
@@ -73,7 +73,7 @@ export declare class NearestWords extends ModelWidget {
   pickText(text: string): void;
 }
 
-/** <word-pairs>: the cosine of given pairs of tokens. */
+/** <ew-word-pairs>: the cosine of given pairs of tokens. */
 export declare class WordPairs extends ModelWidget {
   /** The pairs of the `pairs` attribute, with the book's figure where it gives one. */
   readonly pairs: { a: string; b: string; book: number | undefined }[];
@@ -81,7 +81,7 @@ export declare class WordPairs extends ModelWidget {
   readonly results: { a: string; b: string; ids: number[]; score: number | null; missing: string[] }[];
 }
 
-/** <dot-product>: two small editable vectors, their products and their sum. Needs no model. */
+/** <ew-dot-product>: two small editable vectors, their products and their sum. Needs no model. */
 export declare class DotProduct extends HTMLElement {
   /** The vectors as numbers, [a, b]. */
   readonly vectors: [number[], number[]];
@@ -89,7 +89,7 @@ export declare class DotProduct extends HTMLElement {
   readonly result: { products: number[]; sum: number } | undefined;
 }
 
-/** <position-map>: the context × context cosine map of the position table. */
+/** <ew-position-map>: the context × context cosine map of the position table. */
 export declare class PositionMap extends ModelWidget {
   /** The heat map, once shown (none for a model without a position table). */
   readonly grid: HeatGrid | undefined;
@@ -97,7 +97,7 @@ export declare class PositionMap extends ModelWidget {
   compare(place: number, other: number): void;
 }
 
-/** <trace-table>: a text's trace, token by token. */
+/** <ew-trace-table>: a text's trace, token by token. */
 export declare class TraceTable extends ModelWidget {
   /** The text traced; setting it traces the new text. */
   get text(): string;
@@ -111,7 +111,7 @@ export declare class TraceTable extends ModelWidget {
   readonly compareTrace: Trace | undefined;
 }
 
-/** <one-hot-lookup>: a token's one-hot vector times the token table, computed as a real product and checked against the row. */
+/** <ew-one-hot-lookup>: a token's one-hot vector times the token table, computed as a real product and checked against the row. */
 export declare class OneHotLookup extends ModelWidget {
   /** The token whose one-hot vector is multiplied (an id), once shown. */
   readonly tokenId: number | undefined;
@@ -121,7 +121,7 @@ export declare class OneHotLookup extends ModelWidget {
   pick(id: number): void;
 }
 
-/** <row-dot-product>: two tokens' rows, their place-by-place products, the dot product, the lengths and the cosine. */
+/** <ew-row-dot-product>: two tokens' rows, their place-by-place products, the dot product, the lengths and the cosine. */
 export declare class RowDotProduct extends ModelWidget {
   /** The two token ids compared, once shown. */
   readonly pair: [number, number] | undefined;
@@ -129,7 +129,7 @@ export declare class RowDotProduct extends ModelWidget {
   compare(a: number, b: number): void;
 }
 
-/** <training-slider>: the model from random numbers to trained, snapshot by snapshot. */
+/** <ew-training-slider>: the model from random numbers to trained, snapshot by snapshot. */
 export declare class TrainingSlider extends ModelWidget {
   /** The word whose closest tokens are shown; setting it is the same as setting the attribute. */
   get word(): string;
@@ -140,7 +140,7 @@ export declare class TrainingSlider extends ModelWidget {
   snapshot(i: number): Promise<Model>;
 }
 
-/** A line of <chapter-code>: its code, a comment, and a function that does what the line says. */
+/** A line of <ew-chapter-code>: its code, a comment, and a function that does what the line says. */
 export interface CodeLine {
   code: string;
   comment?: string;
@@ -149,7 +149,7 @@ export interface CodeLine {
   run?: () => unknown;
 }
 
-/** <chapter-code>: code lines with a Run button and console-style results. */
+/** <ew-chapter-code>: code lines with a Run button and console-style results. */
 export declare class ChapterCode extends HTMLElement {
   get lines(): CodeLine[];
   set lines(lines: CodeLine[]);
@@ -157,7 +157,7 @@ export declare class ChapterCode extends HTMLElement {
   execute(): unknown[];
 }
 
-/** <vocabulary-map>: every token as a dot on a map computed in the browser. */
+/** <ew-vocabulary-map>: every token as a dot on a map computed in the browser. */
 export declare class VocabularyMap extends ModelWidget {
   /** The token picked now. */
   readonly tokenId: number | undefined;
@@ -171,13 +171,13 @@ export declare class VocabularyMap extends ModelWidget {
   resetView(): void;
 }
 
-/** <word-analogy>: a − b + c and its closest tokens. */
+/** <ew-word-analogy>: a − b + c and its closest tokens. */
 export declare class WordAnalogy extends ModelWidget {
   /** The closest tokens of the last query, its three inputs left out. */
   readonly answer: Neighbour[] | undefined;
 }
 
-/** <word-cosine>: the cosine of two typed words. */
+/** <ew-word-cosine>: the cosine of two typed words. */
 export declare class WordCosine extends ModelWidget {
   /** The cosine of the last two words. */
   readonly score: number | undefined;

@@ -1,5 +1,5 @@
 // A heat map on a canvas that mouse, touch and keyboard can all read: the
-// drawing part of <embedding-table> and <position-map>.
+// drawing part of <ew-embedding-table> and <ew-position-map>.
 //
 // The whole table is painted into an image of one pixel per number (color.js
 // tableImage, or RowImage, which paints a block of rows when it is first

@@ -1,4 +1,4 @@
-// The parts of <training-slider> that show learning as it happens: the map
+// The parts of <ew-training-slider> that show learning as it happens: the map
 // of the token table at each snapshot (points moving from one snapshot's
 // layout to the next), the training loss curve with the slider's step
 // marked, and the figures of a pair of words across the snapshots.

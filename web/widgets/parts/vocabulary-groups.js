@@ -1,4 +1,4 @@
-// The groups of words the chapter names, marked on <vocabulary-map>: each
+// The groups of words the chapter names, marked on <ew-vocabulary-map>: each
 // group is a fixed list of tokens, written in the chapter's display form
 // ("·red" is " red"), checked against the default model's vocabulary (see
 // docs/page.md). Tokens a model lacks are skipped, so another model shows

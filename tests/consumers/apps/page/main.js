@@ -9,7 +9,7 @@ async function main() {
   try {
     const model = await loadModel();
     answer.textContent = String(cosine(rowView(model.wte, model.tokenId('·girl')), rowView(model.wte, model.tokenId('·boy'))));
-    document.querySelector('trace-table').model = model;
+    document.querySelector('ew-trace-table').model = model;
     const map = await model.map();
     answer.dataset.map = `${map.rows} × ${map.cols}`;
   } catch (error) {

@@ -6,17 +6,17 @@ import { sharedModel, type NearestWords } from 'embeddings-and-position/widgets'
 import type { TrainingSlider } from 'embeddings-and-position/widgets/training-slider';
 import { deferWidgetDefinitions } from 'embeddings-and-position/widgets/definitions';
 
-deferWidgetDefinitions({ except: ['nearest-words'] });
+deferWidgetDefinitions({ except: ['ew-nearest-words'] });
 locateFiles((path) => `/static/${path}`);
 
 export async function main(): Promise<number> {
   await ready;
   const model: Model = await loadModel();
-  const nearest: NearestWords | null = document.querySelector('nearest-words');
+  const nearest: NearestWords | null = document.querySelector('ew-nearest-words');
   if (nearest) nearest.word = '·boy';
-  const trace = document.querySelector('trace-table');
+  const trace = document.querySelector('ew-trace-table');
   if (trace) trace.model = sharedModel();
-  const slider: TrainingSlider = document.createElement('training-slider');
+  const slider: TrainingSlider = document.createElement('ew-training-slider');
   slider.word = '·cat';
   for (const row of model.wte) void row.length;
   model[Symbol.dispose]();

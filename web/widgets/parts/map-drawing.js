@@ -1,0 +1,161 @@
+// The picture of <ew-vocabulary-map>: every token's dot, the groups' marks,
+// rings round the picked word, its neighbours and a lit token, and labels
+// placed where they do not overlap (label-placement.js).
+import { tokenLabel } from './token-picker.js';
+import { VOCABULARY_GROUPS, drawShape } from './vocabulary-groups.js';
+import { placeLabels } from './label-placement.js';
+import { toScreen } from './map-geometry.js';
+
+/** Other tokens' labels are tried once no more than this many dots are in view (zoomed in). */
+const OTHER_LABELS = 250;
+const FONT = '12px system-ui, sans-serif';
+const BOLD = 'bold 13px system-ui, sans-serif';
+
+/** The colours of the widget's theme (light, dark, or a book's own custom properties). */
+export function readColours(widget) {
+  const style = getComputedStyle(widget);
+  const read = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+  widget.colours = {
+    ink: read('--ew-ink', '#1d1d1f'), bg: read('--ew-bg', '#ffffff'), muted: read('--ew-muted', '#5c5c66'), accent: read('--ew-accent', '#2458a6'),
+  };
+}
+
+/** "across: ·man → ·woman" at the bottom right and what up is at the top left, as boxes to keep labels off. */
+export function axisCaptions(widget, context) {
+  const word = (id) => tokenLabel(widget.model, id);
+  const { from, to, upFrom, upTo } = widget.axes;
+  const across = `across → from ${word(from)} to ${word(to)}`;
+  const up = upFrom === undefined ? 'up ↑ most varied at right angles' : `up ↑ from ${word(upFrom)} to ${word(upTo)}`;
+  const a = textWidth(widget, context, FONT, across), u = textWidth(widget, context, FONT, up);
+  return [
+    { text: across, left: Math.max(4, widget.width - a - 6), top: widget.height - 20, right: widget.width - 2, bottom: widget.height - 4 },
+    { text: up, left: 6, top: 4, right: Math.min(widget.width - 2, u + 10), bottom: 20 },
+  ];
+}
+
+export function textWidth(widget, context, font, text) {
+  const key = `${font}\n${text}`;
+  let width = widget.widths.get(key);
+  if (width === undefined) {
+    context.font = font;
+    width = context.measureText(text).width;
+    widget.widths.set(key, width);
+  }
+  return width;
+}
+
+export function drawMap(widget) {
+  widget.ensureBuilt();
+  const context = widget.canvas.getContext('2d');
+  if (!context || !widget.map_) return;
+  const { ratio, width, height } = widget;
+  const { ink, bg, muted, accent } = widget.colours;
+  context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  context.clearRect(0, 0, width, height);
+  const map = widget.map_, rows = map.rows;
+  const picked = widget.id_ !== undefined && widget.id_ < rows ? widget.id_ : undefined;
+  const isolatedSet = widget.isolated && picked !== undefined ? new Set([picked, ...(widget.neighbours ?? [])]) : undefined;
+  const onMap = (x, y) => x >= -4 && y >= -4 && x <= width + 4 && y <= height + 4;
+  const visible = [];
+  context.fillStyle = muted;
+  context.globalAlpha = isolatedSet ? 0.12 : 0.45;
+  for (let i = 0; i < rows; i++) {
+    const [x, y] = toScreen(widget, map.at(i, 0), map.at(i, 1));
+    if (!onMap(x, y)) continue;
+    visible.push(i);
+    context.fillRect(x - 1, y - 1, 2, 2);
+  }
+  context.globalAlpha = 1;
+  for (const group of VOCABULARY_GROUPS) {
+    if (!widget.shownGroups.has(group.key)) continue;
+    context.fillStyle = group.colour;
+    context.strokeStyle = bg;
+    context.lineWidth = 1;
+    for (const id of widget.groups[group.key]) {
+      const [x, y] = toScreen(widget, map.at(id, 0), map.at(id, 1));
+      if (!onMap(x, y)) continue;
+      context.globalAlpha = isolatedSet && !isolatedSet.has(id) ? 0.15 : 1;
+      drawShape(context, group.shape, x, y, 4);
+      context.fill();
+      context.stroke();
+    }
+  }
+  context.globalAlpha = 1;
+  const rings = [];
+  // The reader's own axes: their words, and what each direction is, in the picture's corners.
+  const captions = widget.method === 'axes' && widget.axes ? axisCaptions(widget, context) : [];
+  if (captions.length) {
+    const { from, to, upFrom, upTo } = widget.axes;
+    for (const id of [from, to, upFrom, upTo]) {
+      if (id !== undefined && id < rows && !rings.some((r) => r.id === id)) {
+        rings.push({ id, text: tokenLabel(widget.model, id), font: BOLD, radius: 6, colour: accent, line: 2, leaders: true, lit: true });
+      }
+    }
+  }
+  if (widget.lit && widget.lit.id < rows) rings.push({ id: widget.lit.id, text: widget.lit.label, font: BOLD, radius: 10, colour: accent, line: 3, leaders: true, lit: true });
+  if (picked !== undefined) {
+    rings.push({ id: picked, text: tokenLabel(widget.model, picked), font: BOLD, radius: 7, colour: ink, line: 3, leaders: true });
+    for (const id of widget.neighbours ?? []) rings.push({ id, text: tokenLabel(widget.model, id), font: FONT, radius: 5, colour: ink, line: 2, leaders: true });
+  }
+  // Zoomed in, other tokens are labelled too where there is room, those nearest the middle first.
+  const ringed = new Set(rings.map((r) => r.id));
+  const others = visible.length <= OTHER_LABELS
+    ? visible.filter((id) => !ringed.has(id) && (!isolatedSet || isolatedSet.has(id))).map((id) => {
+      const [x, y] = toScreen(widget, map.at(id, 0), map.at(id, 1));
+      return { id, x, y, far: (x - width / 2) ** 2 + (y - height / 2) ** 2 };
+    }).sort((a, b) => a.far - b.far) : [];
+  const labels = [
+    ...rings.map((ring) => {
+      const [x, y] = toScreen(widget, map.at(ring.id, 0), map.at(ring.id, 1));
+      return { ...ring, x, y, width: textWidth(widget, context, ring.font, ring.text), height: ring.font === BOLD ? 16 : 15 };
+    }),
+    ...others.map(({ id, x, y }) => {
+      const text = tokenLabel(widget.model, id);
+      return { id, text, font: FONT, x, y, radius: 2, width: textWidth(widget, context, FONT, text), height: 15, leaders: false, other: true };
+    }),
+  ];
+  const boxes = placeLabels(labels, { width, height, padding: 1, taken: captions });
+  context.font = FONT;
+  context.textBaseline = 'middle';
+  for (const caption of captions) {
+    context.fillStyle = muted;
+    context.fillText(caption.text, caption.left, (caption.top + caption.bottom) / 2);
+  }
+  for (const ring of labels.slice(0, rings.length)) {
+    context.beginPath();
+    context.arc(ring.x, ring.y, ring.radius, 0, 2 * Math.PI);
+    context.lineWidth = ring.line;
+    context.strokeStyle = ring.colour;
+    context.stroke();
+  }
+  context.textBaseline = 'middle';
+  context.lineJoin = 'round';
+  labels.forEach((label, k) => {
+    const box = boxes[k];
+    if (!box) return;
+    if (box.leader) {
+      const tx = Math.max(box.left, Math.min(box.right, label.x)), ty = Math.max(box.top, Math.min(box.bottom, label.y));
+      context.beginPath();
+      context.moveTo(label.x, label.y);
+      context.lineTo(tx, ty);
+      context.lineWidth = 1;
+      context.strokeStyle = muted;
+      context.stroke();
+    }
+    context.font = label.font;
+    const ty = (box.top + box.bottom) / 2;
+    context.lineWidth = 3;
+    context.strokeStyle = bg;
+    context.strokeText(label.text, box.left, ty);
+    context.fillStyle = label.lit ? accent : label.other ? muted : ink;
+    context.fillText(label.text, box.left, ty);
+  });
+  /** For the tests and the text below: each label drawn, { id, left, top, right, bottom }, and the ringed ones left out. */
+  widget.labelBoxes = labels.flatMap((label, k) => (boxes[k] ? [{ id: label.id, ...boxes[k] }] : []));
+  const leftOut = labels.slice(0, rings.length).filter((label, k) => !boxes[k] && label.x >= 0 && label.y >= 0 && label.x <= width && label.y <= height);
+  widget.leftOut = leftOut.map((label) => label.id);
+  const note = leftOut.length
+    ? `${leftOut.length} of the ringed words ${leftOut.length === 1 ? 'has' : 'have'} no room for a label here (${leftOut.map((l) => l.text).join(', ')}): zoom in, or isolate them.`
+    : '';
+  if (widget.fitNote.textContent !== note) widget.fitNote.textContent = note;
+}

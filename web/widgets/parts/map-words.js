@@ -1,0 +1,68 @@
+// <ew-vocabulary-map> in words: the legend that says how the map was made
+// and what its distances mean, and the list of the picked word's closest
+// tokens, each said to be near it on the map or not.
+import { el } from './base.js';
+import { tokenLabel } from './token-picker.js';
+import { mapDetails } from '../../index.js';
+import { num } from './format.js';
+
+/** How many closest tokens the map rings and lists. */
+export const NEIGHBOURS = 10;
+
+export function writeLegend(widget) {
+  const model = widget.model;
+  const details = mapDetails(widget.map_);
+  const count = model.vocabSize.toLocaleString('en-US');
+  if (widget.method === 'axes' && widget.axisDetails) {
+    const { acrossShare, upShare, upKind } = widget.axisDetails;
+    const { from, to, upFrom, upTo } = widget.axes;
+    const word = (id) => tokenLabel(model, id);
+    const pct = (share) => `${(100 * share).toFixed(1)}%`;
+    const across = `Across: the direction from ${word(from)} to ${word(to)} (the difference of their rows); each token lies as far ` +
+      `across as its row goes that way (its dot product with that direction, of length 1), so ${word(from)} and ${word(to)} are ` +
+      `as far apart across as their rows are. It holds ${pct(acrossShare)} of the table's variation.`;
+    const up = upKind === 'words'
+      ? ` Up: the direction from ${word(upFrom)} to ${word(upTo)}, made at right angles to across (its part along across taken out), ${pct(upShare)} of the variation.`
+      : ` Up: the direction in which the tokens vary most at right angles to across (the first principal component of the table once ` +
+        `the across direction is taken out of every row), ${pct(upShare)} of the variation.`;
+    widget.legend.textContent = `Each dot is one of the ${count} tokens. ${across}${up} Both are straight lines through the ${model.width} numbers, ` +
+      'so distances along them are real; everything else about the rows is flattened away.';
+  } else if (details?.method === 'pca') {
+    const [a, b] = details.varianceShare.map((s) => `${(100 * s).toFixed(1)}%`);
+    widget.legend.textContent = `Each dot is one of the ${count} tokens. PCA: across is the direction in which the token ` +
+      `lists vary most (${a} of all the variation), up is the next one (${b}). Distances along these two directions are ` +
+      `real, but most of the variation lies in other directions, so tokens far apart in the table can land together here.`;
+  } else {
+    widget.legend.textContent = `Each dot is one of the ${count} tokens, placed by UMAP so that tokens with similar lists ` +
+      `land near each other. Only neighbourhoods mean something: the axes, and the distances between dots far apart, ` +
+      `do not.${widget.computeMs === undefined ? '' : ` Your browser computed this map in ${num(widget.computeMs / 1000, 2)} s.`}`;
+  }
+  const name = widget.method === 'axes' ? 'Map along your own axes' : `${widget.method.toUpperCase()} map`;
+  widget.canvas.setAttribute('aria-label', `${name} of the ${count} tokens; the list below says what it shows`);
+}
+
+/** The text alternative: the picked word's closest tokens, and whether the map keeps each near it. */
+export function describeNeighbours(widget) {
+  const model = widget.model;
+  if (!model || !widget.map_ || widget.id_ === undefined) return;
+  const map = widget.map_, id = widget.id_;
+  const distance = (j) => Math.hypot(map.at(id, 0) - map.at(j, 0), map.at(id, 1) - map.at(j, 1));
+  // The picked word's 10 nearest dots on the map.
+  const order = [];
+  for (let j = 0; j < map.rows; j++) if (j !== id) order.push([distance(j), j]);
+  order.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  const nearOnMap = new Set(order.slice(0, NEIGHBOURS).map(([, j]) => j));
+  const word = tokenLabel(model, id);
+  const group = widget.groupOf.get(id);
+  const kept = widget.neighbours.filter((j) => nearOnMap.has(j)).length;
+  widget.listHeading.textContent = `${word}${group ? ` (${group.label.toLowerCase()})` : ''}: its ${widget.neighbours.length} closest tokens by ` +
+    `cosine similarity, ${kept} of them also among its ${NEIGHBOURS} nearest dots on this map` +
+    `${widget.isolated ? ' (shown alone on the map, the other tokens faded)' : ''}:`;
+  widget.list.replaceChildren(...widget.neighbours.map((j) => {
+    const button = el('button', { type: 'button', className: 'ew-token ew-link', textContent: tokenLabel(model, j) });
+    button.addEventListener('click', () => widget.pick(j));
+    const g = widget.groupOf.get(j);
+    return el('li', { 'data-id': String(j) }, button,
+      el('span', { className: 'ew-muted', textContent: ` ${nearOnMap.has(j) ? 'near it on the map' : 'farther away on the map'}${g && widget.shownGroups.has(g.key) ? `; ${g.label.toLowerCase()}` : ''}` }));
+  }));
+}
