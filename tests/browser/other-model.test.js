@@ -80,6 +80,16 @@ test('a model without a position table: every widget works or says it has no pos
   // The token widgets work as for any model.
   const nearest = await page.evaluate(() => window.model.nearest('·girl', 3).map((n) => n.text));
   assert.equal(nearest.length, 3);
+  // Its tokenizer puts a BOS before every text, as Llama 3's does: the trace says so, and counts the reader's own tokens.
+  const special = await page.evaluate(() => ({
+    around: window.model.specialTokensAround,
+    plain: window.model.encode('Lily saw Max'),
+    withSpecial: window.model.encode('Lily saw Max', { addSpecialTokens: true }),
+  }));
+  assert.deepEqual(special.around.before.map((t) => t.text), ['<|endoftext|>']);
+  assert.deepEqual(special.withSpecial, [special.around.before[0].id, ...special.plain]);
+  const note = page.locator('#trace .ew-trace-special');
+  assert.match(await note.innerText(), /expects <\|endoftext\|> before every text.*only your own tokens/s);
   assert.deepEqual(page.problems, []);
 });
 

@@ -125,6 +125,9 @@ describe(`the chapter page (${modelMode} model)`, () => {
     assert.deepEqual(got.position, Array.from(expected.positionEmbeddings.data));
     assert.deepEqual(got.sum, Array.from(expected.embeddings.data));
     assert.equal(got.shape, `Matrix ${expected.tokens.length} × ${model.width}`);
+    // The default model's tokenizer adds no special token around a text, and the trace says nothing of one.
+    assert.deepEqual(model.specialTokensAround, { before: [], after: [] });
+    assert.equal(await page.locator('#trace .ew-trace-special').isHidden(), true);
     // `trace` follows the text box.
     await page.locator('#trace textarea').first().fill('Once upon a time');
     await page.waitForFunction(() => trace.text === 'Once upon a time');

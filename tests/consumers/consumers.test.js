@@ -202,10 +202,15 @@ async function visit(url) {
       const answer = document.querySelector('#answer');
       return answer.dataset.map || answer.dataset.error;
     }, undefined, { timeout: 120000 });
-    // The Worker as the map was done: still running, the package's script in it.
-    const mapWorkers = await Promise.all(workers.map(async ({ url: workerUrl, closed, worker }) => ({
-      url: workerUrl, closed, listening: closed ? false : await worker.evaluate(() => typeof self.onmessage === 'function'),
+    // The Worker as the map was done: still running, the package's script in
+    // it. The first Worker is the map's; in a cross-origin isolated page it
+    // starts helpers (the same script, one per other core), which wait on
+    // shared memory and so are not asked anything.
+    const mapWorkers = await Promise.all(workers.map(async ({ url: workerUrl, closed, worker }, index) => ({
+      url: workerUrl, closed,
+      listening: closed || index > 0 ? undefined : await worker.evaluate(() => typeof self.onmessage === 'function'),
     })));
+    const isolated = await page.evaluate(() => self.crossOriginIsolated);
     const shown = await page.evaluate(async () => {
       const widgets = [...document.querySelectorAll('body > ew-nearest-words, body > ew-trace-table')];
       await Promise.all(widgets.map((widget) => widget.updated));
@@ -226,7 +231,7 @@ async function visit(url) {
       const element = document.querySelector('ew-training-slider');
       return { state: element.dataset.state, snapshots: element.snapshots.length, status: element.querySelector('.ew-status')?.textContent };
     });
-    return { shown, slider, workers: mapWorkers, failed, warnings, problems: page.problems };
+    return { shown, slider, workers: mapWorkers, isolated, failed, warnings, problems: page.problems };
   } finally {
     await page.context().close();
   }
@@ -240,7 +245,10 @@ function checkApp(seen) {
   assert.deepEqual(seen.shown.states, ['ew-nearest-words ready', 'ew-trace-table ready']);
   assert.deepEqual(seen.shown.nearest, state.expected.nearest, '<ew-nearest-words> lists the closest tokens');
   assert.deepEqual(seen.shown.traced, ['Lily', '·saw', '·Max'], 'the model handed to <ew-trace-table> by script is taken');
-  assert.equal(seen.workers.length, 1, `one map Worker: ${JSON.stringify(seen.workers)}`);
+  // One map Worker; with cross-origin isolation, its helper threads: more Workers of the same file.
+  const helpers = seen.workers.slice(1);
+  assert.ok(seen.workers.length >= 1 && (seen.isolated || helpers.length === 0), `one map Worker: ${JSON.stringify(seen.workers)}`);
+  assert.ok(helpers.every((helper) => helper.url === seen.workers[0].url), `helpers run the map Worker's file: ${JSON.stringify(seen.workers)}`);
   assert.ok(!seen.workers[0].url.startsWith('data:'), 'the Worker is a file of its own');
   assert.deepEqual({ closed: seen.workers[0].closed, listening: seen.workers[0].listening }, { closed: false, listening: true },
     'the Worker lives until the map is done');

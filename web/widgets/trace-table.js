@@ -12,7 +12,7 @@ import { ModelWidget, el } from './parts/base.js';
 import { legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
-import { isByteToken } from './parts/token-picker.js';
+import { hasTokenizer, isByteToken } from './parts/token-picker.js';
 import { defineWidget } from './parts/definitions.js';
 import { COLLAPSED_ROWS, TraceView } from './parts/trace-view.js';
 import { TextBox } from './parts/trace-text-box.js';
@@ -42,7 +42,8 @@ export class TraceTable extends ModelWidget {
       this.comparison = el('div', { className: 'ew-compare', 'aria-live': 'polite' });
       this.append(this.boxB.element, this.viewB.element, this.comparison);
     }
-    this.append(this.legendHost);
+    this.specialNote = el('p', { className: 'ew-muted ew-trace-special', hidden: true });
+    this.append(this.legendHost, this.specialNote);
   }
 
   attributeChangedCallback(name, before, after) {
@@ -95,7 +96,25 @@ export class TraceTable extends ModelWidget {
   show(model) {
     this.limit = tableLimit(model);
     this.legendHost.replaceChildren(legend(this.limit, { label: 'Colours of the token, position and sum lists' }));
+    this.#sayWhatTheModelAdds(model);
     this.#update();
+  }
+
+  /**
+   * The trace counts the reader's own tokens, as the chapter does; a model
+   * whose tokenizer puts special tokens around every text (Llama's BOS,
+   * BERT's [CLS] and [SEP]) was trained seeing them too, so say which.
+   */
+  #sayWhatTheModelAdds(model) {
+    const around = hasTokenizer(model) ? model.specialTokensAround : { before: [], after: [] };
+    const names = (tokens) => listInWords(tokens.map((token) => token.text));
+    const parts = [];
+    if (around.before.length) parts.push(`${names(around.before)} before`);
+    if (around.after.length) parts.push(`${names(around.after)} after`);
+    this.specialNote.hidden = parts.length === 0;
+    this.specialNote.textContent = parts.length === 0 ? '' : `This model expects ${parts.join(' and ')} every text: its tokenizer adds ` +
+      `${around.before.length + around.after.length === 1 ? 'it' : 'them'} (model.encode(text, { addSpecialTokens: true })). ` +
+      'The trace shows only your own tokens, as the chapter counts them.';
   }
 
   #schedule() {

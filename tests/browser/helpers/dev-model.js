@@ -159,7 +159,19 @@ function rotaryModel({ wte, vocabSize, width, layers, tokenizerJson }) {
     model_type: 'llama', vocab_size: vocabSize, hidden_size: width, max_position_embeddings: 8192,
     num_hidden_layers: layers, num_attention_heads: 4, rope_theta: 500000, tie_word_embeddings: true,
   })));
-  files.set('tokenizer.json', new TextEncoder().encode(tokenizerJson));
+  // As Llama 3's: a BOS before every text when special tokens are asked for.
+  const tokenizer = JSON.parse(tokenizerJson);
+  const bos = tokenizer.added_tokens[0];
+  tokenizer.post_processor = {
+    type: 'Sequence',
+    processors: [tokenizer.post_processor, {
+      type: 'TemplateProcessing',
+      single: [{ SpecialToken: { id: bos.content, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }],
+      pair: [{ SpecialToken: { id: bos.content, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }],
+      special_tokens: { [bos.content]: { id: bos.content, ids: [bos.id], tokens: [bos.content] } },
+    }],
+  };
+  files.set('tokenizer.json', new TextEncoder().encode(JSON.stringify(tokenizer)));
   return files;
 }
 
