@@ -8,54 +8,14 @@ import { POSITION, TOKEN } from './tables.js';
 import { Trace } from './trace.js';
 import { internalsOf, textHostOf } from './internals.js';
 import { checkText } from './text.js';
-
-// The text specialTokensAround encodes to find what is put around a text.
-const SPECIAL_PROBE = 'a';
-
-function encodeOptions(options) {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`encode: options must be an object such as { addSpecialTokens: true }, got ${describe(options)}`);
-  }
-  const addSpecialTokens = options.addSpecialTokens ?? false;
-  if (typeof addSpecialTokens !== 'boolean') {
-    throw new TypeError(`encode: options.addSpecialTokens must be true or false, got ${describe(addSpecialTokens)}`);
-  }
-  const { pair } = options;
-  if (pair !== undefined && typeof pair !== 'string') {
-    throw new TypeError(`encode: options.pair must be a string, got ${describe(pair)}`);
-  }
-  return { addSpecialTokens, pair };
-}
+import { decodeArguments, encodeOptions, notOneToken, specialTokensAround } from './token-text.js';
 
 // How many tokens trace() counts exactly before it says "more than".
 const COUNT_LIMIT = 4096;
 
-// tokenId() lists the pieces of a text that is not one token only up to this
-// length; past it the message would be longer than the reader wants.
-const LONGEST_TEXT_SPLIT_IN_MESSAGES = 1000;
-
 const inspect = Symbol.for('nodejs.util.inspect.custom');
 
 const tableOwners = new WeakMap();
-
-/**
- * tokenId()'s hint for a text that is not one token: the spellings close to
- * it that are ("girl" -> '·girl', the word after a space, as it stands in
- * a sentence), or '' when none is.
- */
-function suggestTokens(tokenizer, text) {
-  const word = text.replace(/^[·\s]+|\s+$/g, '');
-  if (!word || word.length > 100) return '';
-  const cases = [word, word.toLowerCase(), word[0].toUpperCase() + word.slice(1).toLowerCase()];
-  const spellings = new Set(cases.flatMap((w) => [`·${w}`, w]));
-  spellings.delete(text);
-  const found = [...spellings].map((w) => [w, tokenizer.id(w)]).filter(([, id]) => id >= 0).slice(0, 3);
-  if (!found.length) return '';
-  const spaced = found.some(([w]) => w.startsWith('·')) && !text.startsWith('·');
-  const listed = found.map(([w, id]) => `'${w}' (id ${id})`);
-  return `. Did you mean ${listed.length > 1 ? `${listed.slice(0, -1).join(', ')} or ${listed.at(-1)}` : listed[0]}?` +
-    (spaced ? ' "·" is the space before a word: inside a sentence a word is one token with it.' : '');
-}
 
 /**
  * The rows × rows cosine map of any table: in place for a model's own
@@ -173,22 +133,7 @@ export class Model {
    */
   decode(ids, options = {}) {
     const tokenizer = this.#text();
-    if (!Array.isArray(ids) && !ArrayBuffer.isView(ids)) throw new TypeError(`decode: expected an array of token ids, got ${describe(ids)}`);
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`decode: options must be an object such as { skipSpecialTokens: true }, got ${describe(options)}`);
-    }
-    const skipSpecialTokens = options.skipSpecialTokens ?? false;
-    if (typeof skipSpecialTokens !== 'boolean') {
-      throw new TypeError(`decode: options.skipSpecialTokens must be true or false, got ${describe(skipSpecialTokens)}`);
-    }
-    // Each id read once: what is checked is what is decoded (a getter may answer differently twice).
-    const count = ids.length;
-    const checked = new Array(count);
-    for (let i = 0; i < count; i++) {
-      const id = ids[i];
-      checkIndex(id, tokenizer.vocabSize, 'token id', 'decode');
-      checked[i] = id;
-    }
+    const { checked, skipSpecialTokens } = decodeArguments(ids, options, tokenizer.vocabSize);
     return tokenizer.decode(checked, skipSpecialTokens);
   }
 
@@ -197,14 +142,7 @@ export class Model {
    * { addSpecialTokens: true } (Llama 2's BOS: before [{ id: 1, text: '<s>' }]).
    */
   get specialTokensAround() {
-    const tokenizer = this.#text();
-    const own = tokenizer.encode(SPECIAL_PROBE, 'specialTokensAround');
-    const all = tokenizer.encode(SPECIAL_PROBE, 'specialTokensAround', undefined, { addSpecialTokens: true });
-    let at = 0;
-    while (at + own.length <= all.length && own.some((id, i) => all[at + i] !== id)) at++;
-    const named = (ids) => ids.map((id) => ({ id, text: tokenizer.text(id) }));
-    if (at + own.length > all.length) return { before: named(all), after: [] };
-    return { before: named(all.slice(0, at)), after: named(all.slice(at + own.length)) };
+    return specialTokensAround(this.#text());
   }
 
   /** A text's tokens as { id, text }, text in the chapter's display form ("·" for a space). */
@@ -229,14 +167,7 @@ export class Model {
     const tokenizer = this.#text();
     const id = tokenizer.id(text);
     if (id >= 0) return id;
-    if (text.length > LONGEST_TEXT_SPLIT_IN_MESSAGES) {
-      throw new RangeError(`tokenId: a text of ${text.length} characters is not a single token ` +
-        `(the longest token has ${tokenizer.maxTokenBytes} bytes)`);
-    }
-    const raw = text.replace(/·/g, ' ');
-    const pieces = raw === '' ? [] : tokenizer.encode(raw, 'tokenId').map((i) => tokenizer.text(i));
-    throw new RangeError(`tokenId: ${JSON.stringify(text)} is not a single token` +
-      (pieces.length ? `; it is ${pieces.length} tokens: ${pieces.join(' ')}` : '') + suggestTokens(tokenizer, text));
+    throw notOneToken(tokenizer, text);
   }
 
   /** Every token's display text, by id (a new array each call). */
