@@ -133,7 +133,7 @@ test('Unigram (trained by the Rust library, with Metaspace) gives Rust\'s ids an
   // As trained: unk_id null, so only texts made of the pieces' characters.
   const known = new Set(trained.model.vocab.flatMap(([piece]) => Array.from(piece)));
   const texts = TEXTS.filter((text) => Array.from(text.replaceAll(' ', '▁')).every((c) => known.has(c)));
-  assert.ok(texts.length > 100);
+  assert.ok(texts.length > (existsSync(TINYSTORIES) ? 100 : 20), `${texts.length} texts of the pieces' characters`);
   const text = JSON.stringify(trained);
   const model = await loadModel(modelForTokenizer(utf8.encode(text), rowsOf(trained)));
   const encodings = await rust.Tokenizer.fromString(text).encodeBatch(texts, { addSpecialTokens: false });
