@@ -13,6 +13,7 @@ import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
 import { TokenPicker, tokenLabel } from './parts/token-picker.js';
 import { defineWidget } from './parts/definitions.js';
+import { cssPixelContext } from './parts/canvas.js';
 
 // Rows drawn on each side of the token's: the others are counted, not drawn.
 const AROUND = 2;
@@ -175,12 +176,7 @@ export class OneHotLookup extends ModelWidget {
     const model = this.model;
     if (!model || this.current === undefined) return;
     const canvas = this.bar;
-    const width = canvas.clientWidth || 300, height = canvas.clientHeight || 16;
-    const ratio = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(height * ratio);
-    const context = canvas.getContext('2d');
-    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const { context, width, height } = cssPixelContext(canvas, 300, 16);
     const style = getComputedStyle(this);
     context.clearRect(0, 0, width, height);
     context.fillStyle = style.getPropertyValue('--ew-soft').trim() || '#f3f3f6';

@@ -14,6 +14,7 @@ import { legend, tableImage } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { Matrix, cosineMatrix } from '../index.js';
 import { defineWidget } from './parts/definitions.js';
+import { cssPixelContext } from './parts/canvas.js';
 
 /** What the widgets say of a model whose positions are not a learned table. */
 export const NO_POSITION_TABLE = 'This model has no position table: it uses rotary positions, which turn each token’s ' +
@@ -316,12 +317,7 @@ export class PositionMap extends ModelWidget {
   #drawProfile() {
     const canvas = this.profile;
     if (!this.map || !this.selected) return;
-    const width = canvas.clientWidth || 300, height = canvas.clientHeight || 90;
-    const ratio = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(height * ratio);
-    const context = canvas.getContext('2d');
-    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const { context, width, height } = cssPixelContext(canvas, 300, 90);
     const style = getComputedStyle(this);
     const ink = style.color || '#222';
     const n = this.map.rows, { r, c } = this.selected;

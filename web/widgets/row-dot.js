@@ -18,6 +18,7 @@ import { int, num } from './parts/format.js';
 import { TokenPicker, hasTokenizer, tokenLabel } from './parts/token-picker.js';
 import { findTokenId } from '../src/model/for-widgets.js';
 import { defineWidget } from './parts/definitions.js';
+import { cssPixelContext } from './parts/canvas.js';
 
 /**
  * Everyday words of the chapter's stories: the presets' pairs are found
@@ -292,12 +293,7 @@ export class RowDotProduct extends ModelWidget {
     if (!this.numbers) return;
     const { running } = this.numbers;
     const n = running.length;
-    const width = canvas.clientWidth || 300, height = canvas.clientHeight || 110;
-    const ratio = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(height * ratio);
-    const context = canvas.getContext('2d');
-    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const { context, width, height } = cssPixelContext(canvas, 300, 110);
     const style = getComputedStyle(this);
     const ink = style.color || '#222';
     const top = Math.max(0, ...running), bottom = Math.min(0, ...running);
