@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadModel, Matrix, mapDetails, alignMap } from '../../web/index.js';
-import { neighboursKept } from '../../web/src/map.js';
+import { neighboursKept, setMapThreads } from '../../web/src/map.js';
 import { bundleWorker, workerFile } from '../../tools/bundle-page.mjs';
 
 const nativeTool = fileURLToPath(new URL('../../build/native/map_layout', import.meta.url));
@@ -117,6 +117,27 @@ describe('model.map: PCA', () => {
   test('is the native build\'s map bit for bit', async () => {
     const table = firstRows(400);
     assert.ok(bytes(await model.map({ method: 'pca', table })).equals(nativeMap(table, ['--method', 'pca'])));
+  });
+
+  test('of a wide table (the Krylov method), float32 and bfloat16, is the native build\'s bit for bit, on one thread and on several', async () => {
+    // 203 columns: past the covariance method's 128, and a tail after the vector loops.
+    const rows = 900, cols = 203;
+    const wide = new Float32Array(rows * cols);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) wide[r * cols + c] = model.wte.data[(r % model.vocabSize) * model.width + (c % model.width)] * (1 + (c % 7) / 3) + 0.01 * Math.sin(r * cols + c);
+    }
+    const bf16 = new Uint16Array(rows * cols);
+    const bits = new Uint32Array(wide.buffer);
+    for (let k = 0; k < bits.length; k++) bf16[k] = (bits[k] + 0x7FFF + ((bits[k] >>> 16) & 1)) >>> 16;
+    for (const [table, numbers] of [[new Matrix(wide, rows, cols), 'float32'], [new Matrix(bf16, rows, cols, { dtype: 'bfloat16' }), 'bfloat16']]) {
+      const expected = nativeMap(table, ['--method', 'pca', '--numbers', numbers]);
+      for (const threads of [1, undefined]) {
+        setMapThreads(threads);
+        const map = await model.map({ method: 'pca', table });
+        assert.equal(mapDetails(map).solver, 'krylov');
+        assert.ok(bytes(map).equals(expected), `${numbers}, ${threads ?? 'every'} thread(s)`);
+      }
+    }
   });
 });
 

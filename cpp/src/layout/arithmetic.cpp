@@ -6,11 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE__)
-#include <xmmintrin.h>
-#endif
+#include "simd.h"
 
 namespace embeddings::layout {
 
@@ -18,27 +14,45 @@ void DotLanes::add(const float* a, const float* b, std::size_t n) {
   // Lanes 0-3 and 4-7 of two vectors of partial sums: the same additions in
   // the same order whether done four at a time or one at a time.
   std::size_t k = 0;
-#if defined(__wasm_simd128__)
-  v128_t low = wasm_v128_load(p), high = wasm_v128_load(p + 4);
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
+  using namespace simd;
+  Vector low = load_floats(p), high = load_floats(p + 4);
   for (; k + 8 <= n; k += 8) {
-    low = wasm_f32x4_add(low, wasm_f32x4_mul(wasm_v128_load(a + k), wasm_v128_load(b + k)));
-    high = wasm_f32x4_add(high, wasm_f32x4_mul(wasm_v128_load(a + k + 4), wasm_v128_load(b + k + 4)));
+    low = mul_add(low, load_floats(a + k), load_floats(b + k));
+    high = mul_add(high, load_floats(a + k + 4), load_floats(b + k + 4));
   }
-  wasm_v128_store(p, low);
-  wasm_v128_store(p + 4, high);
-#elif defined(__SSE__)
-  __m128 low = _mm_loadu_ps(p), high = _mm_loadu_ps(p + 4);
-  for (; k + 8 <= n; k += 8) {
-    low = _mm_add_ps(low, _mm_mul_ps(_mm_loadu_ps(a + k), _mm_loadu_ps(b + k)));
-    high = _mm_add_ps(high, _mm_mul_ps(_mm_loadu_ps(a + k + 4), _mm_loadu_ps(b + k + 4)));
-  }
-  _mm_storeu_ps(p, low);
-  _mm_storeu_ps(p + 4, high);
+  store(p, low);
+  store(p + 4, high);
 #else
   for (; k + 8 <= n; k += 8)
     for (std::size_t lane = 0; lane < 8; ++lane) p[lane] += a[k + lane] * b[k + lane];
 #endif
   for (std::size_t lane = 0; k < n; ++k, ++lane) p[lane] += a[k] * b[k];
+}
+
+void layout_dots4(const float* u, const float* const v[4], std::size_t n, float out[4]) {
+  // Each of the four sums takes layout_dot's products in layout_dot's order.
+  std::size_t k = 0;
+  DotLanes lanes[4];
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
+  using namespace simd;
+  Vector low[4] = {zero(), zero(), zero(), zero()}, high[4] = {zero(), zero(), zero(), zero()};
+  for (; k + 8 <= n; k += 8) {
+    const Vector a = load_floats(u + k), b = load_floats(u + k + 4);
+    for (int j = 0; j < 4; ++j) {
+      low[j] = mul_add(low[j], a, load_floats(v[j] + k));
+      high[j] = mul_add(high[j], b, load_floats(v[j] + k + 4));
+    }
+  }
+  for (int j = 0; j < 4; ++j) {
+    store(lanes[j].p, low[j]);
+    store(lanes[j].p + 4, high[j]);
+  }
+#endif
+  for (int j = 0; j < 4; ++j) {
+    lanes[j].add(u + k, v[j] + k, n - k);
+    out[j] = lanes[j].sum();
+  }
 }
 
 float layout_dot(const float* a, const float* b, std::size_t n) {

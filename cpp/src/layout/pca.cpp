@@ -9,6 +9,7 @@
 #include "embeddings/layout/arithmetic.h"
 #include "embeddings/layout/eigen.h"
 #include "pca_internal.h"
+#include "simd.h"
 
 namespace embeddings::layout {
 
@@ -177,15 +178,25 @@ double PcaSteps::progress() const {
 }
 
 std::size_t PcaSteps::scratch_size() const {
-  // A centred row, and for the Krylov method a float block of products.
-  return table_.cols * (1 + (method_ == PcaOptions::Method::Krylov ? block_size() : 0)) +
+  // A centred row (the Krylov method: a group of them, and a float block of products).
+  return table_.cols * (method_ == PcaOptions::Method::Krylov ? kGroupRows + block_size() : 1) +
          (method_ == PcaOptions::Method::Covariance ? table_.cols * chunk_rows() : 0);
 }
 
 void PcaSteps::centred_row(std::size_t r, float* out) const {
   // In double, then rounded, as the covariance method always has.
-  table_.widen_row(r, out, scale_);
-  for (std::size_t c = 0; c < table_.cols; ++c) out[c] = static_cast<float>(out[c] - mean_[c]);
+  const std::size_t cols = table_.cols;
+  const float* from = out;
+  if (table_.numbers == Numbers::Float32 && scale_ == 1.0f)
+    from = table_.floats(r);
+  else
+    table_.widen_row(r, out, scale_);
+  std::size_t c = 0;
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
+  for (; c + 4 <= cols; c += 4)
+    simd::store(out + c, simd::sub_in_double(simd::load_floats(from + c), &mean_[c]));
+#endif
+  for (; c < cols; ++c) out[c] = static_cast<float>(from[c] - mean_[c]);
 }
 
 // ---- The scan: finite numbers, the range, the column sums ----------------------------------

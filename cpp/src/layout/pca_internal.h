@@ -9,6 +9,8 @@ namespace embeddings::layout {
 // Rows summed in float32 before their sums join the chunk's double ones:
 // the Krylov method's products, and the unit its chunks are made of.
 constexpr std::size_t kFloatBlockRows = 64;
+// Rows the Krylov method multiplies by the block at once (a divisor of kFloatBlockRows).
+constexpr std::size_t kGroupRows = 4;
 // The Krylov passes progress() expects before the first has run (measured:
 // 3 to 8 on real and clustered tables at the default tolerance).
 constexpr double kExpectedPasses = 6;

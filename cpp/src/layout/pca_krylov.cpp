@@ -14,9 +14,37 @@
 #include "embeddings/layout/eigen.h"
 #include "embeddings/layout/pca.h"
 #include "pca_internal.h"
+#include "simd.h"
 
 namespace embeddings::layout {
 namespace {
+
+// sum[c] += rows[i][c] * weights[i] for each of `count` rows in turn.
+void add_weighted_rows(float* sum, const float* rows, std::size_t count, const float* weights,
+                       std::size_t cols) {
+  std::size_t c = 0;
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
+  if (count == kGroupRows) {
+    using namespace simd;
+    static_assert(kGroupRows == 4, "four rows' weights below");
+    const Vector w0 = splat(weights[0]), w1 = splat(weights[1]), w2 = splat(weights[2]),
+                 w3 = splat(weights[3]);
+    for (; c + 4 <= cols; c += 4) {
+      Vector s = load_floats(sum + c);
+      s = mul_add(s, load_floats(rows + c), w0);
+      s = mul_add(s, load_floats(rows + cols + c), w1);
+      s = mul_add(s, load_floats(rows + 2 * cols + c), w2);
+      s = mul_add(s, load_floats(rows + 3 * cols + c), w3);
+      store(sum + c, s);
+    }
+  }
+#endif
+  for (; c < cols; ++c) {
+    float s = sum[c];
+    for (std::size_t i = 0; i < count; ++i) s += rows[i * cols + c] * weights[i];
+    sum[c] = s;
+  }
+}
 
 double dot_double(const double* a, const double* b, std::size_t n) {
   double sum = 0;
@@ -49,6 +77,7 @@ void PcaSteps::orthonormalise(double* vector, std::size_t against) const {
 
 void PcaSteps::start_krylov() {
   const std::size_t cols = table_.cols, b = block_size();
+  krylov_mean_.assign(mean_.begin(), mean_.end());
   basis_.assign(largest_basis() * cols, 0.0);
   products_.assign(largest_basis() * cols, 0.0);
   block_.assign(b * cols, 0.0f);
@@ -63,22 +92,65 @@ void PcaSteps::start_krylov() {
   random_state_ = random.state;
 }
 
+void PcaSteps::krylov_row(std::size_t r, float* out) const {
+  // The row less the mean rounded to float32, in float32: centring every
+  // row at a point a fraction of an ulp off the mean changes the
+  // covariance by that fraction squared, far below the tolerance, and
+  // costs one subtraction a number where the double mean costs five.
+  const std::size_t cols = table_.cols;
+  const float* mean = krylov_mean_.data();
+  std::size_t c = 0;
+  if (scale_ != 1.0f || table_.numbers == Numbers::Float16) {
+    table_.widen_row(r, out, scale_);
+    for (; c < cols; ++c) out[c] -= mean[c];
+    return;
+  }
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
+  using namespace simd;
+  if (table_.numbers == Numbers::Float32) {
+    for (const float* row = table_.floats(r); c + 4 <= cols; c += 4)
+      store(out + c, sub(load_floats(row + c), load_floats(mean + c)));
+  } else {
+    for (const std::uint16_t* row = table_.halves(r); c + 8 <= cols; c += 8) {
+      const Bits bits = load(row + c);
+      store(out + c, sub(bf16_low(bits), load_floats(mean + c)));
+      store(out + c + 4, sub(bf16_high(bits), load_floats(mean + c + 4)));
+    }
+  }
+#endif
+  for (; c < cols; ++c) out[c] = table_.at(r, c) - mean[c];
+}
+
 void PcaSteps::krylov_chunk(std::size_t chunk, std::size_t slot) {
+  // A group of rows at a time: their products with the block's vectors,
+  // then each vector's sum gains the group's rows in row order (the same
+  // additions, in the same order, as a row at a time, with fewer loads).
   const std::size_t cols = table_.cols, b = block_size(), first = chunk * chunk_rows();
   const std::size_t end = std::min(table_.rows, first + chunk_rows());
-  float* row = &scratch_[slot * scratch_size()];
-  float* products = row + cols;  // (b, cols): this block of rows' sums
+  float* rows = &scratch_[slot * scratch_size()];  // (kGroupRows, cols): the group's centred rows
+  float* products = rows + kGroupRows * cols;      // (b, cols): this block of rows' sums
   double* partial = &partials_[slot * (cols * b + 1)];
+  std::vector<float> weights(b * kGroupRows);  // (b, kGroupRows): each row's product with each vector
   for (std::size_t block = first; block < end; block += kFloatBlockRows) {
     std::fill(products, products + b * cols, 0.0f);
-    for (std::size_t r = block; r < std::min(end, block + kFloatBlockRows); ++r) {
-      centred_row(r, row);
-      if (passes_ == 0) partial[cols * b] += layout_dot(row, row, cols);
-      for (std::size_t j = 0; j < b; ++j) {
-        const float weight = layout_dot(row, &block_[j * cols], cols);
-        float* sum = products + j * cols;
-        for (std::size_t c = 0; c < cols; ++c) sum[c] += row[c] * weight;
+    const std::size_t block_end = std::min(end, block + kFloatBlockRows);
+    for (std::size_t group = block; group < block_end; group += kGroupRows) {
+      const std::size_t count = std::min(kGroupRows, block_end - group);
+      for (std::size_t i = 0; i < count; ++i) {
+        float* row = rows + i * cols;
+        krylov_row(group + i, row);
+        if (passes_ == 0) partial[cols * b] += layout_dot(row, row, cols);
+        std::size_t j = 0;
+        for (float dots[4]; j + 4 <= b; j += 4) {
+          const float* vectors[4] = {&block_[j * cols], &block_[(j + 1) * cols], &block_[(j + 2) * cols],
+                                     &block_[(j + 3) * cols]};
+          layout_dots4(row, vectors, cols, dots);
+          for (std::size_t k = 0; k < 4; ++k) weights[(j + k) * kGroupRows + i] = dots[k];
+        }
+        for (; j < b; ++j) weights[j * kGroupRows + i] = layout_dot(row, &block_[j * cols], cols);
       }
+      for (std::size_t j = 0; j < b; ++j)
+        add_weighted_rows(products + j * cols, rows, count, &weights[j * kGroupRows], cols);
     }
     for (std::size_t k = 0; k < b * cols; ++k) partial[k] += products[k];
   }

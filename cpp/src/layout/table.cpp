@@ -7,12 +7,7 @@
 #include <cstring>
 
 #include "embeddings/layout/arithmetic.h"
-
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "simd.h"
 
 namespace embeddings::layout {
 
@@ -137,49 +132,11 @@ float finish_sixteen(DotLanes& lanes, const float* even, const float* odd, std::
   return lanes.sum();
 }
 
-#if defined(__wasm_simd128__)
-using Vector = v128_t;
-inline Vector mul_add(Vector sum, Vector x, Vector y) { return wasm_f32x4_add(sum, wasm_f32x4_mul(x, y)); }
-inline void store(float* out, Vector v) { wasm_v128_store(out, v); }
-inline Vector zero() { return wasm_f32x4_splat(0.0f); }
-inline Vector load(const std::uint16_t* p) { return wasm_v128_load(p); }
-inline Vector load_floats(const float* p) { return wasm_v128_load(p); }
-// A vector of eight bfloat16 numbers as float32: the even elements (shifted
-// into the high half of each 32-bit lane) and the odd ones (already there).
-inline Vector bf16_even(Vector v) { return wasm_i32x4_shl(v, 16); }
-inline Vector bf16_odd(Vector v) { return wasm_v128_and(v, wasm_i32x4_splat(static_cast<int>(0xFFFF0000u))); }
-// Four halves in the low 16 bits of each lane, as float32 (finite ones: the
-// table is checked before it is read).
-inline Vector f16_widen(Vector h) {
-  const Vector sign = wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x8000)), 16);
-  const Vector moved = wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x7FFF)), 13);
-  return wasm_v128_or(wasm_f32x4_mul(moved, wasm_f32x4_splat(0x1p112f)), sign);
-}
-inline Vector f16_even(Vector v) { return f16_widen(wasm_v128_and(v, wasm_i32x4_splat(0xFFFF))); }
-inline Vector f16_odd(Vector v) { return f16_widen(wasm_u32x4_shr(v, 16)); }
-#define EMBEDDINGS_LAYOUT_SIXTEEN_SIMD 1
-#elif defined(__SSE2__)
-using Vector = __m128;
-inline Vector mul_add(Vector sum, Vector x, Vector y) { return _mm_add_ps(sum, _mm_mul_ps(x, y)); }
-inline void store(float* out, Vector v) { _mm_storeu_ps(out, v); }
-inline Vector zero() { return _mm_setzero_ps(); }
-inline __m128i load(const std::uint16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
-inline Vector load_floats(const float* p) { return _mm_loadu_ps(p); }
-inline Vector bf16_even(__m128i v) { return _mm_castsi128_ps(_mm_slli_epi32(v, 16)); }
-inline Vector bf16_odd(__m128i v) {
-  return _mm_castsi128_ps(_mm_and_si128(v, _mm_set1_epi32(static_cast<int>(0xFFFF0000u))));
-}
-inline Vector f16_widen(__m128i h) {
-  const __m128i sign = _mm_slli_epi32(_mm_and_si128(h, _mm_set1_epi32(0x8000)), 16);
-  const __m128i moved = _mm_slli_epi32(_mm_and_si128(h, _mm_set1_epi32(0x7FFF)), 13);
-  return _mm_or_ps(_mm_mul_ps(_mm_castsi128_ps(moved), _mm_set1_ps(0x1p112f)), _mm_castsi128_ps(sign));
-}
-inline Vector f16_even(__m128i v) { return f16_widen(_mm_and_si128(v, _mm_set1_epi32(0xFFFF))); }
-inline Vector f16_odd(__m128i v) { return f16_widen(_mm_srli_epi32(v, 16)); }
-#define EMBEDDINGS_LAYOUT_SIXTEEN_SIMD 1
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
+using namespace simd;
 #endif
 
-#if defined(EMBEDDINGS_LAYOUT_SIXTEEN_SIMD)
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
 template <bool kBFloat16>
 float sixteen_dot(const std::uint16_t* a, const std::uint16_t* b, std::size_t n) {
   Vector even = zero(), odd = zero();
@@ -200,28 +157,6 @@ float sixteen_dot(const std::uint16_t* a, const std::uint16_t* b, std::size_t n)
   DotLanes lanes;
   return finish_sixteen(lanes, even_lanes, odd_lanes, k, n, kBFloat16 ? bfloat16_to_float : float16_to_float,
                         a, b);
-}
-
-// Row u against four rows at once: each query load feeds four rows' sums.
-// Each row's eight partial sums take the same products in the same order
-// as layout_dot's (or sixteen_dot's), so each result is their bits.
-void four_float_dots(const float* u, const float* const v[4], std::size_t n, float out[4]) {
-  Vector low[4] = {zero(), zero(), zero(), zero()}, high[4] = {zero(), zero(), zero(), zero()};
-  std::size_t k = 0;
-  for (; k + 8 <= n; k += 8) {
-    const Vector a = load_floats(u + k), b = load_floats(u + k + 4);
-    for (int j = 0; j < 4; ++j) {
-      low[j] = mul_add(low[j], a, load_floats(v[j] + k));
-      high[j] = mul_add(high[j], b, load_floats(v[j] + k + 4));
-    }
-  }
-  for (int j = 0; j < 4; ++j) {
-    DotLanes lanes;
-    store(lanes.p, low[j]);
-    store(lanes.p + 4, high[j]);
-    lanes.add(u + k, v[j] + k, n - k);
-    out[j] = lanes.sum();
-  }
 }
 
 template <bool kBFloat16>
@@ -253,12 +188,12 @@ void four_sixteen_dots(const std::uint16_t* u, const std::uint16_t* const v[4], 
 
 void row_dots4(const TableView& table, std::size_t u, const std::size_t v[4], const float scales[5],
                float out[4]) {
-#if defined(EMBEDDINGS_LAYOUT_SIXTEEN_SIMD)
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
   const bool unscaled =
       scales[0] == 1.0f && scales[1] == 1.0f && scales[2] == 1.0f && scales[3] == 1.0f && scales[4] == 1.0f;
   if (unscaled && table.numbers == Numbers::Float32) {
     const float* rows[4] = {table.floats(v[0]), table.floats(v[1]), table.floats(v[2]), table.floats(v[3])};
-    return four_float_dots(table.floats(u), rows, table.cols, out);
+    return layout_dots4(table.floats(u), rows, table.cols, out);
   }
   if (unscaled) {
     const std::uint16_t* rows[4] = {table.halves(v[0]), table.halves(v[1]), table.halves(v[2]),
@@ -275,7 +210,7 @@ float row_dot(const TableView& table, std::size_t i, std::size_t j, float scale_
   if (scale_i != 1.0f || scale_j != 1.0f) return scaled_dot(table, i, j, scale_i, scale_j);
   switch (table.numbers) {
     case Numbers::Float32: return layout_dot(table.floats(i), table.floats(j), table.cols);
-#if defined(EMBEDDINGS_LAYOUT_SIXTEEN_SIMD)
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
     case Numbers::BFloat16: return sixteen_dot<true>(table.halves(i), table.halves(j), table.cols);
     case Numbers::Float16: return sixteen_dot<false>(table.halves(i), table.halves(j), table.cols);
 #else

@@ -137,16 +137,25 @@ TEST(Pca, TheKrylovMethodMatchesTheFullEigensolveWithinItsTolerance) {
 }
 
 TEST(Pca, ReadsSixteenBitTablesInTheirBitsAsTheirNumbers) {
-  const std::size_t rows = 700, cols = 160;
-  const std::vector<float> values = anisotropic_table(rows, cols, 8);
-  const std::vector<std::uint16_t> bits = embeddings::test::bfloat16_bits(values);
-  const layout::TableView sixteen{bits.data(), rows, cols, layout::Numbers::BFloat16};
-  const std::vector<float> wide = embeddings::test::widened(sixteen);
-  for (auto method : {layout::PcaOptions::Method::Covariance, layout::PcaOptions::Method::Krylov}) {
-    const layout::PcaSteps a = run(sixteen, with(method));
-    const layout::PcaSteps b = run(layout::TableView::of_floats(wide.data(), rows, cols), with(method));
-    EXPECT_EQ(a.coords(), b.coords());
-    EXPECT_EQ(a.result().variance_share, b.result().variance_share);
+  // Both 16-bit formats, at a width the vector loops cover and at one that
+  // leaves each row a tail.
+  const std::size_t rows = 700;
+  for (const std::size_t cols : {160, 163}) {
+    const std::vector<float> values = anisotropic_table(rows, cols, 8);
+    const std::vector<std::uint16_t> bf16 = embeddings::test::bfloat16_bits(values),
+                                     f16 = embeddings::test::float16_bits(values);
+    for (const layout::TableView sixteen :
+         {layout::TableView{bf16.data(), rows, cols, layout::Numbers::BFloat16},
+          layout::TableView{f16.data(), rows, cols, layout::Numbers::Float16}}) {
+      const std::vector<float> wide = embeddings::test::widened(sixteen);
+      for (auto method : {layout::PcaOptions::Method::Covariance, layout::PcaOptions::Method::Krylov}) {
+        SCOPED_TRACE(cols);
+        const layout::PcaSteps a = run(sixteen, with(method));
+        const layout::PcaSteps b = run(layout::TableView::of_floats(wide.data(), rows, cols), with(method));
+        EXPECT_EQ(a.coords(), b.coords());
+        EXPECT_EQ(a.result().variance_share, b.result().variance_share);
+      }
+    }
   }
 }
 

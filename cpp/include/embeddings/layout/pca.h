@@ -114,6 +114,7 @@ class PcaSteps {
   void finish_axes(std::vector<double>& axes, const std::vector<double>& values, double total);
   void finish_coordinates();
   void centred_row(std::size_t r, float* out) const;
+  void krylov_row(std::size_t r, float* out) const;
   std::size_t chunk_rows() const;
   std::size_t chunks() const { return (table_.rows + chunk_rows() - 1) / chunk_rows(); }
   std::size_t block_size() const { return options_.block < table_.cols ? options_.block : table_.cols; }
@@ -131,6 +132,7 @@ class PcaSteps {
   double work_done_ = 0, total_variance_ = 0;
   mutable double shown_progress_ = 0;
   std::vector<double> mean_;              // (cols), of the scaled numbers
+  std::vector<float> krylov_mean_;        // mean_ rounded to float32
   std::vector<double> partials_;          // (round, sums_.size()): each task's sums
   std::vector<double> sums_;              // what the chunks' partials add up to, in chunk order
   std::vector<unsigned char> finite_;     // (round): whether each task's rows were finite
