@@ -344,7 +344,9 @@ async function mapInSlices(table, settings, caller) {
       }
     }
     job.start();
-    // Edges per call in the descent, tuned as it goes to about SLICE_MS / 2 a call.
+    // Edges sampled per call in the descent, tuned as it goes to about
+    // SLICE_MS / 2 a call; it at most doubles from one call to the next, as
+    // a call that ends an epoch may have had only a few edges left.
     let budget = 4096;
     let sliceStart = now();
     for (;;) {
@@ -352,7 +354,7 @@ async function mapInSlices(table, settings, caller) {
       const before = now();
       const more = job.advance(budget, pool);
       const took = now() - before;
-      if (optimising) budget = Math.max(256, Math.min(1 << 22, Math.round(budget * (SLICE_MS / 2) / Math.max(took, 0.05))));
+      if (optimising) budget = Math.max(256, Math.min(1 << 22, Math.round(budget * Math.min(2, (SLICE_MS / 2) / Math.max(took, 0.05)))));
       if (!more) break;
       if (now() - sliceStart >= SLICE_MS) {
         settings.onProgress(job.progress());

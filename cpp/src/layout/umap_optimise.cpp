@@ -79,9 +79,13 @@ void UmapLayout::optimise(std::size_t budget) {
   const double negative_rate = options_.negative_sample_rate;
   const std::size_t edges = head_.size(), rows = rows_;
   float* embedding = embedding_.data();
-  const std::size_t end = std::min(edges, edge_ + budget);
-  for (std::size_t e = edge_; e < end; ++e) {
+  // `budget` counts the edges sampled, not those passed over: an epoch's
+  // share of sampled edges ranges from all to a few, so a count of edges
+  // visited would make a step's time swing tenfold between epochs.
+  std::size_t e = edge_;
+  for (std::size_t sampled = 0; e < edges && sampled < budget; ++e) {
     if (epoch_of_next_sample_[e] > epoch) continue;
+    ++sampled;
     float* current = embedding + 2 * static_cast<std::size_t>(head_[e]);
     float* other = embedding + 2 * static_cast<std::size_t>(tail_[e]);
     float gx, gy;
@@ -123,7 +127,7 @@ void UmapLayout::optimise(std::size_t budget) {
     current[1] += push_y;
     epoch_of_next_negative_sample_[e] += negatives * per_negative;
   }
-  edge_ = end;
+  edge_ = e;
   if (edge_ == edges) {
     edge_ = 0;
     if (++epoch_ == n_epochs_) stage_ = Stage::Done;

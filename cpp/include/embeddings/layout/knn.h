@@ -134,7 +134,9 @@ class NnDescent {
   void finish_split();
   void leaf_pairs(std::size_t begin, std::size_t end);
   void fill();
-  void build_candidates();
+  bool build_candidates(double budget);
+  void offer_neighbours(std::size_t row);
+  void mark_chosen(std::size_t row);
   void offer_candidate(std::vector<std::int32_t>& lists, std::vector<std::uint32_t>& priorities,
                        std::vector<std::uint32_t>& counts, std::size_t row, std::int32_t other,
                        std::uint32_t priority) const;
@@ -175,6 +177,7 @@ class NnDescent {
   // This iteration's candidates: each row's new and old ones, by priority.
   std::vector<std::int32_t> new_candidates_, old_candidates_;
   std::vector<std::uint32_t> new_priority_, old_priority_, new_count_, old_count_;
+  std::size_t candidate_step_ = 0;  // build_candidates' progress: 0 to 2 rows
   std::vector<std::int32_t> indices_;
   std::vector<float> distances_;
 };

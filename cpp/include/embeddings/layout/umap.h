@@ -114,7 +114,9 @@ class UmapLayout {
   bool begin(const float* table, std::size_t rows, std::size_t cols, const UmapOptions& options,
              std::string& error, const float* initial_layout = nullptr);
   // Does the next piece of work; `budget` bounds the edges one Optimise
-  // step visits (other stages do a few million multiply-adds a step).
+  // step samples (edges that wait for a later epoch cost next to nothing
+  // and are passed over uncounted; other stages do a few million
+  // multiply-adds a step).
   // Returns false once done or failed.
   bool step(std::size_t budget);
   // The work that can go on several threads at once (the PCA's passes,
