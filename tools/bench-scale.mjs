@@ -13,16 +13,16 @@
 // on a float32 table of the same shape (Debian's python3-numpy, when
 // /usr/bin/python3 has it), a trace; then the maps: PCA and UMAP on every
 // core (worker threads) and PCA on one, with the stages' times, the longest
-// turn the event loop waited, the process's peak memory, the share of
-// 10-nearest neighbours kept (over 1,000 rows), how well points stay with
-// their clusters, and NN-descent's recall@15 against exact neighbours (over
-// 300 rows); beside them the exact baselines (the covariance PCA, and the
-// exact kNN graph, timed on 8,192 rows and scaled by rows²) and, for a,
-// umap-js on a 5,000-row subsample. The tables: each cluster a random
-// centre (its columns' spread falling from 5 to 1 across the table, as a
-// real table's variance falls across its directions), each row its centre
-// plus a random mix of 8 directions of its own cluster, plus noise in every
-// column.
+// turn the event loop waited, the process's peak memory and the map's own
+// part of it, the share of 10-nearest neighbours kept (over 1,000 rows),
+// how well points stay with their clusters, and NN-descent's recall@15
+// against exact neighbours (over 300 rows); beside them the exact
+// baselines (the covariance PCA, and the exact kNN graph, timed on 8,192
+// rows and scaled by rows²) and, for a, umap-js on a 5,000-row subsample.
+// The tables: each cluster a random centre (its columns' spread falling
+// from 5 to 1 across the table, as a real table's variance falls across its
+// directions), each row its centre plus a random mix of 8 directions of
+// its own cluster, plus noise in every column.
 //
 //   node tools/bench-scale.mjs [--only a,b,b2,c] [--skip umap,umap-js,numpy,exact,recall] [--markdown]
 //
@@ -181,7 +181,8 @@ print(sorted(times)[4] * 1000)`;
 /** A map with its stages' times, the longest event-loop turn and the peak memory while it ran. */
 async function timedMap(model, options) {
   const stages = [];
-  let stage, since = now(), longest = 0, tick = now(), peak = process.memoryUsage().rss;
+  const before = process.memoryUsage().rss;
+  let stage, since = now(), longest = 0, tick = now(), peak = before;
   const timer = setInterval(() => {
     const t = now();
     longest = Math.max(longest, t - tick);
@@ -204,7 +205,7 @@ async function timedMap(model, options) {
   } finally {
     clearInterval(timer);
   }
-  return { map, ms: now() - start, stages, longest, peak };
+  return { map, ms: now() - start, stages, longest, peak, before };
 }
 
 /** The share of sampled points whose 10 nearest points on the map are mostly (at least 6) of their own cluster. */
@@ -312,7 +313,7 @@ for (const shape of shapes) {
       if (!skip.has('umap')) {
         const umap = await timedMap(model, {});
         say('UMAP', `${seconds(umap.ms)}: ${umap.stages.map((s) => `${s.stage} ${seconds(s.ms)} (progress then ${s.progress.toFixed(2)})`).join(', ')}`);
-        say('while it ran', `longest event-loop turn ${seconds(umap.longest)}; peak memory ${mib(umap.peak)} (${(umap.peak / files.bytes).toFixed(2)}× the table)`);
+        say('while it ran', `longest event-loop turn ${seconds(umap.longest)}; the process's peak ${mib(umap.peak)}, ${mib(umap.before)} before the map: the map's own ${mib(umap.peak - umap.before)} (${((umap.peak - umap.before) / files.bytes).toFixed(2)}× the table)`);
         const kept = await neighboursKeptSample(model.wte, umap.map, 10, 1000, 3);
         say('quality', `10-NN kept (over 1,000 rows) ${percent(kept)}; points with their cluster ${percent(clusterCohesion(umap.map, files.clusters))}`);
         if (!skip.has('recall') && shape.key !== 'b') say('NN-descent recall@15 (over 300 rows)', (await nnDescentRecall(model.wte, 14, 300, 3)).toFixed(4));

@@ -91,3 +91,31 @@ test('128,256 × 2,048: the picture is right at the first row, the last and rows
   assert.ok(kept <= 1 << 23, `${kept} pixels kept`);
   assert.deepEqual(page.problems, []);
 });
+
+test('128,256 × 2,048: its PCA map is made off the page\'s thread; frames keep coming, progress rises, no task holds the page', async (t) => {
+  const result = await page.evaluate(async () => {
+    const tasks = [];
+    const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries().map((e) => e.duration)));
+    observer.observe({ type: 'longtask' });
+    let frames = 0, running = true;
+    const tick = () => { frames++; if (running) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+    const progress = [], start = performance.now();
+    const map = await window.model.map({ method: 'pca', onProgress: ({ progress: p }) => progress.push(p) });
+    running = false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    observer.disconnect();
+    const finite = map.data.every(Number.isFinite);
+    return { rows: map.rows, finite, frames, ms: performance.now() - start, progress, longest: Math.max(0, ...tasks) };
+  });
+  t.diagnostic(`PCA in ${Math.round(result.ms)} ms; ${result.frames} frames meanwhile; longest main-thread task ${Math.round(result.longest)} ms`);
+  assert.equal(result.rows, rows);
+  assert.ok(result.finite);
+  // Done on the page's thread, it would be one task of seconds, with no frame between.
+  assert.ok(result.frames >= 5, `${result.frames} frames`);
+  assert.ok(result.longest < 1000, `a main-thread task of ${result.longest} ms`);
+  // Each report at least the last, several between 0 and 1 (the pass count is a guess until done).
+  assert.ok(result.progress.every((p, i) => i === 0 || p >= result.progress[i - 1]));
+  assert.ok(new Set(result.progress.filter((p) => p > 0 && p < 1)).size >= 3, `progress ${result.progress.join(' ')}`);
+  assert.deepEqual(page.problems, []);
+});
