@@ -8,7 +8,8 @@
 #   tools/build.sh native     native only
 #   tools/build.sh wasm       WebAssembly only, then the page's bundle
 #   tools/build.sh page       the page's bundle only (after editing web/ sources)
-#   tools/build.sh sanitize   native tests with ASan + UBSan (build/sanitize)
+#   tools/build.sh sanitize   native tests with ASan + UBSan (build/fuzz)
+#   tools/build.sh fuzz T...  targets T of that build: the fuzz targets (tools/fuzz.sh)
 #   tools/build.sh wasm-tests the kernel tests compiled to WebAssembly, for Node (build/wasm-tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,10 +24,18 @@ build_native() {
 # For the baseline x86-64 rather than -march=native: the native build tests
 # the backends compiled for this CPU, this one those compiled by their
 # target attributes alone, as a binary built elsewhere has them.
-build_sanitize() {
-  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBEDDINGS_SANITIZE=ON \
+# The sanitizers' build (clang; ASan, UBSan, and libFuzzer's coverage in the
+# library), for the baseline x86-64: the native tests and the fuzz targets
+# (tools/fuzz.sh) share it, so the library is compiled once for both.
+build_sanitizer_targets() {
+  local dir=${FUZZ_BUILD_DIR:-build/fuzz}
+  if ! command -v clang++ >/dev/null; then
+    echo "tools/build.sh: the sanitizers' build needs clang++: apt-get install -y clang libclang-rt-14-dev" >&2
+    exit 1
+  fi
+  cmake -S . -B "$dir" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBEDDINGS_FUZZ=ON \
     -DEMBEDDINGS_NATIVE_ARCH=OFF -DEMBEDDINGS_BENCHMARKS=OFF -DEMBEDDINGS_TOOLS=OFF >/dev/null
-  cmake --build build/sanitize -j"$jobs"
+  cmake --build "$dir" -j"$jobs" --target "$@"
 }
 
 emscripten_env() {
@@ -68,7 +77,8 @@ case "$what" in
   native) build_native ;;
   wasm) build_wasm ;;
   page) build_page ;;
-  sanitize) build_sanitize ;;
+  sanitize) build_sanitizer_targets embeddings_tests ;;
+  fuzz) build_sanitizer_targets "${@:2}" ;;
   wasm-tests) build_wasm_tests ;;
-  *) echo "usage: tools/build.sh [all|native|wasm|page|sanitize|wasm-tests]" >&2; exit 2 ;;
+  *) echo "usage: tools/build.sh [all|native|wasm|page|sanitize|wasm-tests] | tools/build.sh fuzz TARGET..." >&2; exit 2 ;;
 esac

@@ -64,11 +64,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   exit 1
 fi
 
-jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
 build=${FUZZ_BUILD_DIR:-build/fuzz}
-cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBEDDINGS_FUZZ=ON \
-  -DEMBEDDINGS_NATIVE_ARCH=ON -DEMBEDDINGS_BENCHMARKS=OFF -DEMBEDDINGS_TOOLS=OFF >/dev/null
-cmake --build "$build" -j"$jobs" --target "${targets[@]/%/_fuzz}"
+# The sanitizers' build, which the native tests under ASan and UBSan share.
+FUZZ_BUILD_DIR="$build" JOBS="${FUZZ_JOBS:-${JOBS:-}}" tools/build.sh fuzz "${targets[@]/%/_fuzz}"
 [ "$build_only" = 1 ] && exit 0
 
 # ---- Runs -----------------------------------------------------------------------

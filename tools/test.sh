@@ -30,10 +30,12 @@ run_wasm() {
   node build/wasm-tests/embeddings_kernel_tests.cjs
 }
 
+# The native tests under ASan and UBSan, in the fuzz targets' build (clang,
+# the baseline x86-64): tools/build.sh sanitize.
 run_sanitize() {
   tools/build.sh sanitize
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build/sanitize --output-on-failure -j2
+    ctest --test-dir build/fuzz --output-on-failure -j2
 }
 
 # A short run of each fuzz target in every test run (the whole command's
@@ -43,7 +45,8 @@ run_fuzz() {
 }
 
 run_js() {
-  node --test --test-reporter=spec tests/js/
+  # Two files at a time: most wait on a worker thread or the disk part of the time.
+  node --test --test-reporter=spec --test-concurrency=2 tests/js/
 }
 
 run_types() {
