@@ -65,11 +65,8 @@ TEST(KnnGraph, MatchesTheDoubleReference) {
 TEST(KnnGraph, ReadsSixteenBitTablesAsTheirNumbers) {
   const std::size_t rows = 200, cols = 40;
   const std::vector<float> values = anisotropic_table(rows, cols, 2);
-  const std::vector<std::uint16_t> bf16 = embeddings::test::bfloat16_bits(values),
-                                   f16 = embeddings::test::float16_bits(values);
-  for (const layout::TableView sixteen :
-       {layout::TableView{bf16.data(), rows, cols, layout::Numbers::BFloat16},
-        layout::TableView{f16.data(), rows, cols, layout::Numbers::Float16}}) {
+  const embeddings::test::SixteenBitTables tables(values, rows, cols);
+  for (const layout::TableView& sixteen : tables.views()) {
     const std::vector<float> wide = embeddings::test::widened(sixteen);
     const layout::KnnGraph a = exact(sixteen, 10),
                            b = exact(layout::TableView::of_floats(wide.data(), rows, cols), 10);

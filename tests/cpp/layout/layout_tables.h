@@ -95,4 +95,16 @@ inline const EmbeddingTables& default_model() {
   return tables;
 }
 
+// A float32 table rounded to both 16-bit formats: the tables, and views of them.
+struct SixteenBitTables {
+  SixteenBitTables(const std::vector<float>& values, std::size_t rows, std::size_t cols)
+      : bf16(bfloat16_bits(values)), f16(float16_bits(values)), rows(rows), cols(cols) {}
+  std::vector<layout::TableView> views() const {
+    return {layout::TableView{bf16.data(), rows, cols, layout::Numbers::BFloat16},
+            layout::TableView{f16.data(), rows, cols, layout::Numbers::Float16}};
+  }
+  std::vector<std::uint16_t> bf16, f16;
+  std::size_t rows, cols;
+};
+
 }  // namespace embeddings::test

@@ -157,11 +157,8 @@ TEST(Pca, ReadsSixteenBitTablesInTheirBitsAsTheirNumbers) {
   const std::size_t rows = 700;
   for (const std::size_t cols : {160, 163}) {
     const std::vector<float> values = anisotropic_table(rows, cols, 8);
-    const std::vector<std::uint16_t> bf16 = embeddings::test::bfloat16_bits(values),
-                                     f16 = embeddings::test::float16_bits(values);
-    for (const layout::TableView sixteen :
-         {layout::TableView{bf16.data(), rows, cols, layout::Numbers::BFloat16},
-          layout::TableView{f16.data(), rows, cols, layout::Numbers::Float16}}) {
+    const embeddings::test::SixteenBitTables tables(values, rows, cols);
+    for (const layout::TableView& sixteen : tables.views()) {
       const std::vector<float> wide = embeddings::test::widened(sixteen);
       for (auto method : {layout::PcaOptions::Method::Covariance, layout::PcaOptions::Method::Krylov}) {
         SCOPED_TRACE(cols);
