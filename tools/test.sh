@@ -70,11 +70,15 @@ run_training() {
   node --test --test-reporter=spec tests/training/
 }
 
+times=()
 for suite in "${suites[@]}"; do
   echo "=== $suite ==="
+  started=$SECONDS
   case "$suite" in
     format|native|wasm|sanitize|fuzz|js|types|browser|consumers|training) "run_$suite" ;;
     *) echo "unknown suite: $suite (format native wasm sanitize fuzz js types browser consumers training)" >&2; exit 2 ;;
   esac
+  times+=("$suite $((SECONDS - started)) s")
 done
-echo "All requested suites passed: ${suites[*]}"
+summary=$(printf '%s, ' "${times[@]}")
+echo "All requested suites passed: ${suites[*]} (${summary%, })"
