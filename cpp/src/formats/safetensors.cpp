@@ -236,38 +236,4 @@ bool parse_header(std::string_view header_json, std::uint64_t file_size, Header&
   return true;
 }
 
-float f16_to_f32(std::uint16_t bits) {
-  const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
-  const std::uint32_t exponent = (bits >> 10) & 0x1F;
-  std::uint32_t mantissa = bits & 0x3FF;
-  std::uint32_t result;
-  if (exponent == 0) {
-    if (mantissa == 0) {
-      result = sign;
-    } else {  // Subnormal half: renormalise.
-      int shift = 0;
-      while ((mantissa & 0x400) == 0) {
-        mantissa <<= 1;
-        ++shift;
-      }
-      mantissa &= 0x3FF;
-      result = sign | static_cast<std::uint32_t>(127 - 15 - shift + 1) << 23 | mantissa << 13;
-    }
-  } else if (exponent == 0x1F) {
-    result = sign | 0x7F800000u | mantissa << 13;  // Inf or NaN.
-  } else {
-    result = sign | (exponent + 127 - 15) << 23 | mantissa << 13;
-  }
-  float value;
-  std::memcpy(&value, &result, sizeof value);
-  return value;
-}
-
-float bf16_to_f32(std::uint16_t bits) {
-  const std::uint32_t widened = static_cast<std::uint32_t>(bits) << 16;
-  float value;
-  std::memcpy(&value, &widened, sizeof value);
-  return value;
-}
-
 }  // namespace embeddings::safetensors

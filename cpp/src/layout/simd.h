@@ -1,5 +1,6 @@
 // Four float32 lanes, the same operations in WebAssembly SIMD and SSE2, for
-// the layouts' hand-vectorised loops (table.cpp, pca_krylov.cpp). Each
+// the layouts' hand-vectorised loops (table.cpp, pca_krylov.cpp,
+// umap_repulsion.cpp): the one SIMD shim of the layouts. Each
 // operation rounds as its scalar counterpart does, lane by lane, and none
 // fuses a multiply with an add, so a loop written with them gives the same
 // bits on either backend as the plain loop it replaces.
@@ -27,6 +28,28 @@ inline Vector splat(float x) { return wasm_f32x4_splat(x); }
 inline Vector add(Vector x, Vector y) { return wasm_f32x4_add(x, y); }
 inline Vector sub(Vector x, Vector y) { return wasm_f32x4_sub(x, y); }
 inline Vector mul(Vector x, Vector y) { return wasm_f32x4_mul(x, y); }
+inline Vector divide(Vector x, Vector y) { return wasm_f32x4_div(x, y); }
+// x < y ? x : y and x > y ? x : y, lane by lane, as the scalar ternaries.
+inline Vector min(Vector x, Vector y) { return wasm_f32x4_pmin(y, x); }
+inline Vector max(Vector x, Vector y) { return wasm_f32x4_pmax(y, x); }
+inline Vector floor(Vector x) { return wasm_f32x4_floor(x); }
+// All ones in the lanes where x > y, else zero: a mask for select and keep.
+inline Vector greater(Vector x, Vector y) { return wasm_f32x4_gt(x, y); }
+inline Vector select(Vector mask, Vector if_set, Vector if_clear) {
+  return wasm_v128_bitselect(if_set, if_clear, mask);
+}
+inline Vector keep(Vector v, Vector mask) { return wasm_v128_and(v, mask); }
+// A positive normal number's unbiased exponent, as a float, and its mantissa
+// as a number in [1, 2); and 2^n for whole n in [-126, 127].
+inline Vector exponent_of(Vector x) {
+  return wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(x, 23), wasm_i32x4_splat(127)));
+}
+inline Vector mantissa_of(Vector x) {
+  return wasm_v128_or(wasm_v128_and(x, wasm_i32x4_splat(0x007FFFFF)), wasm_i32x4_splat(0x3F800000));
+}
+inline Vector two_to_the(Vector n) {
+  return wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+}
 inline Vector load_floats(const float* p) { return wasm_v128_load(p); }
 inline void store(float* out, Vector v) { wasm_v128_store(out, v); }
 inline Bits load(const std::uint16_t* p) { return wasm_v128_load(p); }
@@ -72,6 +95,30 @@ inline Vector splat(float x) { return _mm_set1_ps(x); }
 inline Vector add(Vector x, Vector y) { return _mm_add_ps(x, y); }
 inline Vector sub(Vector x, Vector y) { return _mm_sub_ps(x, y); }
 inline Vector mul(Vector x, Vector y) { return _mm_mul_ps(x, y); }
+inline Vector divide(Vector x, Vector y) { return _mm_div_ps(x, y); }
+inline Vector min(Vector x, Vector y) { return _mm_min_ps(x, y); }
+inline Vector max(Vector x, Vector y) { return _mm_max_ps(x, y); }
+// SSE2 has no floor: the truncation, less one where it rounded up (exact for
+// |x| < 2^31; the layouts' arguments are far smaller).
+inline Vector floor(Vector x) {
+  const Vector truncated = _mm_cvtepi32_ps(_mm_cvttps_epi32(x));
+  return _mm_sub_ps(truncated, _mm_and_ps(_mm_cmpgt_ps(truncated, x), _mm_set1_ps(1.0f)));
+}
+inline Vector greater(Vector x, Vector y) { return _mm_cmpgt_ps(x, y); }
+inline Vector select(Vector mask, Vector if_set, Vector if_clear) {
+  return _mm_or_ps(_mm_and_ps(mask, if_set), _mm_andnot_ps(mask, if_clear));
+}
+inline Vector keep(Vector v, Vector mask) { return _mm_and_ps(v, mask); }
+inline Vector exponent_of(Vector x) {
+  return _mm_cvtepi32_ps(_mm_sub_epi32(_mm_srli_epi32(_mm_castps_si128(x), 23), _mm_set1_epi32(127)));
+}
+inline Vector mantissa_of(Vector x) {
+  return _mm_castsi128_ps(_mm_or_si128(_mm_and_si128(_mm_castps_si128(x), _mm_set1_epi32(0x007FFFFF)),
+                                       _mm_set1_epi32(0x3F800000)));
+}
+inline Vector two_to_the(Vector n) {
+  return _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(_mm_cvttps_epi32(n), _mm_set1_epi32(127)), 23));
+}
 inline Vector load_floats(const float* p) { return _mm_loadu_ps(p); }
 inline void store(float* out, Vector v) { _mm_storeu_ps(out, v); }
 inline Bits load(const std::uint16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }

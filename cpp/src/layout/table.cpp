@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "embeddings/common/widen.h"
 #include "embeddings/layout/arithmetic.h"
 #include "simd.h"
 
@@ -13,34 +14,11 @@ namespace embeddings::layout {
 
 std::size_t bytes_per_number(Numbers numbers) { return numbers == Numbers::Float32 ? 4 : 2; }
 
-float float16_to_float(std::uint16_t bits) {
-  const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
-  const std::uint32_t exponent = (bits >> 10) & 0x1Fu, mantissa = bits & 0x3FFu;
-  if (exponent == 0x1F) {  // infinity or NaN
-    const std::uint32_t wide = sign | 0x7F800000u | (mantissa << 13);
-    float value;
-    std::memcpy(&value, &wide, sizeof value);
-    return value;
-  }
-  // Normal and subnormal halves alike: the bits moved into float32's place,
-  // then 2^112 (the difference of the exponent biases): exact.
-  const std::uint32_t moved = static_cast<std::uint32_t>(bits & 0x7FFFu) << 13;
-  float magnitude;
-  std::memcpy(&magnitude, &moved, sizeof magnitude);
-  magnitude *= 0x1p112f;
-  std::uint32_t wide;
-  std::memcpy(&wide, &magnitude, sizeof wide);
-  wide |= sign;
-  float value;
-  std::memcpy(&value, &wide, sizeof value);
-  return value;
-}
-
 float TableView::at(std::size_t r, std::size_t c) const {
   switch (numbers) {
     case Numbers::Float32: return floats(r)[c];
-    case Numbers::Float16: return float16_to_float(halves(r)[c]);
-    case Numbers::BFloat16: return bfloat16_to_float(halves(r)[c]);
+    case Numbers::Float16: return f16_bits_to_f32(halves(r)[c]);
+    case Numbers::BFloat16: return bf16_bits_to_f32(halves(r)[c]);
   }
   return 0;
 }
@@ -57,9 +35,9 @@ void TableView::widen_range(std::size_t r, std::size_t first, std::size_t count,
   }
   const std::uint16_t* row = halves(r) + first;
   if (numbers == Numbers::BFloat16)
-    for (std::size_t c = 0; c < count; ++c) out[c] = bfloat16_to_float(row[c]);
+    for (std::size_t c = 0; c < count; ++c) out[c] = bf16_bits_to_f32(row[c]);
   else
-    for (std::size_t c = 0; c < count; ++c) out[c] = float16_to_float(row[c]);
+    for (std::size_t c = 0; c < count; ++c) out[c] = f16_bits_to_f32(row[c]);
   if (scale != 1.0f)
     for (std::size_t c = 0; c < count; ++c) out[c] *= scale;
 }
@@ -83,7 +61,7 @@ bool TableView::scan(std::size_t first, std::size_t end, float& largest) const {
     if ((size & all_ones) == all_ones) return false;
     high = size > high ? size : high;
   }
-  const float widened = numbers == Numbers::BFloat16 ? bfloat16_to_float(high) : float16_to_float(high);
+  const float widened = numbers == Numbers::BFloat16 ? bf16_bits_to_f32(high) : f16_bits_to_f32(high);
   largest = widened > largest ? widened : largest;
   return true;
 }
@@ -155,8 +133,8 @@ float sixteen_dot(const std::uint16_t* a, const std::uint16_t* b, std::size_t n)
   store(even_lanes, even);
   store(odd_lanes, odd);
   DotLanes lanes;
-  return finish_sixteen(lanes, even_lanes, odd_lanes, k, n, kBFloat16 ? bfloat16_to_float : float16_to_float,
-                        a, b);
+  return finish_sixteen(lanes, even_lanes, odd_lanes, k, n, kBFloat16 ? bf16_bits_to_f32 : f16_bits_to_f32, a,
+                        b);
 }
 
 template <bool kBFloat16>
@@ -179,7 +157,7 @@ void four_sixteen_dots(const std::uint16_t* u, const std::uint16_t* const v[4], 
     store(odd_lanes, odd[j]);
     DotLanes lanes;
     out[j] = finish_sixteen(lanes, even_lanes, odd_lanes, k, n,
-                            kBFloat16 ? bfloat16_to_float : float16_to_float, u, v[j]);
+                            kBFloat16 ? bf16_bits_to_f32 : f16_bits_to_f32, u, v[j]);
   }
 }
 #endif

@@ -1,26 +1,22 @@
 // UMAP's negative samples (umap_optimise.cpp), four at a time: the repulsion of four
-// random points from the moving one, in WebAssembly SIMD, SSE4.1 or plain
-// C++ with the same float32 operations lane by lane, and one lane of it
-// (repulsion_scalar), the tests' oracle (layout.h).
+// random points from the moving one, in the layouts' SIMD shim (simd.h:
+// WebAssembly SIMD or SSE2) or plain C++ with the same float32 operations
+// lane by lane, and one lane of it (repulsion_scalar), the tests' oracle
+// (layout.h).
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
 #include "embeddings/layout/umap.h"
+#include "simd.h"
 #include "umap_internal.h"
-
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE4_1__)
-#include <smmintrin.h>
-#endif
 
 namespace embeddings::layout {
 namespace {
 
 // The repulsion of four random points (differences nx, ny from the moving
 // point), summed: the same float32 operations lane by lane in WebAssembly
-// SIMD, SSE4.1 or plain C++, so the bits agree everywhere. Lanes whose
+// SIMD, SSE2 or plain C++, so the bits agree everywhere. Lanes whose
 // distance is 0 (the point itself, or padding) push nothing. x^b is
 // exp(b log x) to about 2e-7 relative: log by the atanh series to s^7 around
 // a mantissa in [sqrt(1/2), sqrt(2)), exp by a degree-6 polynomial.
@@ -59,23 +55,18 @@ float repulsion_scalar(float nx, float ny, const Repulsion& r, float& out_y) {
   return live ? clip(push * nx) * r.alpha : 0.0f;
 }
 
-#if defined(__wasm_simd128__)
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
 namespace {
 
-using Vector = v128_t;
-inline Vector splat(float x) { return wasm_f32x4_splat(x); }
-inline Vector add(Vector x, Vector y) { return wasm_f32x4_add(x, y); }
-inline Vector sub(Vector x, Vector y) { return wasm_f32x4_sub(x, y); }
-inline Vector mul(Vector x, Vector y) { return wasm_f32x4_mul(x, y); }
-inline Vector divide(Vector x, Vector y) { return wasm_f32x4_div(x, y); }
+using namespace simd;
 
 // log(d2) for four lanes: the exponent and a mantissa in [sqrt(1/2), sqrt(2)), atanh's series to s^7.
 inline Vector log_of(Vector d2) {
-  Vector e = wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(d2, 23), wasm_i32x4_splat(127)));
-  Vector m = wasm_v128_or(wasm_v128_and(d2, wasm_i32x4_splat(0x007FFFFF)), wasm_i32x4_splat(0x3F800000));
-  const Vector high = wasm_f32x4_gt(m, splat(kSqrt2));
-  m = wasm_v128_bitselect(mul(m, splat(0.5f)), m, high);
-  e = wasm_v128_bitselect(add(e, splat(1.0f)), e, high);
+  Vector e = exponent_of(d2);
+  Vector m = mantissa_of(d2);
+  const Vector high = greater(m, splat(kSqrt2));
+  m = select(high, mul(m, splat(0.5f)), m);
+  e = select(high, add(e, splat(1.0f)), e);
   const Vector one = splat(1.0f);
   const Vector s = divide(sub(m, one), add(m, one)), s2 = mul(s, s);
   Vector series = add(splat(0.2f), mul(s2, splat(0.142857149f)));
@@ -86,8 +77,8 @@ inline Vector log_of(Vector d2) {
 
 // e^t for four lanes, t clamped to [-80, 80]: 2^n times a degree-6 polynomial.
 inline Vector exp_of(Vector t) {
-  t = wasm_f32x4_pmax(wasm_f32x4_pmin(t, splat(80.0f)), splat(-80.0f));
-  const Vector n = wasm_f32x4_floor(add(mul(t, splat(kLog2ef)), splat(0.5f)));
+  t = max(min(t, splat(80.0f)), splat(-80.0f));
+  const Vector n = floor(add(mul(t, splat(kLog2ef)), splat(0.5f)));
   const Vector q = sub(sub(t, mul(n, splat(kLn2Highf))), mul(n, splat(kLn2Lowf)));
   const Vector q2 = mul(q, q);
   const Vector one = splat(1.0f);
@@ -95,80 +86,24 @@ inline Vector exp_of(Vector t) {
   const Vector high_part =
       add(add(splat(0.0416666679f), mul(q, splat(0.00833333377f))), mul(q2, splat(0.00138888892f)));
   const Vector poly = add(low_part, mul(mul(q2, q2), high_part));
-  const Vector scale =
-      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
-  return mul(poly, scale);
+  return mul(poly, two_to_the(n));
 }
 
-inline Vector clipped(Vector v) { return wasm_f32x4_pmax(wasm_f32x4_pmin(v, splat(4.0f)), splat(-4.0f)); }
-inline Vector live_lanes(Vector d2) { return wasm_f32x4_gt(d2, splat(0.0f)); }
-inline Vector keep(Vector v, Vector mask) { return wasm_v128_and(v, mask); }
-inline Vector load(const float* p) { return wasm_v128_load(p); }
-inline void store(float* p, Vector v) { wasm_v128_store(p, v); }
+inline Vector clipped(Vector v) { return max(min(v, splat(4.0f)), splat(-4.0f)); }
 
 }  // namespace
-#define EMBEDDINGS_REPULSION_SIMD 1
-#elif defined(__SSE4_1__)
-namespace {
-
-using Vector = __m128;
-inline Vector splat(float x) { return _mm_set1_ps(x); }
-inline Vector add(Vector x, Vector y) { return _mm_add_ps(x, y); }
-inline Vector sub(Vector x, Vector y) { return _mm_sub_ps(x, y); }
-inline Vector mul(Vector x, Vector y) { return _mm_mul_ps(x, y); }
-inline Vector divide(Vector x, Vector y) { return _mm_div_ps(x, y); }
-
-inline Vector log_of(Vector d2) {
-  const __m128i bits = _mm_castps_si128(d2);
-  Vector e = _mm_cvtepi32_ps(_mm_sub_epi32(_mm_srli_epi32(bits, 23), _mm_set1_epi32(127)));
-  Vector m = _mm_castsi128_ps(
-      _mm_or_si128(_mm_and_si128(bits, _mm_set1_epi32(0x007FFFFF)), _mm_set1_epi32(0x3F800000)));
-  const Vector high = _mm_cmpgt_ps(m, splat(kSqrt2));
-  m = _mm_blendv_ps(m, mul(m, splat(0.5f)), high);
-  e = _mm_blendv_ps(e, add(e, splat(1.0f)), high);
-  const Vector one = splat(1.0f);
-  const Vector s = divide(sub(m, one), add(m, one)), s2 = mul(s, s);
-  Vector series = add(splat(0.2f), mul(s2, splat(0.142857149f)));
-  series = add(splat(0.333333343f), mul(s2, series));
-  series = add(one, mul(s2, series));
-  return add(mul(add(s, s), series), mul(e, splat(kLn2f)));
-}
-
-inline Vector exp_of(Vector t) {
-  t = _mm_max_ps(_mm_min_ps(t, splat(80.0f)), splat(-80.0f));
-  const Vector n = _mm_floor_ps(add(mul(t, splat(kLog2ef)), splat(0.5f)));
-  const Vector q = sub(sub(t, mul(n, splat(kLn2Highf))), mul(n, splat(kLn2Lowf)));
-  const Vector q2 = mul(q, q);
-  const Vector one = splat(1.0f);
-  const Vector low_part = add(add(one, q), mul(q2, add(splat(0.5f), mul(q, splat(0.166666672f)))));
-  const Vector high_part =
-      add(add(splat(0.0416666679f), mul(q, splat(0.00833333377f))), mul(q2, splat(0.00138888892f)));
-  const Vector poly = add(low_part, mul(mul(q2, q2), high_part));
-  const Vector scale =
-      _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(_mm_cvttps_epi32(n), _mm_set1_epi32(127)), 23));
-  return mul(poly, scale);
-}
-
-inline Vector clipped(Vector v) { return _mm_max_ps(_mm_min_ps(v, splat(4.0f)), splat(-4.0f)); }
-inline Vector live_lanes(Vector d2) { return _mm_cmpgt_ps(d2, _mm_setzero_ps()); }
-inline Vector keep(Vector v, Vector mask) { return _mm_and_ps(v, mask); }
-inline Vector load(const float* p) { return _mm_loadu_ps(p); }
-inline void store(float* p, Vector v) { _mm_storeu_ps(p, v); }
-
-}  // namespace
-#define EMBEDDINGS_REPULSION_SIMD 1
 #endif
 
 // Sums of the four lanes' pushes, ((0 + 1) + (2 + 3)), into push_x, push_y.
 void repulsion4(const float* nx, const float* ny, const Repulsion& r, float& push_x, float& push_y) {
   float gx[4], gy[4];
-#if defined(EMBEDDINGS_REPULSION_SIMD)
-  const Vector x = load(nx), y = load(ny);
+#if defined(EMBEDDINGS_LAYOUT_SIMD)
+  const Vector x = load_floats(nx), y = load_floats(ny);
   const Vector d2 = add(mul(x, x), mul(y, y));
   const Vector power = exp_of(mul(splat(r.b), log_of(d2)));  // d2^b
   const Vector push =
       divide(splat(r.two_gamma_b), mul(add(splat(0.001f), d2), add(mul(splat(r.a), power), splat(1.0f))));
-  const Vector live = live_lanes(d2), alpha = splat(r.alpha);
+  const Vector live = greater(d2, zero()), alpha = splat(r.alpha);
   store(gx, keep(mul(clipped(mul(push, x)), alpha), live));
   store(gy, keep(mul(clipped(mul(push, y)), alpha), live));
 #else

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "embeddings/common/widen.h"
 #include "embeddings/formats/safetensors.h"
 #include "embeddings/kernels/kernels.h"
 #include "safetensors_writer.h"
@@ -84,9 +85,9 @@ TEST(TablesLoader, KeepsF16AndBF16TablesInTheirBitsAndReadsThemExactly) {
   const std::vector<std::uint16_t> halves = {0x3C00, 0xC000, 0x3800, 0x7BFF, 0x0001, 0x7C00};
   const std::vector<float> expected_halves = {1.0f, -2.0f, 0.5f, 65504.0f, std::ldexp(1.0f, -24), INFINITY};
   for (std::size_t i = 0; i < halves.size(); ++i)
-    EXPECT_EQ(embeddings::safetensors::f16_to_f32(halves[i]), expected_halves[i]) << i;
-  EXPECT_EQ(embeddings::safetensors::bf16_to_f32(0x3F80), 1.0f);
-  EXPECT_EQ(embeddings::safetensors::bf16_to_f32(0xC0A0), -5.0f);
+    EXPECT_EQ(embeddings::f16_bits_to_f32(halves[i]), expected_halves[i]) << i;
+  EXPECT_EQ(embeddings::bf16_bits_to_f32(0x3F80), 1.0f);
+  EXPECT_EQ(embeddings::bf16_bits_to_f32(0xC0A0), -5.0f);
 
   std::string f16(2 * 2 * 3, '\0'), bf16(2 * 1 * 3, '\0');
   for (std::size_t i = 0; i < 6; ++i) {

@@ -1,4 +1,4 @@
-// The layouts' tables (table.h): 16-bit numbers widened exactly, rows'
+// The layouts' tables (table.h): rows'
 // dot products in the widened rows' sums (one pair, or four rows at once),
 // the scan for numbers that are not finite, and the range check's scale.
 #include "embeddings/layout/table.h"
@@ -17,20 +17,6 @@
 #include "layout_tables.h"
 
 namespace layout = embeddings::layout;
-
-TEST(LayoutTable, SixteenBitNumbersWidenExactly) {
-  for (std::uint32_t bits = 0; bits < 0x10000; ++bits) {
-    const auto half = static_cast<std::uint16_t>(bits);
-    const float f16 = layout::float16_to_float(half), expected16 = embeddings::test::f16_oracle(half);
-    if (std::isnan(expected16))
-      EXPECT_TRUE(std::isnan(f16)) << bits;
-    else
-      EXPECT_EQ(embeddings::test::bits_of(f16), embeddings::test::bits_of(expected16)) << bits;
-    EXPECT_EQ(embeddings::test::bits_of(layout::bfloat16_to_float(half)),
-              embeddings::test::bits_of(embeddings::test::bf16_oracle(half)))
-        << bits;
-  }
-}
 
 TEST(LayoutTable, SixteenBitRowDotsAreTheWidenedRowsDotBitForBit) {
   std::mt19937 random(9);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "embeddings/common/message.h"
+#include "embeddings/common/widen.h"
 #include "embeddings/formats/safetensors.h"
 #include "formats/safetensors_writer.h"
 
@@ -284,8 +285,8 @@ std::string random_16bit(kernels::NumberFormat format, std::size_t count, std::m
     }
     bytes[2 * i] = static_cast<char>(stored & 0xFF);
     bytes[2 * i + 1] = static_cast<char>(stored >> 8);
-    values[i] = format == kernels::NumberFormat::F16 ? embeddings::safetensors::f16_to_f32(stored)
-                                                     : embeddings::safetensors::bf16_to_f32(stored);
+    values[i] = format == kernels::NumberFormat::F16 ? embeddings::f16_bits_to_f32(stored)
+                                                     : embeddings::bf16_bits_to_f32(stored);
   }
   return bytes;
 }

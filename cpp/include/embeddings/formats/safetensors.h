@@ -66,10 +66,4 @@ bool read_header_length(const unsigned char* first_bytes, std::size_t available,
 // the data section exactly: no gaps, no overlaps, nothing past its end.
 bool parse_header(std::string_view header_json, std::uint64_t file_size, Header& out, std::string& error);
 
-// IEEE half and bfloat16 to float (exact: every F16/BF16 value is a float),
-// one number at a time: the scalar oracle the tests hold the kernels'
-// 16-bit loads to (the tables themselves stay in 16 bits: tables.h).
-float f16_to_f32(std::uint16_t bits);
-float bf16_to_f32(std::uint16_t bits);
-
 }  // namespace embeddings::safetensors

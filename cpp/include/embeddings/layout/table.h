@@ -18,8 +18,6 @@ namespace embeddings::layout {
 enum class Numbers : std::uint8_t { Float32 = 0, Float16 = 1, BFloat16 = 2 };
 
 std::size_t bytes_per_number(Numbers numbers);
-float float16_to_float(std::uint16_t bits);
-inline float bfloat16_to_float(std::uint16_t bits);
 
 // rows × cols numbers, row-major, not owned.
 struct TableView {
@@ -62,12 +60,5 @@ float row_dot(const TableView& table, std::size_t i, std::size_t j, float scale_
 // four sums).
 void row_dots4(const TableView& table, std::size_t u, const std::size_t v[4], const float scales[5],
                float out[4]);
-
-inline float bfloat16_to_float(std::uint16_t bits) {
-  const std::uint32_t wide = static_cast<std::uint32_t>(bits) << 16;
-  float value;
-  __builtin_memcpy(&value, &wide, sizeof value);
-  return value;
-}
 
 }  // namespace embeddings::layout
