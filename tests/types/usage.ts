@@ -148,6 +148,21 @@ function widgets(): void {
   const oneHot = document.querySelector('ew-one-hot-lookup');
   const rowDot = document.querySelector('ew-row-dot-product');
   void [oldTrace?.text, oneHot?.result?.equal, rowDot?.pair];
+  // The reader's state of each widget, as the page keeps it in its address.
+  const table = document.querySelector('ew-embedding-table');
+  if (table) {
+    const row: number | undefined = table.row;
+    table.row = 477;
+    table.pick(665, { from: 'the trace (place 2 of text 1)' });
+    void row;
+  }
+  const places: [number, number] | undefined = document.querySelector('ew-position-map')?.places;
+  const analogy = document.querySelector('ew-word-analogy');
+  if (analogy) analogy.words = ['·queen', '·man', '·woman'];
+  const step: number | undefined = slider?.step;
+  if (slider) slider.step = 160;
+  trace.sayLinked(1, 'Shown in ', document.createElement('a'), '.');
+  void [places, analogy?.words, step];
 }
 
 void startUp;
