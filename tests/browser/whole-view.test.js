@@ -15,7 +15,9 @@
 // - an address the page cannot use (`?model=http://[::1`, a bad %-escape, a
 //   100,000-letter word, zoom=1e308) opens the default model, names what
 //   was left out in the status line, writes none of it back, and goes on
-//   following the page.
+//   following the page;
+// - the training slider is reachable by keyboard before it was ever on
+//   screen, and its line takes a click (mouse) or a tap (real touch).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, waitForWidgets, screenshot, chapterSuite, pageModelFile, snapshotIndex, nodeSnapshot } from './helpers/browser.js';
@@ -354,8 +356,76 @@ describe('an address the page cannot use', () => {
       await hashHas(page, 'word=·blue');
       assert.doesNotMatch(await hashOf(page), /Infinity|NaN|xxx/);
       assert.deepEqual(page.problems, []);
+      await sliderByKeyboardAndMouse(page);
     } finally {
       await page.context().close();
+    }
+  });
+});
+
+/** The training slider before it was on screen: enabled, a key there loads the list and moves; a click on its line goes to a step. */
+async function sliderByKeyboardAndMouse(page) {
+  const slider = page.locator('#slider');
+  const controls = await page.evaluate(() => {
+    const s = document.querySelector('#slider');
+    s.ensureBuilt();
+    return { range: s.range.disabled, play: s.play.disabled, listed: Boolean(s.snapshots) };
+  });
+  assert.deepEqual(controls, { range: false, play: false, listed: false });
+  const index = await snapshotIndex();
+  const n = index.snapshots.length;
+  // The address asked for step 38: a key to the left goes one step before it.
+  await slider.locator('input[type="range"]').focus();
+  await page.keyboard.press('ArrowLeft');
+  const at38 = index.snapshots.findIndex((entry) => entry.step === 38);
+  await page.waitForFunction((i) => document.querySelector('#slider').dataset.shown === String(i), at38 - 1, { timeout: 60000 });
+  await hashHas(page, `step=${index.snapshots[at38 - 1].step}`);
+  // The line, clicked near its left end and in its middle.
+  await slider.locator('input[type="range"]').scrollIntoViewIfNeeded();
+  const line = await slider.locator('input[type="range"]').boundingBox();
+  await page.mouse.click(line.x + 3, line.y + line.height / 2);
+  await page.waitForFunction(() => document.querySelector('#slider').index === 0);
+  await page.mouse.click(line.x + line.width / 2, line.y + line.height / 2);
+  await page.waitForFunction((i) => document.querySelector('#slider').index === i, Math.round((n - 1) / 2));
+  assert.deepEqual(page.problems, []);
+}
+
+describe('the training slider on a 375 px touch screen', () => {
+  test('a tap on its line goes to the step there; a swipe over it scrolls the page', async () => {
+    const context = await suite.browser.newContext({ viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    page.problems = [];
+    page.on('pageerror', (error) => page.problems.push(error.message));
+    try {
+      await page.goto(`${suite.server.origin}/web/page/#training`);
+      await page.waitForFunction(() => document.querySelector('#slider')?.snapshots && document.querySelector('#slider').dataset.shown, undefined, { timeout: 120000 });
+      const n = (await snapshotIndex()).snapshots.length;
+      const range = page.locator('#slider input[type="range"]');
+      await range.scrollIntoViewIfNeeded();
+      const line = await range.boundingBox();
+      await page.touchscreen.tap(line.x + 4, line.y + line.height / 2);
+      await page.waitForFunction(() => document.querySelector('#slider').index === 0);
+      await page.touchscreen.tap(line.x + line.width * 0.75, line.y + line.height / 2);
+      await page.waitForFunction((i) => document.querySelector('#slider').index === i, Math.round(0.75 * (n - 1)), { timeout: 10000 }).catch(async () => {
+        throw new Error(`at ${await page.evaluate(() => document.querySelector('#slider').index)} after a tap three quarters along, not ${Math.round(0.75 * (n - 1))}`);
+      });
+      const cdp = await context.newCDPSession(page);
+      const before = await page.evaluate(() => ({ y: window.scrollY, index: document.querySelector('#slider').index }));
+      const x = line.x + line.width / 2, from = line.y + line.height / 2;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: from }] });
+      for (let i = 1; i <= 12; i++) {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: from - 20 * i }] });
+        await new Promise((resolve) => setTimeout(resolve, 16));
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await page.waitForTimeout(500);
+      const afterSwipe = await page.evaluate(() => ({ y: window.scrollY, index: document.querySelector('#slider').index }));
+      assert.ok(afterSwipe.y > before.y + 100, `the page scrolled from ${before.y} to ${afterSwipe.y}`);
+      assert.equal(afterSwipe.index, before.index, 'the swipe moved no step');
+      await screenshot(page, 'whole-view-slider-375', { locator: page.locator('#slider .ew-slider-line') });
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await context.close();
     }
   });
 });
