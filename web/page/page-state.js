@@ -238,8 +238,12 @@ export class PageState {
       if (!keys.length) continue;
       for (const key of keys) this.pending[key] = wanted[key];
       when(widget, () => {
-        part.show(widget, Object.fromEntries(keys.map((key) => [key, wanted[key]])));
-        for (const key of keys) delete this.pending[key];
+        try {
+          part.show(widget, Object.fromEntries(keys.map((key) => [key, wanted[key]])));
+        } finally {
+          // Shown, or refused by the widget (a row past its table): from now on the widget says what it shows.
+          for (const key of keys) delete this.pending[key];
+        }
       });
     }
     this.#applySlider(wanted, everything);

@@ -179,7 +179,7 @@ function sayAddressProblems(ignored) {
   const note = $('#address-note');
   const words = [addressProblemsInWords(addressProblems), ignoredInWords(ignored)].filter(Boolean).join(' ');
   if (!note || !words) return;
-  note.textContent = ` ${words}`;
+  note.textContent = words;
   note.hidden = false;
 }
 

@@ -85,7 +85,8 @@ export class TraceTable extends ModelWidget {
   /**
    * Says under text `text`'s trace (1 or 2) what the reader's row did
    * elsewhere on the page ("… is shown in the token table", with links),
-   * where the reader is; nothing clears it but the next say, or a new model.
+   * where the reader is (brought on screen); nothing clears it but the next
+   * say, or a new model.
    * Nodes are strings or elements.
    */
   sayLinked(text, ...nodes) {
@@ -95,6 +96,8 @@ export class TraceTable extends ModelWidget {
     this.linkedLine.replaceChildren(...nodes);
     this.linkedLine.hidden = nodes.length === 0;
     view.readout.after(this.linkedLine);
+    // Said where the reader is: the page moves as little as brings it on screen, and not at all when it is.
+    if (nodes.length) this.linkedLine.scrollIntoView({ block: 'nearest' });
   }
 
   /**
