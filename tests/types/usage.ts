@@ -5,7 +5,7 @@ import {
   type Neighbour, type Token, type ModelConfig, type Vector, type DType,
   mapDetails, alignMap, type MapDetails, type MapOptions, type NearestOptions, ready, locateFiles,
 } from 'embeddings-and-position';
-import { sharedModel, WordCosine, type NearestWords, type TrainingSlider } from 'embeddings-and-position/widgets';
+import { sharedModel, WordCosine, type NearestWords, type TrainingSlider, type MapViewState } from 'embeddings-and-position/widgets';
 import { deferWidgetDefinitions, defineDeferredWidgets } from 'embeddings-and-position/widgets/definitions';
 import 'embeddings-and-position/widgets/nearest-words';
 
@@ -162,6 +162,9 @@ function widgets(): void {
   const step: number | undefined = slider?.step;
   if (slider) slider.step = 160;
   trace.sayLinked(1, 'Shown in ', document.createElement('a'), '.');
+  const view: MapViewState | undefined = map?.viewState;
+  if (map && view) void map.setViewState({ ...view, hidden: ['colours'] });
+  map?.lightUp(477, '·girl (place 2 of text 1)');
   void [places, analogy?.words, step];
 }
 

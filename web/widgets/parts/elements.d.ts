@@ -194,6 +194,27 @@ export declare class VocabularyMap extends ModelWidget {
   pick(id: number): void;
   /** Back to the whole map. */
   resetView(): void;
+  /** What the reader sees, to keep or share; undefined until a map is drawn. */
+  readonly viewState: MapViewState | undefined;
+  /** Shows a view as viewState gives it (once its map is made); `whole` (or no centre) fits the map. */
+  setViewState(view: Partial<MapViewState>): Promise<void>;
+  /** Rings a token's dot without picking it, with `label` beside it; undefined turns it off. */
+  lightUp(id: number | undefined, label?: string): void;
+}
+
+/** <ew-vocabulary-map>'s view: what its `ew-map-view` event carries. */
+export interface MapViewState {
+  method: 'umap' | 'pca' | 'axes';
+  /** The zoom (1: the whole map) and the map's point in the middle of the view, in the map's units. */
+  scale: number;
+  centre: [number, number];
+  isolated: boolean;
+  /** The map as first shown: the whole of it, or the isolated words fitted. */
+  whole: boolean;
+  /** The axes' words, for 'axes'. */
+  axes?: string[];
+  /** The groups whose marks are off ('colours', 'numbers', 'names', 'family', 'motion'). */
+  hidden: string[];
 }
 
 /** <ew-word-analogy>: a − b + c and its closest tokens. */
