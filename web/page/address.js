@@ -37,6 +37,8 @@ const MAX_ID = 2 ** 31 - 1;
 /** A number as the page writes numbers: decimal, with an optional exponent (no hex, no "Infinity"). */
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 const SECTION = /^[A-Za-z][\w-]{0,63}$/;
+// With the u flag a surrogate pair is one code point: only a lone surrogate falls in this range.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const GROUP = /^[a-z][a-z-]{0,31}$/;
 
 /** A list of words in one value: comma-separated, with "\" escaping a comma or "\" inside a word. */
@@ -164,7 +166,7 @@ export function checkKey(key, value) {
   if (!Object.hasOwn(RULES, key)) return no('not a key of this page');
   if (typeof value !== 'string') return no('not text');
   // A lone surrogate cannot travel in an address (it comes back as U+FFFD).
-  if (!value.isWellFormed()) return no('not well-formed text');
+  if (LONE_SURROGATE.test(value)) return no('not well-formed text');
   if (value === '' && !MAY_BE_EMPTY.has(key)) return no('empty');
   return RULES[key](value);
 }
