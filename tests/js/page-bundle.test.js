@@ -47,7 +47,7 @@ test('the chapter page loads its small first script, then the bundle', () => {
 test('the first script is what its sources build now, holds no more than the early requests and compile and the model\'s address, and resolves the model beside the page', async () => {
   const { firstScript } = await bundlePage({ write: false });
   assert.ok(readFileSync(firstScriptFile, 'utf8') === firstScript.code, 'web/dist/first-requests.js is older than its sources: run tools/build.sh page');
-  assert.deepEqual(firstScript.inputs, ['<define:SHIPPED_MODEL_TABLES>', 'web/page/first-requests.js', 'web/page/model-choice.js',
+  assert.deepEqual(firstScript.inputs, ['<define:SHIPPED_MODEL_TABLES>', 'web/page/first-requests.js', 'web/page/model-choice.js', 'web/page/quote.js',
     'web/src/default-model.js', 'web/src/early-compile.js', 'web/src/early-requests.js', 'web/src/files.js',
     'web/src/sources/http.js', 'web/src/sources/signals.js']);
   assert.doesNotMatch(firstScript.code, /import\.meta/, 'a classic script has no import.meta');

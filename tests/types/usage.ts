@@ -5,7 +5,7 @@ import {
   type Neighbour, type Token, type ModelConfig, type Vector, type DType,
   mapDetails, alignMap, type MapDetails, type MapOptions, type NearestOptions, ready, locateFiles,
 } from 'embeddings-and-position';
-import { sharedModel, WordCosine, type NearestWords, type TrainingSlider } from 'embeddings-and-position/widgets';
+import { sharedModel, WordCosine, type NearestWords, type TrainingSlider, type MapViewState } from 'embeddings-and-position/widgets';
 import { deferWidgetDefinitions, defineDeferredWidgets } from 'embeddings-and-position/widgets/definitions';
 import 'embeddings-and-position/widgets/nearest-words';
 
@@ -148,6 +148,24 @@ function widgets(): void {
   const oneHot = document.querySelector('ew-one-hot-lookup');
   const rowDot = document.querySelector('ew-row-dot-product');
   void [oldTrace?.text, oneHot?.result?.equal, rowDot?.pair];
+  // The reader's state of each widget, as the page keeps it in its address.
+  const table = document.querySelector('ew-embedding-table');
+  if (table) {
+    const row: number | undefined = table.row;
+    table.row = 477;
+    table.pick(665, { from: 'the trace (place 2 of text 1)' });
+    void row;
+  }
+  const places: [number, number] | undefined = document.querySelector('ew-position-map')?.places;
+  const analogy = document.querySelector('ew-word-analogy');
+  if (analogy) analogy.words = ['·queen', '·man', '·woman'];
+  const step: number | undefined = slider?.step;
+  if (slider) slider.step = 160;
+  trace.sayLinked(1, 'Shown in ', document.createElement('a'), '.');
+  const view: MapViewState | undefined = map?.viewState;
+  if (map && view) void map.setViewState({ ...view, hidden: ['colours'] });
+  map?.lightUp(477, '·girl (place 2 of text 1)');
+  void [places, analogy?.words, step];
 }
 
 void startUp;

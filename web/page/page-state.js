@@ -1,124 +1,218 @@
-// The reader's place in the chapter, kept in the address's fragment so that
-// a view can be shared, restored on load, and gone back to with Back:
+// Keeps the address's fragment (read and written by address.js) and the
+// page's widgets in step, so that a link restores the whole view: every
+// reader choice (the token table's row, the one-hot vector's token, Similar
+// words' word, the map's view, the analogy's and the cosine's words, the
+// rows compared, the dot editor's numbers, the trace's texts, the two places
+// of the position map, the training step and the word followed there), and
+// the section the reader is in. A key is written only where the widget shows
+// something other than the page as written.
 //
-//   #similar&word=·red&map=umap&zoom=6.2&at=4.31,7.02&isolate=1
-//   #position&text=Max+saw+Lily
-//   #training&step=160
-//
-// The first part, when it has no "=", is the section the reader was in (the
-// page scrolls there on load; a plain "#similar" is the section link it
-// always was). Then, each only when it differs from the page as written:
-// word (Similar words' word, and the map's pick), text and compare (the
-// trace's two texts), step (the training slider's step), and the map's
-// view: map (umap, pca or axes), zoom, at (the map's point in the middle of
-// the view), isolate, axes (the axes' words, comma-separated).
+// The section is where the reader is, not where the last change was: the
+// section of the widget the reader changed when that widget is on screen,
+// else the section in view; scrolling settles it again (replacing the entry,
+// never adding one). A link inside the page (the contents, "the two real
+// rows above") moves to its section and keeps the state.
 //
 // History: a choice (a word, a step, a method, isolate) is a new entry, so
 // Back undoes it; typing goes on replacing the entry its first key made
-// until the reader does something else, and so does moving the map, so
-// Back never steps through keystrokes or frames: it undoes the typing, or
-// the moving, whole.
+// until the reader does something else, and so do moving the map, the
+// table's cursor and the like, so Back never steps through keystrokes or
+// frames: it undoes the typing, or the moving, whole.
+import { fragmentOf, joinList, mapKeys, parseFragment, splitList, viewOf } from './address.js';
+import { modelWordForms } from '../widgets/parts/word-forms.js';
 
-const MAP_KEYS = ['map', 'zoom', 'at', 'isolate', 'axes'];
-const KEYS = ['word', 'text', 'compare', 'step', ...MAP_KEYS];
-/** A change of these is a choice: a new history entry. */
-const CHOICES = new Set(['word', 'step', 'map', 'isolate', 'axes']);
-/** Typing and moving are written this long after they stop, not on every key or frame. */
+const MAP_KEYS = ['map', 'zoom', 'at', 'isolate', 'axes', 'hide'];
+/** Typing and moving are written this long after they stop, not on every key or frame; so is a scroll. */
 const SETTLE_MS = 300;
 
-/** { section, state: { word, text, … } } of a fragment ("#similar&word=·red", "", "#word=·red"). */
-export function parseFragment(hash) {
-  const raw = hash.replace(/^#/, '');
-  if (!raw) return { section: undefined, state: {} };
-  const [head, ...rest] = raw.split('&');
-  const named = !head.includes('=');
-  const params = new URLSearchParams(named ? rest.join('&') : raw);
-  const state = {};
-  for (const key of KEYS) if (params.has(key)) state[key] = params.get(key);
-  return { section: named ? decodeURIComponent(head) : undefined, state };
+const idText = (id) => (id === undefined || id === null ? undefined : String(id));
+const numbersOf = (value) => value.split(',').map(Number);
+
+/** The token a widget's attribute names in its model (as the widget reads it), for the page as written. */
+function attributeId(widget, name) {
+  const text = widget.getAttribute(name);
+  if (!text || !widget.model) return undefined;
+  return modelWordForms(widget.model, text, { rowIds: true, rows: widget.model.vocabSize })[0]?.id;
 }
 
-/** The fragment of a state (keys in a fixed order; a section first, if any). */
-export function fragmentOf(section, state) {
-  const params = new URLSearchParams();
-  for (const key of KEYS) if (state[key] !== undefined && state[key] !== '') params.set(key, state[key]);
-  const query = params.toString();
-  if (!query) return section ? `#${section}` : '';
-  return `#${section ? `${encodeURIComponent(section)}&` : ''}${query}`;
+/**
+ * What the page keeps of each widget: its keys; the events that say it
+ * changed and whether such a change is a choice (a history entry of its
+ * own) or a move; how to read its state as the keys' values, and how to
+ * show values (undefined: leave it). `written` gives the page as written,
+ * for keys whose value depends on the model (token ids); the others take
+ * what the widget first showed.
+ */
+const PARTS = {
+  table: {
+    keys: ['row'], events: ['ew-token'],
+    read: (w) => ({ row: idText(w.row) }),
+    show: (w, { row }) => { if (row !== undefined && Number(row) !== w.row) w.row = Number(row); },
+    written: (w) => ({ row: idText(attributeId(w, 'token')) }),
+  },
+  onehot: {
+    keys: ['onehot'], events: ['ew-change'],
+    read: (w) => ({ onehot: idText(w.tokenId) }),
+    show: (w, { onehot }) => { if (onehot !== undefined && Number(onehot) !== w.tokenId) w.pick(Number(onehot)); },
+    written: (w) => ({ onehot: idText(attributeId(w, 'token')) }),
+  },
+  nearest: {
+    keys: ['word'], events: ['ew-token'], choice: true,
+    read: (w) => ({ word: w.tokenId === undefined ? undefined : w.word }),
+    show: (w, { word }) => { if (word !== undefined && w.word !== word) w.pickText(word); },
+  },
+  analogy: {
+    keys: ['analogy'], events: ['ew-change'], choice: true,
+    read: (w) => ({ analogy: w.words && joinList(w.words) }),
+    show: (w, { analogy }) => { if (analogy !== undefined && joinList(w.words ?? []) !== analogy) w.words = splitList(analogy); },
+  },
+  cosine: {
+    keys: ['cosine'], events: ['ew-change'], choice: true,
+    read: (w) => ({ cosine: w.words && joinList(w.words) }),
+    show: (w, { cosine }) => { if (cosine !== undefined && joinList(w.words ?? []) !== cosine) w.words = splitList(cosine); },
+  },
+  rowDot: {
+    keys: ['pair'], events: ['ew-change'], choice: true,
+    read: (w) => ({ pair: w.pair?.join(',') }),
+    show: (w, { pair }) => { if (pair !== undefined && w.pair?.join(',') !== pair) w.compare(...numbersOf(pair)); },
+    written: (w) => {
+      const [a, b] = [attributeId(w, 'a'), attributeId(w, 'b')];
+      return { pair: a === undefined || b === undefined ? undefined : `${a},${b}` };
+    },
+  },
+  dot: {
+    keys: ['dot'], events: ['ew-change'],
+    read: (w) => ({ dot: w.vectors?.map((v) => v.map((x) => String(Number(x.toPrecision(7)))).join(',')).join(';') }),
+    show: (w, { dot }) => {
+      if (dot === undefined || PARTS.dot.read(w).dot === dot) return;
+      const [a, b] = dot.split(';').map(numbersOf);
+      w.setVectors(a, b);
+    },
+  },
+  trace: {
+    keys: ['text', 'compare'], events: ['ew-trace'],
+    read: (w) => ({ text: w.text, compare: w.compareText }),
+    show: (w, { text, compare }) => {
+      if (text !== undefined && w.text !== text) w.text = text;
+      if (compare !== undefined && w.compareText !== undefined && w.compareText !== compare) w.compareText = compare;
+    },
+  },
+  positions: {
+    keys: ['places'], events: ['ew-change'],
+    read: (w) => ({ places: w.places?.join(',') }),
+    show: (w, { places }) => { if (places !== undefined && w.places?.join(',') !== places) w.compare(...numbersOf(places)); },
+  },
+};
+
+/** Whether a widget shows its model now (or, for one that needs none, is up). */
+function isReady(widget) {
+  return widget.dataset.state === 'ready' && (widget.model !== undefined || !('updated' in widget));
 }
 
-/** The map's keys of a view (viewState of <ew-vocabulary-map>), none for the whole UMAP map as the page opens it. */
-export function mapKeys(view) {
-  if (!view) return {};
-  const whole = Boolean(view.whole);
-  if (whole && !view.isolated && view.method === 'umap') return {};
-  const keys = { map: view.method };
-  if (!whole) {
-    keys.zoom = String(Number(view.scale.toPrecision(4)));
-    keys.at = view.centre.map((x) => String(Number(x.toPrecision(6)))).join(',');
+/** Resolves when a widget has shown its model or failed to (or, for one that needs none, is up). */
+function whenReady(widget) {
+  if ('updated' in widget) return widget.updated;
+  return new Promise((resolve) => {
+    const done = () => resolve();
+    widget.addEventListener('ew-ready', done, { once: true });
+    widget.addEventListener('ew-error', done, { once: true });
+  });
+}
+
+/** The page's sections, in order: the reader is "in" one of them. */
+function sections() {
+  return [...document.querySelectorAll('main section[id]')].filter((s) => !s.parentElement.closest('section[id]'));
+}
+
+/** The section in view: the one across the upper third of the window, or the last one begun above it. */
+export function sectionInView() {
+  const line = innerHeight / 3;
+  let found;
+  for (const section of sections()) {
+    const box = section.getBoundingClientRect();
+    if (box.top <= line && box.bottom > 0) found = section.id;
   }
-  if (view.isolated) keys.isolate = '1';
-  if (view.axes?.length) keys.axes = view.axes.join(',');
-  return keys;
+  return found;
 }
 
-/** A view for <ew-vocabulary-map>'s setViewState from the map's keys. */
-export function viewOf(state) {
-  const centre = state.at?.split(',').map(Number);
-  const scale = Number(state.zoom);
-  return {
-    method: ['umap', 'pca', 'axes'].includes(state.map) ? state.map : 'umap',
-    ...(Number.isFinite(scale) && scale > 0 && centre?.length === 2 && centre.every(Number.isFinite) ? { scale, centre } : { whole: true }),
-    isolated: state.isolate === '1',
-    ...(state.axes ? { axes: state.axes.split(',') } : {}),
-  };
+function onScreen(element) {
+  const box = element.getBoundingClientRect();
+  return box.bottom > 0 && box.top < innerHeight && box.height > 0;
 }
 
 /**
  * Keeps the address's fragment and the page's widgets in step. `parts` are
- * the page's widgets: { nearest, map, trace, slider }; any may be missing.
+ * the page's widgets by name (PARTS, and map and slider); any may be missing.
  */
 export class PageState {
-  constructor({ nearest, map, trace, slider }) {
-    this.parts = { nearest, map, trace, slider };
-    // The page as written: a key equal to its default is left out of the address.
-    this.defaults = {
-      word: nearest?.getAttribute('word') ?? undefined,
-      text: trace?.getAttribute('text') ?? undefined,
-      compare: trace?.getAttribute('compare') ?? undefined,
-    };
+  constructor(parts) {
+    this.parts = Object.fromEntries(Object.entries(parts).filter(([, widget]) => widget));
+    /** The page as written, by key: a key equal to its default is left out of the address. */
+    this.defaults = {};
+    this.captured = {};
     /** Keys asked for (by the address) and not yet shown by their widget: written as asked meanwhile. */
     this.pending = {};
     this.section = undefined;
     this.kinds = new Set();
     this.lastKinds = new Set();
     this.timer = 0;
+    /** What parseFragment left out of the address the page opened on ({ key, value, reason }). */
+    this.ignored = [];
   }
 
-  /** Starts: restores the address's state, then follows the widgets and Back. */
+  /** Starts: restores the address's state, then follows the widgets, the scrolling and Back. */
   start() {
-    const { section, state } = parseFragment(location.hash);
+    const { section, state, ignored } = parseFragment(location.hash);
     this.section = section;
+    this.ignored = ignored;
+    for (const name of Object.keys(PARTS)) this.#watch(name);
     this.apply(state, { scroll: Object.keys(state).length > 0 });
-    const { nearest, map, trace, slider } = this.parts;
-    nearest?.addEventListener('ew-token', () => this.changed('word', nearest));
-    trace?.addEventListener('ew-trace', () => this.changed('text', trace));
-    slider?.addEventListener('ew-step', () => this.changed('step', slider));
-    map?.addEventListener('ew-map-view', (event) => this.changed(this.#mapKind(event.detail), map));
-    window.addEventListener('popstate', () => {
-      // After Back or Forward, the next typing or moving starts an entry of its own.
-      this.lastKinds = new Set();
-      const parsed = parseFragment(location.hash);
-      this.section = parsed.section;
-      this.apply(parsed.state, { everything: true });
-    });
+    const { map, slider } = this.parts;
+    map?.addEventListener('ew-map-view', (event) => { if (event.target === map) this.changed(this.#mapKind(event.detail), map); });
+    slider?.addEventListener('ew-step', (event) => { if (event.target === slider) this.changed('step', slider); });
+    // The word followed in Watch it learn: its nested closest tokens say so.
+    slider?.addEventListener('ew-token', (event) => { if (event.target === slider.nearest) this.changed('learn', slider); });
+    this.#followScrolling();
+    this.#followLinks();
+    window.addEventListener('popstate', () => this.#traversed());
+    // The address's state is shown as it was asked: a bad key, left out, was never the page's (and is not written back).
+    if (ignored.length) this.#write({ replace: true });
   }
 
-  /** What kind of change a map view is, against the address: a choice (method, isolate, axes) or a move. */
+  /** Follows a part's events, and takes the page as written from it the first time it is ready (and again for a new model). */
+  #watch(name) {
+    const widget = this.parts[name];
+    if (!widget) return;
+    const part = PARTS[name];
+    const capture = () => {
+      if (!isReady(widget)) return;
+      const captured = this.captured[name];
+      if (captured && !(part.written && captured.model !== widget.model)) return;
+      this.captured[name] = { model: widget.model };
+      Object.assign(this.defaults, part.written ? part.written(widget) : part.read(widget));
+    };
+    capture();
+    widget.addEventListener('ew-ready', (event) => { if (event.target === widget) capture(); });
+    for (const type of part.events) {
+      widget.addEventListener(type, (event) => { if (event.target === widget) this.changed(part.keys[0], widget, part.choice); });
+    }
+  }
+
+  /** What kind of change a map view is, against the address: a choice (method, isolate, axes, groups) or a move. */
   #mapKind(view) {
     const keys = mapKeys(view);
     const { state: written } = parseFragment(location.hash);
-    return ['map', 'isolate', 'axes'].some((key) => keys[key] !== written[key]) ? 'map' : 'zoom';
+    return ['map', 'isolate', 'axes', 'hide'].some((key) => keys[key] !== written[key]) ? 'map' : 'zoom';
+  }
+
+  /** After Back or Forward: the entry's state, whole (a key left out is the page as written). */
+  #traversed() {
+    if (this.#tookLink()) return;
+    // The next typing or moving starts an entry of its own.
+    this.lastKinds = new Set();
+    const parsed = parseFragment(location.hash);
+    this.section = parsed.section;
+    this.apply(parsed.state, { everything: true });
   }
 
   /**
@@ -126,72 +220,85 @@ export class PageState {
    * a key left out means the page as written.
    */
   apply(state, { everything = false, scroll = false } = {}) {
-    const { nearest, map, trace, slider } = this.parts;
     const wanted = { ...state };
-    if (everything) {
-      for (const key of ['word', 'text', 'compare']) wanted[key] ??= this.defaults[key];
-    }
     const has = (key) => wanted[key] !== undefined;
     // What a widget does while it shows the state is not the reader's doing: nothing is written for it.
     const when = (widget, show) => {
-      if (!widget) return;
       const run = () => {
         this.quiet = true;
-        try { show(); } finally { this.quiet = false; }
+        try { show(); } catch { /* a widget that failed shows nothing: its own status line says why */ } finally { this.quiet = false; }
       };
-      if (widget.model && widget.dataset.state === 'ready') run(); else widget.updated.then(run);
+      if (isReady(widget)) run(); else whenReady(widget).then(run);
     };
-    if (has('word') && nearest) {
-      this.pending.word = wanted.word;
-      when(nearest, () => {
-        if (nearest.word !== wanted.word) nearest.pickText(wanted.word);
-        delete this.pending.word;
+    for (const [name, part] of Object.entries(PARTS)) {
+      const widget = this.parts[name];
+      if (!widget) continue;
+      if (everything) for (const key of part.keys) wanted[key] ??= this.defaults[key];
+      const keys = part.keys.filter(has);
+      if (!keys.length) continue;
+      for (const key of keys) this.pending[key] = wanted[key];
+      when(widget, () => {
+        try {
+          part.show(widget, Object.fromEntries(keys.map((key) => [key, wanted[key]])));
+        } finally {
+          // Shown, or refused by the widget (a row past its table): from now on the widget says what it shows.
+          for (const key of keys) delete this.pending[key];
+        }
       });
     }
-    if ((has('text') || has('compare')) && trace) {
-      if (has('text')) this.pending.text = wanted.text;
-      if (has('compare')) this.pending.compare = wanted.compare;
-      when(trace, () => {
-        if (has('text') && trace.text !== wanted.text) trace.text = wanted.text;
-        if (has('compare') && trace.compareText !== undefined && trace.compareText !== wanted.compare) trace.compareText = wanted.compare;
-        delete this.pending.text;
-        delete this.pending.compare;
-      });
-    }
-    if (slider && (has('step') || everything)) {
-      // The last step unless one is named; the slider lists its steps only once it comes near the screen,
-      // and until then says the step asked for.
-      this.quiet = true;
-      slider.step = has('step') ? Number(wanted.step) : Infinity;
-      this.quiet = false;
-    }
-    const mapWanted = MAP_KEYS.some(has);
-    if (map && (mapWanted || everything)) {
-      for (const key of MAP_KEYS) this.pending[key] = wanted[key];
-      when(map, () => {
-        map.setViewState(viewOf(wanted)).finally(() => { for (const key of MAP_KEYS) delete this.pending[key]; });
-      });
-    }
+    this.#applySlider(wanted, everything);
+    this.#applyMap(wanted, everything, when);
     if (scroll && this.section) {
       const target = document.getElementById(this.section);
-      if (target) when(nearest ?? map ?? trace, () => target.scrollIntoView());
+      const { nearest, map, trace } = this.parts;
+      const first = nearest ?? map ?? trace;
+      if (target && first) when(first, () => target.scrollIntoView());
+      else target?.scrollIntoView();
     }
+  }
+
+  #applySlider(wanted, everything) {
+    const { slider } = this.parts;
+    if (!slider) return;
+    this.quiet = true;
+    try {
+      // The last step unless one is named; the slider lists its steps only once it comes near the screen,
+      // and until then says the step asked for.
+      if (wanted.step !== undefined || everything) slider.step = wanted.step !== undefined ? Number(wanted.step) : Infinity;
+      // The word is that of the slider's closest tokens, not its attribute (which also names the
+      // word its table of figures follows, as written).
+      const word = wanted.learn ?? (everything ? this.defaults.learn : undefined);
+      if (word !== undefined && slider.word !== word) slider.nearest.word = word;
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  #applyMap(wanted, everything, when) {
+    const { map } = this.parts;
+    if (!map || !(MAP_KEYS.some((key) => wanted[key] !== undefined) || everything)) return;
+    for (const key of MAP_KEYS) this.pending[key] = wanted[key];
+    when(map, () => {
+      map.setViewState(viewOf(wanted)).finally(() => { for (const key of MAP_KEYS) delete this.pending[key]; });
+    });
   }
 
   /** The state the widgets show now, with the keys still to be shown as asked. */
   #current() {
-    const { nearest, map, trace, slider } = this.parts;
     const state = {};
     const differs = (key, value) => { if (value !== undefined && value !== this.defaults[key]) state[key] = value; };
-    if (nearest?.model && nearest.tokenId !== undefined) differs('word', nearest.word);
-    if (trace?.model) {
-      differs('text', trace.text);
-      differs('compare', trace.compareText);
+    for (const [name, part] of Object.entries(PARTS)) {
+      const widget = this.parts[name];
+      if (!widget || !isReady(widget)) continue;
+      for (const [key, value] of Object.entries(part.read(widget))) differs(key, value);
     }
+    const { map, slider } = this.parts;
     if (slider) {
       const snapshots = slider.snapshots;
       const step = snapshots ? (slider.index === snapshots.length - 1 ? undefined : snapshots[slider.index]?.step) : slider.step;
       if (step !== undefined) state.step = String(step);
+      this.defaults.learn ??= slider.getAttribute('word') ?? undefined;
+      if (slider.built) differs('learn', slider.word);
     }
     if (map?.map) Object.assign(state, mapKeys(map.viewState));
     for (const [key, value] of Object.entries(this.pending)) {
@@ -201,28 +308,90 @@ export class PageState {
   }
 
   /** A widget changed: the address follows, after a moment for typing and moving. */
-  changed(kind, widget) {
+  changed(kind, widget, choice = ['word', 'step', 'map', 'learn'].includes(kind)) {
     if (this.quiet) return;
     this.kinds.add(kind);
-    this.section = widget.closest('section[id]')?.id ?? this.section;
+    if (choice) this.choice = true;
+    this.changedWidget = widget;
     clearTimeout(this.timer);
-    const choice = [...this.kinds].some((k) => CHOICES.has(k));
-    this.timer = setTimeout(() => this.#write(), choice ? 0 : SETTLE_MS);
+    this.timer = setTimeout(() => this.#write(), this.choice ? 0 : SETTLE_MS);
   }
 
-  #write() {
+  #write({ replace = false } = {}) {
     const kinds = new Set(this.kinds);
-    const choice = [...kinds].some((k) => CHOICES.has(k));
+    const choice = Boolean(this.choice);
     this.kinds.clear();
+    this.choice = false;
+    // Where the reader is: the section of the widget they changed if they can see it (a linked
+    // view may change one off screen), else the section in view. Read once, when writing.
+    const widget = this.changedWidget;
+    this.changedWidget = undefined;
+    if (widget) this.section = (onScreen(widget) && widget.closest('section[id]')?.id) || sectionInView() || this.section;
     const { state: before } = parseFragment(location.hash);
     const now = this.#current();
-    const fragment = fragmentOf(this.section, now);
-    if (fragmentOf(undefined, now) === fragmentOf(undefined, before)) return;
-    const url = `${location.pathname}${location.search}${fragment}`;
+    if (!replace && fragmentOf(undefined, now) === fragmentOf(undefined, before)) return;
+    const url = `${location.pathname}${location.search}${fragmentOf(this.section, now)}`;
     // More of the same typing or moving: the same entry. Anything else: a new one.
     const same = [...kinds].every((k) => this.lastKinds.has(k)) && [...this.lastKinds].every((k) => kinds.has(k));
-    if (!choice && same) history.replaceState(null, '', url);
+    if (replace || (!choice && same)) history.replaceState(null, '', url);
     else history.pushState(null, '', url);
-    this.lastKinds = kinds;
+    if (!replace) this.lastKinds = kinds;
+  }
+
+  /**
+   * The section follows the scrolling: once it settles, the entry is
+   * rewritten with the section in view and its state as it was (a change
+   * not written yet is written by its own timer, as its own entry).
+   */
+  #followScrolling() {
+    let timer = 0;
+    window.addEventListener('scroll', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const section = sectionInView();
+        if (section === this.section) return;
+        this.section = section;
+        const { state } = parseFragment(location.hash);
+        const url = `${location.pathname}${location.search}${fragmentOf(section, state)}`;
+        if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
+      }, SETTLE_MS);
+    }, { passive: true });
+  }
+
+  /**
+   * A link to a section of the page (the contents, "the rows above") goes
+   * there as a link does, and its entry keeps the state: without this the
+   * new entry ("#similar") would have none, and the widgets would go back
+   * to the page as written.
+   */
+  #followLinks() {
+    document.addEventListener('click', (event) => {
+      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const link = event.target.closest?.('a[href^="#"]');
+      const id = link?.hash.slice(1);
+      if (!id || !document.getElementById(decodeURIComponentSafely(id))) return;
+      this.link = `#${id}`;
+      clearTimeout(this.linkTimer);
+      this.linkTimer = setTimeout(() => { this.link = undefined; }, 1000);
+    });
+    window.addEventListener('hashchange', () => this.#tookLink());
+  }
+
+  /** After a link's navigation: its entry gets the state and the link's section. True when it was one. */
+  #tookLink() {
+    if (!this.link || location.hash !== this.link) return false;
+    this.link = undefined;
+    const target = decodeURIComponentSafely(location.hash.slice(1));
+    this.section = document.getElementById(target)?.closest('main section[id]')?.id ?? sectionInView();
+    history.replaceState(null, '', `${location.pathname}${location.search}${fragmentOf(this.section, this.#current())}`);
+    return true;
+  }
+}
+
+function decodeURIComponentSafely(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }

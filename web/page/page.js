@@ -3,7 +3,7 @@
 // that does what the line says (code-lines.js), typesets the formulas
 // (formulas.js), and puts the chapter's objects in the browser console
 // (console-help.js).
-import './start.js';  // first: the model's requests leave before the rest is set up
+import { addressProblems } from './start.js';  // first: the model's requests leave before the rest is set up
 import { rowView, dot, cosine, loadModel, ready } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
 import { pageModelFailure } from '../widgets/parts/model-source.js';
@@ -11,8 +11,9 @@ import { hasTokenizer } from '../widgets/parts/token-picker.js';
 import { defineDeferredWidgets } from '../widgets/parts/definitions.js';
 import { ModelWidget } from '../widgets/parts/base.js';
 import { TrainingSlider } from '../widgets/training-slider.js';
-import { modelFilesFromPicked } from './model-choice.js';
+import { addressProblemsInWords, modelFilesFromPicked } from './model-choice.js';
 import { PageState } from './page-state.js';
+import { ignoredInWords } from './address.js';
 import { consoleBanner, installHelp } from './console-help.js';
 import { installGlossary } from './glossary.js';
 import { fillDotFigures, fillFirstFigures, fillLaterFigures, keepLearnedSentence, modelSummary, sizeOf } from './figures.js';
@@ -173,16 +174,32 @@ async function openPicked(picked) {
 
 let pageState;
 
+/** Says in the status line what of the address could not be used: its model's parameters, its view's keys. */
+function sayAddressProblems(ignored) {
+  const note = $('#address-note');
+  const words = [addressProblemsInWords(addressProblems), ignoredInWords(ignored)].filter(Boolean).join(' ');
+  if (!note || !words) return;
+  note.textContent = words;
+  note.hidden = false;
+}
+
 /**
  * A row of the trace the reader is on lights up its token elsewhere: its row
- * in the token table (picked there) and its dot on the map (ringed, not
- * picked, so the map's word and its neighbours stay).
+ * in the token table (shown there, which says where from and offers its own
+ * token back) and its dot on the map (ringed, not picked, so the map's word
+ * and its neighbours stay). Both are screens away, so the trace says so
+ * under the row, with a link to each.
  */
 function linkViews() {
   traceWidget.addEventListener('ew-trace-row', (event) => {
     const { id, row, text, token } = event.detail;
-    $('#table')?.pick(id);
-    $('#vocabulary-map')?.lightUp(id, `${token} (place ${row + 1} of text ${text})`);
+    const where = `place ${row + 1} of text ${text}`;
+    const table = $('#table'), map = $('#vocabulary-map');
+    table?.pick(id, { from: `the trace (${where})` });
+    map?.lightUp(id, `${token} (${where})`);
+    const link = (href, words) => Object.assign(document.createElement('a'), { href, textContent: words });
+    traceWidget.sayLinked(text, `${token} (id ${id}): its row is shown in `, link('#table', 'the token table'), ' above, and its dot ringed on ',
+      link('#vocabulary-map', 'the map'), ' of Similar words.');
   });
 }
 
@@ -236,9 +253,13 @@ async function main() {
     document.documentElement.dataset.page = 'ready';
     performance.mark('embeddings:figures');
   }
-  // The reader's word, texts, step and map view in the address (restored from it, and Back).
-  pageState = new PageState({ nearest: $('#nearest'), map: $('#vocabulary-map'), trace: traceWidget, slider: $('#slider') });
+  // The reader's whole view in the address (restored from it, and Back).
+  pageState = new PageState({
+    table: $('#table'), onehot: $('#one-hot'), nearest: $('#nearest'), map: $('#vocabulary-map'), analogy: $('#analogy'),
+    cosine: $('#word-cosine'), rowDot: $('#row-dot'), dot: $('#dot-widget'), trace: traceWidget, positions: $('#positions'), slider: $('#slider'),
+  });
   pageState.start();
+  sayAddressProblems(pageState.ignored);
   console.info(consoleBanner(model));
   typesetWhenIdle();
 }

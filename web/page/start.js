@@ -7,7 +7,7 @@
 // (widgets/parts/model-source.js); page.js waits for it and reports a failure.
 import { sharedModel, setPageModelFiles } from '../widgets/parts/model-source.js';
 import { deferWidgetDefinitions } from '../widgets/parts/definitions.js';
-import { modelFilesFromAddress } from './model-choice.js';
+import { modelChoiceFromAddress } from './model-choice.js';
 import { defaultModelFiles } from '../src/default-model.js';
 
 // Only the token table, the first model widget, is defined as its module
@@ -18,8 +18,12 @@ deferWidgetDefinitions({ except: ['ew-embedding-table'] });
 
 // The address may name another model (?model=FOLDER/, see model-choice.js):
 // every widget that names no files then shows it; if it cannot be opened,
-// they show the default model, and page.js says what was wrong.
-setPageModelFiles(modelFilesFromAddress(location.search, document.baseURI), { fallback: defaultModelFiles });
+// they show the default model, and page.js says what was wrong. So it does
+// for a parameter that is no address the page can fetch (`?model=mailto:x`):
+// the default model opens and `addressProblems` names the parameter.
+const choice = modelChoiceFromAddress(location.search, document.baseURI);
+export const addressProblems = choice.problems;
+setPageModelFiles(choice.files, { fallback: defaultModelFiles });
 // Marked for the page's timing (tools/bench-page.mjs, the page's tests).
 performance.mark('embeddings:model-requested');
 sharedModel().catch(() => {});

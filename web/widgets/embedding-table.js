@@ -42,10 +42,12 @@ export class EmbeddingTable extends ModelWidget {
       onPick: (id) => this.pick(id),
     });
     this.summary = el('p', { className: 'ew-summary' });
+    // Says which token another part of the page showed here, with the way back to the reader's own.
+    this.linkNote = el('p', { className: 'ew-note ew-link-note', role: 'status', hidden: true });
     this.rowText = el('p', { className: 'ew-row-numbers' });
     this.gridHost = el('div', { className: 'ew-grid-host' });
     this.legendHost = el('div');
-    this.append(this.summary, this.picker.element, this.rowText, this.gridHost, this.legendHost);
+    this.append(this.summary, this.picker.element, this.linkNote, this.rowText, this.gridHost, this.legendHost);
   }
 
   attributeChangedCallback(name, before, after) {
@@ -60,6 +62,11 @@ export class EmbeddingTable extends ModelWidget {
     const table = model.wte;
     const { rows, cols } = table;
     const limit = tableLimit(model);
+    // Another model: the row read before is read again in it (its numbers, its token), and nothing of the old one stays.
+    const kept = this.pendingRow ?? this.row;
+    this.pendingRow = undefined;
+    this.rowText.textContent = '';
+    this.#endLink();
     this.picker.setModel(model);
     this.summary.textContent = `${shape(rows, cols)}: one row for each of the ${int(rows)} tokens, ${int(cols)} numbers in each row, ${int(rows * cols)} numbers in all.`;
     // Painted a block of rows at a time: those on screen first, the rest when the browser is idle.
@@ -85,6 +92,11 @@ export class EmbeddingTable extends ModelWidget {
         this.#showRow(r);
         // The box names the row read now, not the token searched before.
         if (r !== this.grid?.highlighted) this.picker.show(r);
+        // The reader moving to another row (a click, the arrow keys) shows another token: said as a pick is.
+        if (!this.picking && r !== this.saidRow) {
+          this.#endLink();
+          this.#sayRow(r);
+        }
       },
       onRowLabel: (r) => this.pick(r),
     });
@@ -92,8 +104,23 @@ export class EmbeddingTable extends ModelWidget {
     this.legendHost.replaceChildren(legend(limit, { label: 'Colours of the token table' }));
     this.grid.layout();
     const start = this.getAttribute('token');
-    if (start) this.picker.pickText(start);
+    if (kept !== undefined && kept < rows) this.pick(kept);
+    else if (start) this.picker.pickText(start);
     image.paintRestWhenIdle(this.grid.highlighted ?? 0);
+  }
+
+  /**
+   * The row the table reads now, a token id: the cursor's row (a cell read),
+   * else the row picked. Setting it picks that row, as the search box does.
+   */
+  get row() {
+    return this.grid?.cursor?.r ?? this.grid?.highlighted ?? undefined;
+  }
+
+  set row(id) {
+    this.ensureBuilt();
+    if (this.grid) this.pick(Number(id));
+    else this.pendingRow = Number(id);
   }
 
   /** The token whose row is highlighted (a text such as "Lily"; setting it finds it as the search box does). */
@@ -105,12 +132,47 @@ export class EmbeddingTable extends ModelWidget {
     this.setAttribute('token', text);
   }
 
-  /** Highlights a token's row and scrolls to it. */
-  pick(id) {
-    if (!this.grid) return;
+  /**
+   * Highlights a token's row and scrolls to it. With `from` (words such as
+   * "the trace, place 2 of text 1"), another part of the page shows its
+   * token here: the table says so, and offers the reader's own token back.
+   */
+  pick(id, { from } = {}) {
+    if (!this.grid || !Number.isInteger(id) || id < 0 || id >= this.grid.rows) return;
+    const own = this.ownRow ?? this.row;
+    if (from === undefined) this.#endLink();
     this.picker.show(id);
-    this.grid.highlightRow(id);
+    this.picking = true;
+    try {
+      this.grid.highlightRow(id);
+    } finally {
+      this.picking = false;
+    }
+    if (from !== undefined) this.#startLink(id, own, from);
+    this.#sayRow(id);
+  }
+
+  #sayRow(id) {
+    this.saidRow = id;
     this.dispatchEvent(new CustomEvent('ew-token', { bubbles: true, detail: { id } }));
+  }
+
+  /** Shows that the row is another part's token, with a button back to the reader's own (when it was another). */
+  #startLink(id, own, from) {
+    const model = this.model;
+    this.ownRow = own;
+    const back = own !== undefined && own !== id
+      ? el('button', { type: 'button', className: 'ew-button ew-link-back', textContent: `Back to ${tokenLabel(model, own)} (row ${own})` })
+      : undefined;
+    back?.addEventListener('click', () => this.pick(own));
+    this.linkNote.replaceChildren(`Showing ${tokenLabel(model, id)} (row ${id}), from ${from}.`, ...(back ? [' ', back] : []));
+    this.linkNote.hidden = false;
+  }
+
+  #endLink() {
+    this.ownRow = undefined;
+    this.linkNote.hidden = true;
+    this.linkNote.replaceChildren();
   }
 
   #showRow(r) {

@@ -89,7 +89,11 @@ export class OneHotLookup extends ModelWidget {
     this.multiply.hidden = automatic;
     this.multiply.textContent = `Multiply: ${int(rows * model.width)} multiply-adds over the whole table`;
     if (automatic) this.#compute();
-    else this.#render();
+    else {
+      this.#render();
+      // Not multiplied yet, but another token: said as a product is (ew-change), with no result.
+      this.dispatchEvent(new CustomEvent('ew-change', { bubbles: true, detail: undefined }));
+    }
   }
 
   #compute() {

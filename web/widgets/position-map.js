@@ -262,11 +262,18 @@ export class PositionMap extends ModelWidget {
 
   /** Compares two places (counted from 1), in every map shown. */
   compare(place, other) {
-    if (!this.map) return;
+    if (!this.map || !Number.isFinite(place) || !Number.isFinite(other)) return;
     this.grid?.select(place - 1, other - 1);
   }
 
+  /** The two places compared now (counted from 1), once shown. */
+  get places() {
+    return this.selected ? [this.selected.r + 1, this.selected.c + 1] : undefined;
+  }
+
   #select(r, c, from) {
+    // The other map's answer to this very choice: the choice is said once, below.
+    const echo = Boolean(this.syncing);
     this.selected = { r, c };
     // The other map follows, without calling back.
     if (!this.syncing) {
@@ -293,6 +300,7 @@ export class PositionMap extends ModelWidget {
       : '';
     this.#scores(r, c);
     this.#drawProfile();
+    if (!echo) this.dispatchEvent(new CustomEvent('ew-change', { bubbles: true, detail: { place: r + 1, other: c + 1 } }));
   }
 
   /** The chapter's two pairs, and the pair chosen, scored in each map (beside the waves, or of rotary positions). */

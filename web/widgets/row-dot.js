@@ -164,10 +164,11 @@ export class RowDotProduct extends ModelWidget {
     return this.ids ? [...this.ids] : undefined;
   }
 
-  /** Compares two tokens, given by id. */
+  /** Compares two tokens, given by id (ids that are no rows of the table are ignored). */
   compare(a, b) {
     this.ensureBuilt();
-    if (this.model) this.#set(a, b);
+    const row = (id) => Number.isInteger(id) && id >= 0 && id < this.model.vocabSize;
+    if (this.model && row(a) && row(b)) this.#set(a, b);
   }
 
   #set(a, b) {

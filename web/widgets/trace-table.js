@@ -83,6 +83,24 @@ export class TraceTable extends ModelWidget {
   }
 
   /**
+   * Says under text `text`'s trace (1 or 2) what the reader's row did
+   * elsewhere on the page ("… is shown in the token table", with links),
+   * where the reader is (brought on screen); nothing clears it but the next
+   * say, or a new model.
+   * Nodes are strings or elements.
+   */
+  sayLinked(text, ...nodes) {
+    this.ensureBuilt();
+    const view = text === 2 && this.viewB ? this.viewB : this.viewA;
+    this.linkedLine ??= el('p', { className: 'ew-note ew-trace-linked', role: 'status' });
+    this.linkedLine.replaceChildren(...nodes);
+    this.linkedLine.hidden = nodes.length === 0;
+    view.readout.after(this.linkedLine);
+    // Said where the reader is: the page moves as little as brings it on screen, and not at all when it is.
+    if (nodes.length) this.linkedLine.scrollIntoView({ block: 'nearest' });
+  }
+
+  /**
    * The reader is on a row of a trace (a tap, a click, the arrow keys):
    * "ew-trace-row" says which, { text: 1 or 2, row (from 0), id, token },
    * so that a page can light up the token elsewhere (its row of the token table, its dot on a map).
@@ -94,6 +112,7 @@ export class TraceTable extends ModelWidget {
   }
 
   show(model) {
+    this.sayLinked(1);
     this.limit = tableLimit(model);
     this.legendHost.replaceChildren(legend(this.limit, { label: 'Colours of the token, position and sum lists' }));
     this.#sayWhatTheModelAdds(model);

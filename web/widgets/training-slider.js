@@ -32,6 +32,7 @@ import { int, num } from './parts/format.js';
 import { hasTokenizer, shareVocabulary, vocabularyOf } from './parts/token-picker.js';
 import { groupIds } from './parts/vocabulary-groups.js';
 import { LearningMap, LossCurve, figuresTable, mapFigures, ordinal, pairFigures } from './parts/training-progress.js';
+import { StepInput } from './parts/training-steps.js';
 import './nearest-words.js';
 import './position-map.js';
 import { defineWidget } from './parts/definitions.js';
@@ -73,8 +74,14 @@ export class TrainingSlider extends ModelWidget {
 
   build() {
     const id = uniqueId('ew-step');
-    this.range = el('input', { type: 'range', id, className: 'ew-range', min: 0, max: 0, step: 1, value: 0, disabled: true });
-    this.play = el('button', { type: 'button', className: 'ew-button', textContent: 'Play', disabled: true, 'aria-pressed': 'false' });
+    // Enabled from the start, for the keyboard too: the first key, click or Play asks for the snapshots' list,
+    // and what it asked for is done once the list is in.
+    this.range = el('input', { type: 'range', id, className: 'ew-range', min: 0, max: 0, step: 1, value: 0,
+      'aria-valuetext': 'the training steps are loading' });
+    this.play = el('button', { type: 'button', className: 'ew-button', textContent: 'Play', 'aria-pressed': 'false' });
+    this.asked = new Promise((resolve) => { this.ask = resolve; });
+    this.listed = new Promise((resolve) => { this.resolveListed = resolve; });
+    this.listed.catch(() => {});
     this.ticks = el('ol', { className: 'ew-ticks', 'aria-label': 'Go to a step' });
     this.stepText = el('p', { className: 'ew-summary', 'aria-live': 'polite' });
     this.loading = el('p', { className: 'ew-note', role: 'status' });
@@ -98,10 +105,12 @@ export class TrainingSlider extends ModelWidget {
     this.provisional = [];     // index → a quick map (PCA, aligned) shown while that snapshot's UMAP is laid out
     this.tableBox = el('div', { className: 'ew-table-scroll' });
     this.nestedSections = [];
+    this.rangeBox = el('div', { className: 'ew-range-box' }, this.range, this.ticks);
     this.append(
       el('label', { className: 'ew-label', for: id, textContent: 'Training step' }),
-      el('div', { className: 'ew-slider-line' },
-        el('div', { className: 'ew-range-box' }, this.range, this.ticks), this.play),
+      el('div', { className: 'ew-slider-line' }, this.rangeBox, this.play),
+      el('p', { className: 'ew-help ew-slider-help', textContent: 'Drag the handle, click or tap along the line or on a step, ' +
+        'or use the arrow keys, Home and End; a swipe over the line scrolls the page.' }),
       this.stepText, this.loading,
       el('div', { className: 'ew-two' },
         ...(this.nestedSections = [
@@ -112,7 +121,14 @@ export class TrainingSlider extends ModelWidget {
         el('section', { 'aria-label': 'Loss during training' }, el('h4', { textContent: 'Loss during training' }), this.curve.element)),
       this.tableBox, scrollCue(this.tableBox, { label: 'The figures of each snapshot' }));
     this.range.addEventListener('input', () => this.#go(Number(this.range.value)));
-    this.play.addEventListener('click', () => this.#toggle());
+    this.steps = new StepInput(this, { go: (i) => this.#go(i).catch(() => {}) });
+    this.play.addEventListener('click', () => {
+      if (this.snapshots) this.#toggle();
+      else {
+        this.ask();
+        this.listed.then(() => this.#toggle());
+      }
+    });
   }
 
   attributeChangedCallback(name, before, after) {
@@ -176,8 +192,8 @@ export class TrainingSlider extends ModelWidget {
       this.resolveFirst.reject(error);
       throw error;
     }
-    // The snapshots load only when the widget is near the screen.
-    await whenVisible(this);
+    // The snapshots load only when the widget is near the screen, or the reader comes to it by keyboard first.
+    await Promise.race([whenVisible(this), this.asked]);
     const files = this.files;
     // The default model's training files are named one by one (a bundler
     // renames and moves each); another model's lie next to its weights.
@@ -210,8 +226,6 @@ export class TrainingSlider extends ModelWidget {
       button.addEventListener('click', () => this.#go(i).catch(() => {}));
       return el('li', {}, button);
     }));
-    this.range.disabled = false;
-    this.play.disabled = false;
     const word = this.getAttribute('word') ?? '·girl', pair = this.getAttribute('pair') ?? '·boy';
     this.table = figuresTable(this.snapshots, word, pair);
     this.tableBox.replaceChildren(this.table.table);
@@ -228,10 +242,10 @@ export class TrainingSlider extends ModelWidget {
       this.provisional = [];
     }
     this.earliestShown = this.snapshots.length - 1;
-    // The last snapshot, unless a step was asked for meanwhile (a shared address names one).
-    const start = this.wantedStep === undefined ? this.snapshots.length - 1 : this.#indexOfStep(this.wantedStep);
-    this.wantedStep = undefined;
-    await this.#go(start);
+    // The last snapshot, unless a step was asked for meanwhile (a shared address names one, a key or a click came first).
+    const first = this.#go(this.steps.startIndex((step) => this.#indexOfStep(step)));
+    this.resolveListed();
+    await first;
     this.#learn(generation, word, pair).catch((error) => {
       if (this.generation === generation) this.learnMap.status.textContent = `The maps could not be laid out: ${error.message}`;
     });

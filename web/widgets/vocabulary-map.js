@@ -85,11 +85,7 @@ export class VocabularyMap extends ModelWidget {
     buildAxesForm(this);
     this.groupBoxes = VOCABULARY_GROUPS.map((group) => {
       const box = el('input', { type: 'checkbox', checked: true, 'data-group': group.key });
-      box.addEventListener('change', () => {
-        if (box.checked) this.shownGroups.add(group.key); else this.shownGroups.delete(group.key);
-        this.draw();
-        describeNeighbours(this);
-      });
+      box.addEventListener('change', () => this.#showGroup(group.key, box.checked));
       const swatch = el('canvas', { className: 'vm-swatch', width: 16, height: 16, 'aria-hidden': 'true' });
       const c = swatch.getContext('2d');
       if (c) { c.fillStyle = group.colour; drawShape(c, group.shape, 8, 8, 5); c.fill(); }
@@ -156,6 +152,8 @@ export class VocabularyMap extends ModelWidget {
   }
 
   async show(model) {
+    // Another model: nothing of the old one's map stays on screen while the new one is made.
+    this.#forgetMap();
     this.picker.setModel(model);
     this.hasText = hasTokenizer(model);
     this.groups = this.hasText ? groupIds(model.vocabulary()) : Object.fromEntries(VOCABULARY_GROUPS.map((g) => [g.key, []]));
@@ -177,10 +175,38 @@ export class VocabularyMap extends ModelWidget {
     await this.setMethod(this.method, { force: true });
   }
 
-  /** Shows the map made by 'umap', 'pca' or 'axes' (the reader's own; ·man → ·woman until they pick others). */
+  /** The map, its picture and every word said of it, gone (the model changed): the frame stays, blank, as the next is made. */
+  #forgetMap() {
+    this.map_ = undefined;
+    this.wantedView = undefined;
+    this.canvas.getContext('2d')?.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    this.tip.hidden = true;
+    for (const part of [this.hoverText, this.legend, this.listHeading, this.fitNote]) part.textContent = '';
+    this.list.replaceChildren();
+    this.isolateButton.textContent = 'Isolate the word and its neighbours';
+  }
+
+  /** Shows a group's marks or not (its box is the reader's; setViewState sets it too). */
+  #showGroup(key, shown) {
+    const box = this.groupBoxes.find((label) => label.querySelector('input').dataset.group === key)?.querySelector('input');
+    if (box) box.checked = shown;
+    if (shown) this.shownGroups.add(key); else this.shownGroups.delete(key);
+    if (!this.map_) return;
+    this.draw();
+    describeNeighbours(this);
+    viewChanged(this, { now: true });
+  }
+
+  /**
+   * Shows the map made by 'umap', 'pca' or 'axes' (the reader's own; ·man →
+   * ·woman until they pick others), as a whole, unless a view of that
+   * method was asked for (setViewState) and not shown yet.
+   */
   async setMethod(method, { force = false } = {}) {
     this.ensureBuilt();
     if (method === this.method && !force && this.map_) return;
+    // A view asked for another method is not shown on this one.
+    if (this.wantedView && this.wantedView.method !== method) this.wantedView = undefined;
     this.method = method;
     for (const button of this.methodButtons) button.setAttribute('aria-pressed', String(button.dataset.method === method));
     this.axesForm.hidden = method !== 'axes';
@@ -249,13 +275,12 @@ export class VocabularyMap extends ModelWidget {
     const wanted = this.wantedView;
     this.wantedView = undefined;
     resizeCanvas(this);
-    if (wanted && wanted.method === this.method) {
-      this.pick(this.id_, { keepView: true });
-      this.#showView(wanted);
-    } else {
-      this.pick(this.id_, { keepView: true });
-      fitView(this);
-    }
+    // A new map starts whole (the old map's zoom and offsets mean nothing on it), then shows the view asked for, if any.
+    fitView(this);
+    this.pick(this.id_, { keepView: true });
+    if (wanted && wanted.method === this.method) this.#showView(wanted);
+    else fitView(this);
+    this.draw();
     viewChanged(this, { now: true });
   }
 
@@ -340,7 +365,7 @@ export class VocabularyMap extends ModelWidget {
     if (!this.map_ || !this.base) return undefined;
     const { fit, cx, cy } = this.base, { scale, x, y } = this.view;
     const state = { method: this.method, scale, centre: [cx - x / (fit * scale), cy + y / (fit * scale)], isolated: this.isolated,
-      whole: this.fitted === true };
+      whole: this.fitted === true, hidden: VOCABULARY_GROUPS.map((g) => g.key).filter((key) => !this.shownGroups.has(key)) };
     if (this.method === 'axes' && this.axes && this.model) {
       state.axes = [this.axes.from, this.axes.to, this.axes.upFrom, this.axes.upTo].filter((id) => id !== undefined).map((id) => tokenLabel(this.model, id));
     }
@@ -370,6 +395,10 @@ export class VocabularyMap extends ModelWidget {
   }
 
   #showView(state) {
+    for (const { key } of VOCABULARY_GROUPS) {
+      const shown = !state.hidden?.includes(key);
+      if (this.shownGroups.has(key) !== shown) this.#showGroup(key, shown);
+    }
     const fitted = state.whole || !state.centre;
     this.setIsolated(Boolean(state.isolated), { fit: fitted });
     if (!fitted) setCentre(this, state.scale, state.centre);

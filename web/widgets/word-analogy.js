@@ -71,6 +71,17 @@ class TypedWords extends ModelWidget {
 
   show() { this.compute(); }
 
+  /** The words the answer shown is about, as the boxes hold them; setting them fills the boxes and computes. */
+  get words() {
+    return this.computed ? [...this.computed] : undefined;
+  }
+
+  set words(texts) {
+    this.ensureBuilt();
+    this.boxes.forEach((box, i) => { if (texts[i] !== undefined) box.input.value = String(texts[i]); });
+    this.compute();
+  }
+
   compute() {
     const model = this.model;
     if (!model) return;
@@ -81,9 +92,10 @@ class TypedWords extends ModelWidget {
     if (!ids) {
       this.summary.textContent = message;
       this.clearWords();
-      return;
+    } else {
+      this.showWords(ids, ids.map((id) => model.tokenText(id)));
     }
-    this.showWords(ids, ids.map((id) => model.tokenText(id)));
+    this.dispatchEvent(new CustomEvent('ew-change', { bubbles: true, detail: { words: this.words } }));
   }
 }
 

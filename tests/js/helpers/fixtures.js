@@ -103,14 +103,19 @@ export const headerEntry = (dtype, shape, begin, end) => ({ dtype, shape, data_o
 
 /** Deterministic normal-ish numbers (sum of uniforms) from a seed. */
 export function seededRandom(seed) {
+  const uniform = uniformRandom(seed);
+  return () => (uniform() + uniform() + uniform() + uniform() - 2) * 0.5;
+}
+
+/** xorshift32: numbers in [0, 1), the same for the same seed on every run. */
+export function uniformRandom(seed) {
   let state = seed >>> 0 || 1;
-  const uniform = () => {
+  return () => {
     state ^= state << 13; state >>>= 0;
     state ^= state >>> 17;
     state ^= state << 5; state >>>= 0;
     return state / 4294967296;
   };
-  return () => (uniform() + uniform() + uniform() + uniform() - 2) * 0.5;
 }
 
 /**

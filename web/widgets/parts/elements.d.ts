@@ -54,8 +54,19 @@ export declare class EmbeddingTable extends ModelWidget {
   set token(text: string);
   /** The heat map, once shown. */
   readonly grid: HeatGrid | undefined;
-  /** Highlights a token's row and scrolls to it. */
-  pick(id: number): void;
+  /**
+   * The row read now (a token id): the cursor's row, else the row picked;
+   * setting it picks that row. Another model keeps the row (its numbers and
+   * token read again in that model).
+   */
+  get row(): number | undefined;
+  set row(id: number);
+  /**
+   * Highlights a token's row and scrolls to it. With `from` (words such as
+   * "the trace (place 2 of text 1)"), another part of the page shows its
+   * token here: the table says so, with a button back to the row it read before.
+   */
+  pick(id: number, options?: { from?: string }): void;
 }
 
 /** <ew-nearest-words>: a word's closest tokens by cosine. */
@@ -95,6 +106,8 @@ export declare class PositionMap extends ModelWidget {
   readonly grid: HeatGrid | undefined;
   /** Selects the cell of places `place` and `other` (counted from 1). */
   compare(place: number, other: number): void;
+  /** The two places compared now (counted from 1), once shown; an `ew-change` event says when they change. */
+  readonly places: [number, number] | undefined;
 }
 
 /** <ew-trace-table>: a text's trace, token by token. */
@@ -109,6 +122,12 @@ export declare class TraceTable extends ModelWidget {
   readonly trace: Trace | undefined;
   /** The second text's trace. */
   readonly compareTrace: Trace | undefined;
+  /**
+   * Says under text `text`'s trace (1 or 2) what the reader's row did
+   * elsewhere on the page, in words and links (strings or elements); no
+   * nodes clears it. The `ew-trace-row` event says which row the reader is on.
+   */
+  sayLinked(text: 1 | 2, ...nodes: (string | Node)[]): void;
 }
 
 /** <ew-one-hot-lookup>: a token's one-hot vector times the token table, computed as a real product and checked against the row. */
@@ -134,6 +153,12 @@ export declare class TrainingSlider extends ModelWidget {
   /** The word whose closest tokens are shown; setting it is the same as setting the attribute. */
   get word(): string;
   set word(text: string);
+  /**
+   * The training step shown (a step of the snapshots' index); setting it goes
+   * to that step's snapshot, or the last before it, once they are listed.
+   */
+  get step(): number | undefined;
+  set step(value: number);
   /** How many snapshots stay loaded (the `keep` attribute, default 4). */
   readonly keep: number;
   /** Snapshot i, loaded (or found loaded). */
@@ -169,18 +194,45 @@ export declare class VocabularyMap extends ModelWidget {
   pick(id: number): void;
   /** Back to the whole map. */
   resetView(): void;
+  /** What the reader sees, to keep or share; undefined until a map is drawn. */
+  readonly viewState: MapViewState | undefined;
+  /** Shows a view as viewState gives it (once its map is made); `whole` (or no centre) fits the map. */
+  setViewState(view: Partial<MapViewState>): Promise<void>;
+  /** Rings a token's dot without picking it, with `label` beside it; undefined turns it off. */
+  lightUp(id: number | undefined, label?: string): void;
+}
+
+/** <ew-vocabulary-map>'s view: what its `ew-map-view` event carries. */
+export interface MapViewState {
+  method: 'umap' | 'pca' | 'axes';
+  /** The zoom (1: the whole map) and the map's point in the middle of the view, in the map's units. */
+  scale: number;
+  centre: [number, number];
+  isolated: boolean;
+  /** The map as first shown: the whole of it, or the isolated words fitted. */
+  whole: boolean;
+  /** The axes' words, for 'axes'. */
+  axes?: string[];
+  /** The groups whose marks are off ('colours', 'numbers', 'names', 'family', 'motion'). */
+  hidden: string[];
 }
 
 /** <ew-word-analogy>: a − b + c and its closest tokens. */
 export declare class WordAnalogy extends ModelWidget {
   /** The closest tokens of the last query, its three inputs left out. */
   readonly answer: Neighbour[] | undefined;
+  /** The three words the answer is about, as typed; setting them fills the boxes and computes (an `ew-change` event follows). */
+  get words(): string[] | undefined;
+  set words(texts: string[]);
 }
 
 /** <ew-word-cosine>: the cosine of two typed words. */
 export declare class WordCosine extends ModelWidget {
   /** The cosine of the last two words. */
   readonly score: number | undefined;
+  /** The two words the score is about, as typed; setting them fills the boxes and computes (an `ew-change` event follows). */
+  get words(): string[] | undefined;
+  set words(texts: string[]);
 }
 
 /**

@@ -26,7 +26,7 @@ export function resizeCanvas(widget) {
   }
   const margin = 16;
   const fit = Math.min((width - 2 * margin) / (maxX - minX || 1), (height - 2 * margin) / (maxY - minY || 1));
-  widget.base = { fit, cx: (minX + maxX) / 2, cy: (minY + maxY) / 2 };
+  widget.base = { fit, cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, spanX: maxX - minX || 1, spanY: maxY - minY || 1 };
 }
 
 export function toScreen(widget, x, y) {
@@ -34,12 +34,20 @@ export function toScreen(widget, x, y) {
   return [widget.width / 2 + ((x - cx) * fit * scale) + ox, widget.height / 2 - ((y - cy) * fit * scale) + oy];
 }
 
-/** Puts the map's point (x, y) in the middle of the view at `scale`. */
+/**
+ * Puts the map's point (x, y) in the middle of the view at `scale`: a point
+ * within the map's bounds and a span of them around (a centre given far off,
+ * or not a number, comes to the nearest such point), a scale within the
+ * zoom's range. So any view asked for shows the map, in finite numbers.
+ */
 export function setCentre(widget, scale, [x, y]) {
   widget.fitted = false;
   // The tip named a dot where it was: the view moving leaves it behind.
   widget.tip.hidden = true;
-  const { fit, cx, cy } = widget.base;
+  const { fit, cx, cy, spanX, spanY } = widget.base;
+  const within = (value, middle, span) => (Number.isFinite(value) ? Math.max(middle - span, Math.min(middle + span, value)) : middle);
+  x = within(x, cx, spanX);
+  y = within(y, cy, spanY);
   const s = Math.max(MIN_SCALE, Math.min(MAX_SCALE, Number(scale) || 1));
   widget.view = { scale: s, x: -(x - cx) * fit * s, y: (y - cy) * fit * s };
   widget.draw();

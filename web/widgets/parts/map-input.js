@@ -3,7 +3,7 @@
 // (with Ctrl or ⌘, or once clicked) the wheel zooms; the arrows, + and −
 // and 0 when the map has focus.
 import { tokenLabel } from './token-picker.js';
-import { resizeCanvas, zoomAnchor, zoomAt, panBy } from './map-geometry.js';
+import { resizeCanvas, zoomAnchor, zoomAt, panBy, fitView, setCentre } from './map-geometry.js';
 import { readColours } from './map-drawing.js';
 
 export function localPoint(widget, event) {
@@ -112,7 +112,14 @@ export function listenToInput(widget) {
     let lastWidth = 0;
     new ResizeObserver(() => {
       const width = widget.frame.clientWidth;
-      if (widget.map_ && Math.abs(width - lastWidth) > 1) { lastWidth = width; const view = { ...widget.view }; resizeCanvas(widget); widget.view = view; widget.draw(); }
+      if (!widget.map_ || Math.abs(width - lastWidth) <= 1) return;
+      lastWidth = width;
+      // The same view at the new width: the whole map fitted again, or the same point of the map in the middle at the same zoom.
+      const view = widget.viewState;
+      resizeCanvas(widget);
+      if (!view || view.whole) fitView(widget);
+      else setCentre(widget, view.scale, view.centre);
+      widget.draw();
     }).observe(widget.frame);
   }
   // Light or dark as the reader's system is, from the widgets' custom properties.

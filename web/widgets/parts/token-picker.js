@@ -10,7 +10,7 @@
 // (or #number) is a row id. A word that is no single token shows its
 // pieces, each one a button, until the reader types something else.
 import { el, selectAllOnTap, uniqueId } from './base.js';
-import { FORM_NAMES, hasTokenizer, modelWordForms, notOneToken, tokenTextOf, vocabularyOf } from './word-forms.js';
+import { FORM_NAMES, LISTED_PIECES, hasTokenizer, modelWordForms, notOneToken, tokenTextOf, vocabularyOf } from './word-forms.js';
 
 export {
   FORM_NAMES, byteNote, hasTokenizer, isByteToken, meantText, modelWordForms, notOneToken, shareVocabulary, tokenLabel,
@@ -157,7 +157,9 @@ export class TokenPicker {
   /** Says why a text is no single token, with its pieces as buttons. */
   showPieces(text) {
     if (!this.model) return;
-    const { message, pieces } = notOneToken(this.model, text);
+    const { message, pieces: all } = notOneToken(this.model, text);
+    // A button for each of the first pieces: a pasted page would be thousands of them.
+    const pieces = all.slice(0, LISTED_PIECES);
     this.pieces = pieces;
     this.input.value = text;
     this.shown = text;
@@ -168,7 +170,8 @@ export class TokenPicker {
       return button;
     });
     this.note.replaceChildren(el('p', { textContent: message }),
-      ...(buttons.length > 1 ? [el('p', { className: 'ew-pieces' }, 'Pick a piece: ', ...buttons)] : []));
+      ...(buttons.length > 1 ? [el('p', { className: 'ew-pieces' }, 'Pick a piece: ', ...buttons,
+        all.length > pieces.length ? ` (the first ${pieces.length} of ${all.length.toLocaleString('en-US')})` : '')] : []));
     this.options.onMissing?.(text);
   }
 

@@ -201,6 +201,10 @@ export function meantText(typed) {
  * Why a text is not one token, in words, with its pieces (as the reader
  * means the text, see meantText): { message, pieces: [{ id, text }] }.
  */
+/** How much of a text that is no single token its message quotes, and how many of its pieces it names. */
+const QUOTED_LETTERS = 60;
+export const LISTED_PIECES = 24;
+
 export function notOneToken(model, text, error) {
   if (!hasTokenizer(model)) {
     return {
@@ -216,11 +220,13 @@ export function notOneToken(model, text, error) {
   } catch {
     // The message of the error says enough.
   }
-  const shown = text.replace(/^ /, '·');
+  // A pasted page is named by its start, and its pieces by the first few: the message stays a line or two.
+  const shown = text.length > QUOTED_LETTERS ? `${text.slice(0, QUOTED_LETTERS).replace(/^ /, '·')}… (${text.length.toLocaleString('en-US')} characters)` : text.replace(/^ /, '·');
   const where = meant.startsWith(' ') ? 'inside a sentence' : 'as typed';
-  const bytes = byteNote(pieces.map((p) => p.text));
+  const bytes = byteNote(pieces.slice(0, LISTED_PIECES).map((p) => p.text));
+  const listed = pieces.slice(0, LISTED_PIECES).map((p) => p.text).join(' + ') + (pieces.length > LISTED_PIECES ? ' + …' : '');
   const message = pieces.length > 1
-    ? `“${shown}” is not a single token in this model: ${where} it is ${pieces.length} tokens, ${pieces.map((p) => p.text).join(' + ')}.${bytes ? ` ${bytes}` : ''}`
+    ? `“${shown}” is not a single token in this model: ${where} it is ${pieces.length.toLocaleString('en-US')} tokens, ${listed}.${bytes ? ` ${bytes}` : ''}`
     : `“${shown}” is not a token in this model. (${error?.message?.replace(/^tokenId: /, '') ?? 'no such token'})`;
   return { message, pieces };
 }
