@@ -13,6 +13,9 @@ export class TokenSpans {
     this.segments = [];
     this.lit = [];
     input.addEventListener('scroll', () => { this.backdrop.scrollTop = input.scrollTop; }, { passive: true });
+    // Fitted once the box is laid out (a size change, its scroll bar coming or going), never in
+    // the middle of an update: reading the layout there would make the browser lay the page out twice a key.
+    if (typeof ResizeObserver === 'function') new ResizeObserver(() => this.fit()).observe(input);
   }
 
   /**
@@ -51,7 +54,6 @@ export class TokenSpans {
     this.backdrop.replaceChildren(...children);
     this.segments = segments;
     this.lit = [];
-    this.fit();
   }
 
   /** Keeps the drawn text where the box's is: its scroll, and the width its scroll bar takes. */
