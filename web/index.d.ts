@@ -66,6 +66,52 @@ export interface Token {
   readonly text: string;
 }
 
+/**
+ * A token of a trace, with the characters of the text it stands for:
+ * trace.text.slice(start, end), as model.encode(text, { offsets: true }) gives them.
+ */
+export interface TracedToken extends Token {
+  /** Where its characters start in the text, in UTF-16 code units (a JavaScript string's indices). */
+  readonly start: number;
+  /** Where they end (exclusive). */
+  readonly end: number;
+  /**
+   * True when the token holds some of a character's bytes but not all (a
+   * byte-level token of an emoji, a byte_fallback "<0xNN>" token): then
+   * [start, end) is the whole character, shared with the other tokens of it.
+   */
+  readonly partial: boolean;
+}
+
+/**
+ * model.encode(text, { offsets: true }): the ids with each token's place in
+ * the text, equal to Hugging Face's Rust tokenizers' Encoding
+ * (getIds(), getOffsets() turned from code points into UTF-16 units, and
+ * getSequenceIds()). docs/tokenizer.md#offsets says how they are found.
+ */
+export interface EncodingWithOffsets {
+  readonly ids: number[];
+  /**
+   * Each token's [start, end) in the string it came from (the text, or the
+   * pair for sequenceIds[i] === 1), in UTF-16 code units: text.slice(start,
+   * end) is what it stands for, through every normalizer (a token of "é" that
+   * NFD made "e" + U+0301 has the span of "é"). [0, 0] for a special token
+   * the post-processor added. Where Rust's post-processor trims offsets
+   * (ByteLevel's or RobertaProcessing's trim_offsets), the spaces a token
+   * starts or ends with are left out, as there.
+   */
+  readonly offsets: [number, number][];
+  /**
+   * Whether each token holds some of a character's bytes but not all (a
+   * byte-level token of part of an emoji, a byte_fallback "<0xNN>" token of
+   * a character of several bytes); its span is then the whole character, as
+   * Rust gives every such token of it. Rust's Encoding has no such flag.
+   */
+  readonly partial: boolean[];
+  /** 0 for the text's tokens, 1 for the pair's, null for a special token the post-processor added. */
+  readonly sequenceIds: (0 | 1 | null)[];
+}
+
 /** A token found by nearest(), with its cosine similarity to the query. */
 export interface Neighbour extends Token {
   readonly score: number;
@@ -74,7 +120,8 @@ export interface Neighbour extends Token {
 /** The chapter's `trace` object: what the first layer reads for a text. */
 export class Trace {
   readonly text: string;
-  readonly tokens: readonly Token[];
+  /** Its tokens in order, each with the characters of the text it stands for. */
+  readonly tokens: readonly TracedToken[];
   /** One row per token: that token's row of wte (n × width). */
   readonly tokenEmbeddings: Matrix<'float32'>;
   /**
@@ -230,8 +277,12 @@ export class Model {
    * { addSpecialTokens: true } also those the post-processor puts around
    * it (a BOS, [CLS] ... [SEP]), as Hugging Face's encode(text, pair,
    * { addSpecialTokens: true }); { pair } encodes a second text after it.
+   * With { offsets: true }, also each token's [start, end) in the string,
+   * as Rust's getOffsets() (converted to UTF-16 units), with which tokens
+   * hold part of a character (EncodingWithOffsets).
    */
-  encode(text: string, options?: { addSpecialTokens?: boolean; pair?: string }): number[];
+  encode(text: string, options: { addSpecialTokens?: boolean; pair?: string; offsets: true }): EncodingWithOffsets;
+  encode(text: string, options?: { addSpecialTokens?: boolean; pair?: string; offsets?: false }): number[];
   /**
    * The text of token ids, exactly: decode(encode(s)) === s for any string
    * without lone surrogates, a leading U+FEFF included. { skipSpecialTokens:

@@ -19,6 +19,7 @@ import rust from 'tokenizers';
 import { loadModel } from '../../web/index.js';
 import { modelForTokenizer } from './helpers/big-tokenizer.js';
 import { encodePairs } from './helpers/rust-pairs.js';
+import { assertSameOffsets } from './helpers/offsets.js';
 import { TRICKY, oracleSafe, randomText, storyTexts, uniformRandom } from './helpers/text.js';
 
 const utf8 = new TextEncoder();
@@ -80,13 +81,15 @@ async function compare(json, what) {
     for (const addSpecialTokens of [false, true]) {
       const encodings = await theirs.encodeBatch(TEXTS, { addSpecialTokens });
       TEXTS.forEach((input, i) => {
-        assert.deepEqual(model.encode(input, { addSpecialTokens }), Array.from(encodings[i].getIds()),
-          `${what}: ids of ${JSON.stringify(input)}${addSpecialTokens ? ' with special tokens' : ''}`);
+        const where = `${what}: ${JSON.stringify(input)}${addSpecialTokens ? ' with special tokens' : ''}`;
+        assert.deepEqual(model.encode(input, { addSpecialTokens }), Array.from(encodings[i].getIds()), `ids of ${where}`);
+        assertSameOffsets(model, encodings[i], input, { addSpecialTokens }, where);
       });
       const pairs = await encodePairs(theirs, PAIRS, { addSpecialTokens });
       PAIRS.forEach(([a, b], i) => {
-        assert.deepEqual(model.encode(a, { pair: b, addSpecialTokens }), Array.from(pairs[i].getIds()),
-          `${what}: ids of the pair ${JSON.stringify([a, b])}${addSpecialTokens ? ' with special tokens' : ''}`);
+        const where = `${what}: the pair ${JSON.stringify([a, b])}${addSpecialTokens ? ' with special tokens' : ''}`;
+        assert.deepEqual(model.encode(a, { pair: b, addSpecialTokens }), Array.from(pairs[i].getIds()), `ids of ${where}`);
+        assertSameOffsets(model, pairs[i], a, { pair: b, addSpecialTokens }, where);
       });
       if (!addSpecialTokens) continue;
       const ids = encodings.map((e) => Array.from(e.getIds()));
@@ -137,7 +140,10 @@ test('Unigram (trained by the Rust library, with Metaspace) gives Rust\'s ids an
   const text = JSON.stringify(trained);
   const model = await loadModel(modelForTokenizer(utf8.encode(text), rowsOf(trained)));
   const encodings = await rust.Tokenizer.fromString(text).encodeBatch(texts, { addSpecialTokens: false });
-  texts.forEach((input, i) => assert.deepEqual(model.encode(input), Array.from(encodings[i].getIds()), JSON.stringify(input)));
+  texts.forEach((input, i) => {
+    assert.deepEqual(model.encode(input), Array.from(encodings[i].getIds()), JSON.stringify(input));
+    assertSameOffsets(model, encodings[i], input, {}, `Unigram: ${JSON.stringify(input)}`);
+  });
   // A character no piece has, without unk_id: refused, by name, as the Rust library refuses it.
   assert.throws(() => model.encode('ψ'), /encode: the model has no token for "ψ" and no unk_id/);
   model.dispose();

@@ -15,6 +15,7 @@ import { loadModel } from '../../web/index.js';
 import { needsFullModule } from '../../web/src/model/module-choice.js';
 import { instantiate } from '../../web/src/runtime.js';
 import { byteToUnicode } from './helpers/fixtures.js';
+import { assertSameOffsets } from './helpers/offsets.js';
 import { modelForTokenizer } from './helpers/big-tokenizer.js';
 import { TRICKY, longTexts, oracleSafe, randomCodePoints, randomText, storyTexts, uniformRandom } from './helpers/text.js';
 
@@ -88,6 +89,7 @@ async function compareWithRust(model, rust, texts, what) {
   texts.forEach((text, i) => {
     assert.deepEqual(model.encode(text), ids[i], `${what}: ids of ${JSON.stringify(text.slice(0, 200))}`);
     assert.equal(model.decode(ids[i]), decoded[i], `${what}: decoding ${JSON.stringify(text.slice(0, 200))}`);
+    assertSameOffsets(model, encodings[i], text, {}, `${what}: ${JSON.stringify(text.slice(0, 200))}`);
   });
 }
 
@@ -117,6 +119,7 @@ for (const name of ['llama3', 'gpt4o', 'qwen3', 'llama2', 'gemma3']) {
     const skipped = await rust.decodeBatch(specialIds, true);
     some.forEach((text, i) => {
       assert.deepEqual(model.encode(text, { addSpecialTokens: true }), specialIds[i], `${name}: ids of ${JSON.stringify(text.slice(0, 200))} with special tokens`);
+      assertSameOffsets(model, withSpecial[i], text, { addSpecialTokens: true }, `${name}: ${JSON.stringify(text.slice(0, 200))} with special tokens`);
       assert.equal(model.decode(specialIds[i], { skipSpecialTokens: true }), skipped[i], `${name}: decoding ${JSON.stringify(text.slice(0, 200))} without special tokens`);
     });
     // What the model expects around a text: the BOS Rust puts before "a", nothing after.

@@ -2,7 +2,7 @@
 // API as a TypeScript user writes them, so index.d.ts (and the widgets' typings) stay complete.
 import {
   loadModel, rowView, dot, cosine, cosineMatrix, cosineMatrixAsync, Matrix, Model, Trace, backend, defaultModelFiles,
-  type Neighbour, type Token, type ModelConfig, type Vector, type DType,
+  type Neighbour, type Token, type TracedToken, type EncodingWithOffsets, type ModelConfig, type Vector, type DType,
   mapDetails, alignMap, type MapDetails, type MapOptions, type NearestOptions, ready, locateFiles,
 } from 'embeddings-and-position';
 import { sharedModel, WordCosine, type NearestWords, type TrainingSlider, type MapViewState } from 'embeddings-and-position/widgets';
@@ -38,6 +38,12 @@ async function chapter(): Promise<void> {
   const text: string = model.tokenText(id);
   const ids: number[] = model.encode('Lily');
   const back: string = model.decode(ids);
+  // Offsets: each token's [start, end) in the string, and the trace's tokens' spans.
+  const placed: EncodingWithOffsets = model.encode('Lily saw 😀', { offsets: true });
+  const [start, end]: [number, number] = placed.offsets[0];
+  const piece: string = 'Lily saw 😀'.slice(start, end) + String(placed.partial[0]) + String(placed.sequenceIds[0] ?? 'special');
+  const first: TracedToken = model.trace('Lily').tokens[0];
+  const spans: number = first.end - first.start + (first.partial ? 1 : 0) + piece.length;
   const copy: Float32Array = model.wte.row(0);
   const arrays: number[][] = positions ? positions.toArray() : [];
   const mine = new Matrix(new Float32Array(6), 2, 3, { name: 'mine' });
@@ -52,7 +58,7 @@ async function chapter(): Promise<void> {
   const halfBits: Uint16Array = half.data;
   const halfRow: Float32Array = rowView(half, 1);
   const traced: Float32Array = trace.embeddings.data;
-  void [similarity, one, sum, neighbours, byVector, tokens, map, map2, config, text, back, copy, arrays, v, usage, cut, rows, backend, rotary, family, maxTokens, dtype, bits, halfBits, halfRow, traced];
+  void [similarity, one, sum, neighbours, byVector, tokens, map, map2, config, text, back, copy, arrays, v, usage, cut, rows, backend, rotary, family, maxTokens, dtype, bits, halfBits, halfRow, traced, spans];
   model.dispose();
 }
 

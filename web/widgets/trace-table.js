@@ -32,13 +32,18 @@ export class TraceTable extends ModelWidget {
 
   build() {
     const update = () => this.#schedule();
-    this.boxA = new TextBox({ label: this.hasAttribute('compare') ? 'Text 1' : 'Text', value: this.getAttribute('text') ?? DEFAULT_TEXT, onInput: update });
-    this.viewA = new TraceView({ label: 'Trace of text 1: one row per token', onSelect: (r) => this.#rowSelected(1, this.trace, r) });
+    // Each box and its trace light each other: a token's row its characters, a character its tokens' rows.
+    this.boxA = new TextBox({ label: this.hasAttribute('compare') ? 'Text 1' : 'Text', value: this.getAttribute('text') ?? DEFAULT_TEXT,
+      onInput: update, onPoint: (rows) => this.viewA.light(rows) });
+    this.viewA = new TraceView({ label: 'Trace of text 1: one row per token', onSelect: (r) => this.#rowSelected(1, this.trace, r),
+      onHover: (r) => this.boxA.light(r === null ? this.#cursorRows(this.viewA) : [r]) });
     this.legendHost = el('div');
     this.append(this.boxA.element, this.viewA.element);
     if (this.hasAttribute('compare')) {
-      this.boxB = new TextBox({ label: 'Text 2', value: this.getAttribute('compare') || DEFAULT_COMPARE, onInput: update });
-      this.viewB = new TraceView({ label: 'Trace of text 2: one row per token', onSelect: (r) => this.#rowSelected(2, this.compareTrace, r) });
+      this.boxB = new TextBox({ label: 'Text 2', value: this.getAttribute('compare') || DEFAULT_COMPARE,
+        onInput: update, onPoint: (rows) => this.viewB.light(rows) });
+      this.viewB = new TraceView({ label: 'Trace of text 2: one row per token', onSelect: (r) => this.#rowSelected(2, this.compareTrace, r),
+        onHover: (r) => this.boxB.light(r === null ? this.#cursorRows(this.viewB) : [r]) });
       this.comparison = el('div', { className: 'ew-compare', 'aria-live': 'polite' });
       this.append(this.boxB.element, this.viewB.element, this.comparison);
     }
@@ -108,7 +113,13 @@ export class TraceTable extends ModelWidget {
   #rowSelected(text, trace, row) {
     const token = trace?.tokens[row];
     if (!token) return;
+    (text === 1 ? this.boxA : this.boxB).light([row]);
     this.dispatchEvent(new CustomEvent('ew-trace-row', { bubbles: true, detail: { text, row, id: token.id, token: token.text } }));
+  }
+
+  // The row the arrow keys or a tap chose, if any: what stays lit when the mouse leaves the rows.
+  #cursorRows(view) {
+    return view.cursor ? [view.cursor.r] : [];
   }
 
   show(model) {

@@ -336,10 +336,14 @@ bool ModelSession::token_table_times(std::size_t begin, std::size_t count) {
 
 // ---- TextSession ---------------------------------------------------------------
 
+// JavaScript reads each id's offsets as four 32-bit words (the last one's low byte the flag).
+static_assert(sizeof(TokenOffsets) == 16, "TokenOffsets is read as four 32-bit words");
+
 void TextSession::set_output(const void* data, std::size_t count) {
   output_[0] = reinterpret_cast<std::uintptr_t>(data);
   output_[1] = count;
   output_[2] = over_limit_ ? 1 : 0;
+  output_[3] = offsets_.empty() ? 0 : reinterpret_cast<std::uintptr_t>(offsets_.data());
 }
 
 bool TextSession::fail(std::string message) {
@@ -376,7 +380,8 @@ bool TextSession::encode_checked(std::string_view text, const std::size_t* max_t
   // Encoding needs the ids (at most one per byte) and scratch for the
   // longest piece; this bounds both generously, so a text that could not
   // fit is refused instead of aborting halfway.
-  const std::uint64_t worst = static_cast<std::uint64_t>(text.size()) * kEncodeBytesPerInputByte;
+  const std::uint64_t worst = static_cast<std::uint64_t>(text.size()) *
+                              (kEncodeBytesPerInputByte + (request.offsets ? kOffsetsBytesPerInputByte : 0));
   if (!budget_.has_room(worst)) {
     input_.reset();
     return fail("out of memory: encoding " + mebibytes(text.size()) + " of text could need " +
@@ -404,6 +409,8 @@ bool TextSession::encode_checked(std::string_view text, const std::size_t* max_t
   const bool pair = request.first_bytes <= text.size();
   const std::string_view second = pair ? text.substr(request.first_bytes) : std::string_view();
   if (pair) options.pair = &second;
+  offsets_.clear();
+  if (request.offsets) options.offsets = &offsets_;
   std::string error;
   const Tokenizer::Encoded result =
       tokenizer_.encode(text.substr(0, std::min(request.first_bytes, text.size())), options, ids_, error);
@@ -421,8 +428,9 @@ bool TextSession::encode() { return encode_checked(input(), nullptr, {}); }
 
 bool TextSession::encode_at_most(std::size_t max_tokens) { return encode_checked(input(), &max_tokens, {}); }
 
-bool TextSession::encode_special(std::size_t first_bytes, bool add_special_tokens) {
-  return encode_checked(input(), nullptr, {first_bytes, add_special_tokens});
+bool TextSession::encode_special(std::size_t first_bytes, bool add_special_tokens, bool offsets,
+                                 std::size_t max_tokens) {
+  return encode_checked(input(), &max_tokens, {first_bytes, add_special_tokens, offsets});
 }
 
 char* TextSession::text_buffer(std::size_t bytes) {
@@ -453,6 +461,7 @@ bool TextSession::encode_text_special(std::size_t length, std::size_t first_byte
 
 void TextSession::release() {
   std::vector<std::int32_t>().swap(ids_);
+  std::vector<TokenOffsets>().swap(offsets_);
   std::string().swap(decoded_);
   over_limit_ = false;
   set_output(nullptr, 0);

@@ -100,7 +100,7 @@ void AddedVocabulary::split(std::string_view text, Pass pass, AddedTokenSink& si
     }
     if (start_offset < start) gap(text.substr(start_offset, start - start_offset));
     if (sink.stopped()) return;
-    sink.token(token.id);
+    sink.token(token.id, std::string_view(text.data() + start, std::max(start, stop) - start));
     // max(): a match inside whitespace that an rstrip already took must not move backwards.
     start_offset = std::max(start_offset, stop);
   }

@@ -37,18 +37,31 @@ class Tokenizer::Splitter : public AddedTokenSink {
     }
     Splitter normalized(tokenizer_, AddedVocabulary::Pass::Normalized, scratch_, ids_);
     normalized.at_start_ = text.data() == scratch_.text_begin;
-    const std::string_view normalized_text = tokenizer_.normalize_gap(text, scratch_);
+    const std::string_view normalized_text = kGeneralOffsets && scratch_.offsets != nullptr
+                                                 ? tokenizer_.normalize_aligned(text, scratch_, scratch_.gap)
+                                                 : tokenizer_.normalize_gap(text, scratch_);
     if (scratch_.budget.refused()) return;
     normalized.normalized_begin_ = normalized_text.data();
+    if (kGeneralOffsets) scratch_.gap_begin = normalized_text.data();
     tokenizer_.added_.split(normalized_text, AddedVocabulary::Pass::Normalized, normalized);
   }
-  void token(std::int32_t id) override {
+  void token(std::int32_t id, std::string_view matched) override {
+    if (kGeneralOffsets && scratch_.offsets != nullptr) record(id, matched);
     ids_.push_back(id);
     if (scratch_.stops_early && scratch_.before + ids_.size() > scratch_.max_tokens) scratch_.over = true;
   }
   bool stopped() const override { return scratch_.over || scratch_.failed || scratch_.budget.refused(); }
 
  private:
+  // The raw pass cuts the text itself; the normalized pass its gap's normalized text.
+  EMBEDDINGS_OFFSETS void record(std::int32_t id, std::string_view matched) {
+    const Alignment alignment =
+        pass_ == AddedVocabulary::Pass::Raw
+            ? Alignment{nullptr, static_cast<std::uint32_t>(matched.data() - scratch_.text.data())}
+            : shifted(scratch_.gap, static_cast<std::size_t>(matched.data() - scratch_.gap_begin));
+    tokenizer_.record_added(id, matched, alignment, scratch_);
+  }
+
   const Tokenizer& tokenizer_;
   const AddedVocabulary::Pass pass_;
   Scratch& scratch_;
@@ -67,10 +80,11 @@ class Tokenizer::ToModel : public PieceSink {
   void piece(std::string_view piece, bool) override {
     if (piece.empty()) return;
     if (provably_over(piece.size())) return;
-    PieceCache* const cache = scratch_.cache;
+    PieceCache* const cache = scratch_.cache;  // (None while offsets are kept.)
     if (cache != nullptr && piece.size() <= PieceCache::kMaxPieceBytes) {
       if (!tokenizer_.encode_cached(piece, *cache, scratch_.model, ids_)) return refused();
     } else {
+      if (kGeneralOffsets) whole_ = piece;
       for (std::size_t pos = 0; pos < piece.size(); pos += kMaxPieceBytes) {
         if (!model(piece.substr(pos, kMaxPieceBytes))) return;
       }
@@ -110,9 +124,18 @@ class Tokenizer::ToModel : public PieceSink {
     return true;
   }
   bool model(std::string_view piece) {
-    if (tokenizer_.model_->encode_piece(piece, tokenizer_.vocabulary_, scratch_.model, ids_)) return true;
-    refused();
-    return false;
+    const std::size_t first = ids_.size();
+    if (kGeneralOffsets && scratch_.offsets != nullptr) scratch_.token_spans.clear();
+    if (!tokenizer_.model_->encode_piece(piece, tokenizer_.vocabulary_, scratch_.model, ids_)) {
+      refused();
+      return false;
+    }
+    if (kGeneralOffsets && scratch_.offsets != nullptr) record(piece, first);
+    return true;
+  }
+  EMBEDDINGS_OFFSETS void record(std::string_view piece, std::size_t first) {
+    const Alignment at = shifted(alignment, static_cast<std::size_t>(piece.data() - whole_.data()));
+    tokenizer_.record_piece(piece, at, ids_.data() + first, ids_.size() - first, scratch_);
   }
   void refused() {
     scratch_.failed = true;
@@ -122,6 +145,7 @@ class Tokenizer::ToModel : public PieceSink {
   const Tokenizer& tokenizer_;
   Scratch& scratch_;
   std::vector<std::int32_t>& ids_;
+  std::string_view whole_;  // The piece whose parts model() encodes.
 };
 
 // As Hugging Face's decode skips them: by the token's text, looked up among
@@ -140,20 +164,33 @@ EMBEDDINGS_SMALL Tokenizer::Encoded Tokenizer::encode(std::string_view utf8_text
                                                       std::vector<std::int32_t>& ids,
                                                       std::string& error) const {
   Scratch scratch;
-  scratch.cache = options.cache;
+  scratch.cache = options.offsets != nullptr ? nullptr : options.cache;
   scratch.max_tokens = options.max_tokens;
   scratch.budget = TextBudget(options.max_added_bytes);
   scratch.stops_early = post_processors_keep_ids_;
   if (scratch.cache != nullptr) scratch.cache->bind(serial_);
   ids.clear();
   std::string problem;  // A post-processor's.
-  if (post_processors_.empty()) {
+  if (options.offsets != nullptr) {
+    options.offsets->clear();
+    if (kGeneralOffsets) keep_offsets(utf8_text, options, scratch, problem);
+  }
+  std::size_t first_ids = 0;  // The text's, before the pair's.
+  if (!problem.empty()) {
+    // (Refused below.)
+  } else if (post_processors_.empty()) {
     // The texts' ids in turn, as Hugging Face's post-processing does without post-processors.
     encode_sequence(utf8_text, scratch, ids);
+    first_ids = ids.size();
+    scratch.sequence = 1;
     if (options.pair != nullptr) encode_sequence(*options.pair, scratch, ids);
   } else {
     encode_processed(utf8_text, options, scratch, ids, problem);
   }
+  if (options.offsets != nullptr && offsets_by_bytes_ && problem.empty())
+    record_by_bytes(utf8_text, options, ids, first_ids);
+  if (kGeneralOffsets && scratch.untraced)
+    problem = "a pre-tokenizer made a piece whose offsets are not known";
   if (scratch.failed || scratch.budget.refused() || !problem.empty()) {
     ids.clear();
     error = scratch.failed ? scratch.model.error
@@ -198,6 +235,10 @@ EMBEDDINGS_SMALL void Tokenizer::encode_sequence(std::string_view text, Scratch&
                                                  std::vector<std::int32_t>& ids) const {
   Splitter raw(*this, AddedVocabulary::Pass::Raw, scratch, ids);
   scratch.text_begin = text.data();
+  if (kGeneralOffsets && scratch.offsets != nullptr) {
+    scratch.text = text;
+    scratch.sequence_start = scratch.offsets->size();
+  }
   added_.split(text, AddedVocabulary::Pass::Raw, raw);
 }
 
@@ -205,9 +246,25 @@ EMBEDDINGS_SMALL void Tokenizer::encode_sequence(std::string_view text, Scratch&
 void Tokenizer::encode_gap(std::string_view gap, bool at_start, Scratch& scratch,
                            std::vector<std::int32_t>& ids) const {
   ToModel to_model(*this, scratch, ids);
+  if (kGeneralOffsets && scratch.offsets != nullptr)
+    return encode_gap_aligned(gap, at_start, scratch, to_model);
   if (pre_tokenizers_.size() > 1) return pre_tokenize_levels(gap, at_start, scratch, to_model);
   if (pre_tokenizers_.empty()) return to_model.piece(gap, at_start);
   pre_tokenizers_[0]->split(gap, at_start, scratch.own, scratch.stage, scratch.budget, to_model);
+}
+
+// The same keeping offsets: each piece with its alignment.
+EMBEDDINGS_OFFSETS void Tokenizer::encode_gap_aligned(std::string_view gap, bool at_start, Scratch& scratch,
+                                                      PieceSink& to_model) const {
+  const Alignment alignment = shifted(scratch.gap, static_cast<std::size_t>(gap.data() - scratch.gap_begin));
+  to_model.alignment = alignment;
+  if (pre_tokenizers_.empty()) return to_model.piece(gap, at_start);
+  if (scratch.levels.levels.empty()) scratch.levels.levels.resize(1);
+  const bool traced = pre_tokenizers_.size() > 1
+                          ? pre_tokenize_aligned(gap, at_start, alignment, scratch, to_model)
+                          : split_aligned(*pre_tokenizers_[0], gap, at_start, alignment,
+                                          scratch.levels.levels[0], scratch.stage, scratch.budget, to_model);
+  scratch.untraced = scratch.untraced || !traced;
 }
 
 EMBEDDINGS_SMALL std::uint64_t Tokenizer::most_text_bytes(std::uint64_t bytes) const {
@@ -259,12 +316,15 @@ EMBEDDINGS_SMALL bool Tokenizer::decode(const std::int32_t* ids, std::size_t cou
   return decode_as_tokens(ids, count, options, text, error);
 }
 
-EMBEDDINGS_SMALL bool Tokenizer::round_trips() const {
+EMBEDDINGS_SMALL bool Tokenizer::keeps_text() const {
   const auto keeps = [](const auto& stages) {
     return std::all_of(stages.begin(), stages.end(), [](const auto& stage) { return stage->keeps_text(); });
   };
-  return byte_level_vocabulary_ && model_->encodes_every_byte_as_itself() && added_.empty() &&
-         keeps(normalizers_) && keeps(pre_tokenizers_);
+  return keeps(normalizers_) && keeps(pre_tokenizers_);
+}
+
+EMBEDDINGS_SMALL bool Tokenizer::round_trips() const {
+  return byte_level_vocabulary_ && model_->encodes_every_byte_as_itself() && added_.empty() && keeps_text();
 }
 
 EMBEDDINGS_SMALL std::string Tokenizer::token_bytes(std::int32_t id) const {

@@ -21,7 +21,19 @@ void Tokenizer::encode_processed(std::string_view, const EncodeOptions&, Scratch
 // (No normalizers here, and at most one pre-tokenizer, ByteLevel.)
 std::string_view Tokenizer::normalize_gap(std::string_view text, Scratch&) const { return text; }
 
+std::string_view Tokenizer::normalize_aligned(std::string_view gap, Scratch& scratch,
+                                              Alignment& alignment) const {
+  alignment = {nullptr, static_cast<std::uint32_t>(gap.data() - scratch.text.data())};
+  return gap;
+}
+
 void Tokenizer::pre_tokenize_levels(std::string_view, bool, Scratch&, PieceSink& sink) const { sink.stop(); }
+
+bool Tokenizer::pre_tokenize_aligned(std::string_view, bool, const Alignment&, Scratch&,
+                                     PieceSink& sink) const {
+  sink.stop();
+  return true;
+}
 
 // (No piece cache here: the chapter's 4,096 tokens merge quickly.)
 bool Tokenizer::encode_cached(std::string_view piece, PieceCache&, ModelScratch& scratch,

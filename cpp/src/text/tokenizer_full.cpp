@@ -15,15 +15,41 @@
 
 namespace embeddings {
 
-// The texts of an encode, one at a time, for the post-processors' general path.
+// The texts of an encode, one at a time, for the post-processors' general
+// path. While offsets are kept, each text's ids go to the post-processors
+// as marks (-1 - the id's place among the texts' ids), which are then its
+// id and offsets again; the ids they add are special tokens, at (0, 0).
 class Tokenizer::Sequences : public SequenceEncoder {
  public:
   Sequences(const Tokenizer& tokenizer, Scratch& scratch) : tokenizer_(tokenizer), scratch_(scratch) {}
   bool encode(std::string_view text, std::vector<std::int32_t>& ids) override {
     tokenizer_.encode_sequence(text, scratch_, ids);
+    ++scratch_.sequence;
     scratch_.before += ids.size();
+    if (scratch_.offsets != nullptr) {
+      for (std::int32_t& id : ids) {
+        texts_ids.push_back(id);
+        id = -static_cast<std::int32_t>(texts_ids.size());
+      }
+    }
     return !scratch_.over && !scratch_.failed && !scratch_.budget.refused();
   }
+  // The post-processors' ids with the marks made ids again, and the offsets to match.
+  void unmark(std::vector<std::int32_t>& ids) const {
+    std::vector<TokenOffsets>& offsets = *scratch_.offsets;
+    std::vector<TokenOffsets> texts_offsets;
+    texts_offsets.swap(offsets);
+    for (std::int32_t& id : ids) {
+      if (id >= 0) {
+        offsets.push_back({0, 0, -1, false});
+        continue;
+      }
+      const auto at = static_cast<std::size_t>(-1 - id);
+      id = texts_ids[at];
+      offsets.push_back(texts_offsets[at]);
+    }
+  }
+  std::vector<std::int32_t> texts_ids;
 
  private:
   const Tokenizer& tokenizer_;
@@ -33,8 +59,11 @@ class Tokenizer::Sequences : public SequenceEncoder {
 void Tokenizer::encode_processed(std::string_view text, const EncodeOptions& options, Scratch& scratch,
                                  std::vector<std::int32_t>& ids, std::string& problem) const {
   Sequences sequences(*this, scratch);
-  process_encodings(post_processors_, sequences, text, options.pair, options.add_special_tokens, ids,
-                    problem);
+  if (process_encodings(post_processors_, sequences, text, options.pair, options.add_special_tokens, ids,
+                        problem) &&
+      scratch.offsets != nullptr) {
+    sequences.unmark(ids);
+  }
 }
 
 std::string_view Tokenizer::normalize_gap(std::string_view text, Scratch& scratch) const {
@@ -47,9 +76,32 @@ std::string_view Tokenizer::normalize_gap(std::string_view text, Scratch& scratc
   return text;
 }
 
+std::string_view Tokenizer::normalize_aligned(std::string_view gap, Scratch& scratch,
+                                              Alignment& alignment) const {
+  alignment = {nullptr, static_cast<std::uint32_t>(gap.data() - scratch.text.data())};
+  for (const auto& normalizer : normalizers_) {
+    if (!normalizer->may_change(gap)) continue;
+    scratch.normalized.assign(gap);
+    std::vector<Span>& spans = scratch.normalized_spans;
+    spans.resize(gap.size());
+    for (std::size_t i = 0; i < gap.size(); ++i) spans[i] = byte_span(gap, alignment, i);
+    if (!run_normalizers_aligned(normalizers_, scratch.normalized, spans, scratch.stage, scratch.budget))
+      return {};
+    alignment = {spans.data(), 0};
+    return scratch.normalized;
+  }
+  return gap;
+}
+
 void Tokenizer::pre_tokenize_levels(std::string_view gap, bool at_start, Scratch& scratch,
                                     PieceSink& sink) const {
   run_pre_tokenizers(pre_tokenizers_, gap, at_start, scratch.levels, scratch.stage, scratch.budget, sink);
+}
+
+bool Tokenizer::pre_tokenize_aligned(std::string_view gap, bool at_start, const Alignment& alignment,
+                                     Scratch& scratch, PieceSink& sink) const {
+  return run_pre_tokenizers_aligned(pre_tokenizers_, gap, at_start, alignment, scratch.levels, scratch.stage,
+                                    scratch.budget, sink);
 }
 
 bool Tokenizer::encode_cached(std::string_view piece, PieceCache& cache, ModelScratch& scratch,

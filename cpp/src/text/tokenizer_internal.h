@@ -26,6 +26,19 @@ struct Tokenizer::Scratch {
   bool over = false;
   bool failed = false;  // A model's refusal, in model.error.
   PieceCache* cache = nullptr;
+  // Offsets (EncodeOptions::offsets): where they go; the text being encoded
+  // (which they index), which one it is and where its offsets start.
+  std::vector<TokenOffsets>* offsets = nullptr;
+  std::string_view text;
+  std::int32_t sequence = 0;
+  std::size_t sequence_start = 0;
+  // The normalized text of the raw gap being encoded: where it starts, its
+  // alignment, and its spans when the normalizers changed it.
+  const char* gap_begin = nullptr;
+  Alignment gap;
+  std::vector<Span> normalized_spans;
+  std::vector<TokenSpan> token_spans;  // The model's, for a piece.
+  bool untraced = false;               // A piece's bytes could not be traced back (never, by test).
 };
 
 }  // namespace embeddings

@@ -13,10 +13,14 @@ namespace embeddings::added_tokens_test {
 using Ids = std::vector<std::int32_t>;
 
 struct Recorder : AddedTokenSink {
-  std::vector<std::string> parts;  // Gaps as text, tokens as "#id".
+  std::vector<std::string> parts;    // Gaps as text, tokens as "#id".
+  std::vector<std::string> matches;  // The text each token was cut from.
   std::size_t stop_after = static_cast<std::size_t>(-1);
   void gap(std::string_view text) override { parts.emplace_back(text); }
-  void token(std::int32_t id) override { parts.push_back("#" + std::to_string(id)); }
+  void token(std::int32_t id, std::string_view matched) override {
+    parts.push_back("#" + std::to_string(id));
+    matches.emplace_back(matched);
+  }
   bool stopped() const override { return parts.size() >= stop_after; }
 };
 
@@ -72,6 +76,16 @@ TEST(AddedVocabulary, SplitsAsHuggingFaceDoes) {
   EXPECT_EQ(split(vocabulary, "a cat."), Parts({"a ", "#5", "."}));  // single_word
   EXPECT_EQ(split(vocabulary, "cats"), Parts({"cats"}));
   EXPECT_EQ(split(vocabulary, "<a><a><a>", 2), Parts({"#1", "#1"}));  // the sink stops it
+}
+
+// What a token is cut from is its whole match, the whitespace lstrip and
+// rstrip take included (the offsets Hugging Face gives it).
+TEST(AddedVocabulary, SaysWhatEachTokenWasCutFrom) {
+  AddedVocabulary vocabulary;
+  vocabulary.build({added(1, "<a>", false, true, false), added(2, "<ab>", false, false, true)});
+  Recorder recorder;
+  vocabulary.split("x  <a>  <ab>\t y", AddedVocabulary::Pass::Raw, recorder);
+  EXPECT_EQ(recorder.matches, std::vector<std::string>({"  <a>", "<ab>\t "}));
 }
 
 }  // namespace embeddings::added_tokens_test

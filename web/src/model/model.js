@@ -119,10 +119,14 @@ export class Model {
    * { addSpecialTokens: true }, also the special tokens the model was
    * trained to see around it (BOS, [CLS] ... [SEP]), as Hugging Face's
    * encode(text, pair, { addSpecialTokens: true }); { pair } encodes a second text after it.
+   * With { offsets: true }, { ids, offsets, partial, sequenceIds }: each
+   * token's [start, end) in the string, as Hugging Face's getOffsets() gives
+   * it (docs/tokenizer.md#offsets).
    */
   encode(text, options = {}) {
     checkText(text, 'encode');
-    const { addSpecialTokens, pair } = encodeOptions(options);
+    const { addSpecialTokens, pair, offsets } = encodeOptions(options);
+    if (offsets) return this.#text().encodeWithOffsets(text, 'encode', { addSpecialTokens, pair });
     const special = addSpecialTokens || pair !== undefined ? { addSpecialTokens, pair } : undefined;
     return this.#text().encode(text, 'encode', undefined, special);
   }
@@ -195,7 +199,8 @@ export class Model {
     // time it takes to encode COUNT_LIMIT tokens.
     const capacity = tables.traceCapacity;
     const limit = Math.max(capacity, COUNT_LIMIT);
-    let ids = tokenizer.encode(text, 'trace', truncate ? undefined : limit);
+    const encoded = tokenizer.encodeWithOffsets(text, 'trace', { maxTokens: truncate ? undefined : limit });
+    let ids = encoded?.ids ?? null;
     let truncated = 0;
     if (ids === null || ids.length > capacity) {
       if (!truncate) {
@@ -218,7 +223,10 @@ export class Model {
     };
     return new Trace(
       text,
-      ids.map((id) => Object.freeze({ id, text: tokenizer.text(id) })),
+      ids.map((id, i) => {
+        const [start, end] = encoded.offsets[i];
+        return Object.freeze({ id, text: tokenizer.text(id), start, end, partial: encoded.partial[i] });
+      }),
       copy(pointers.tokenRows),
       tables.hasPositionTable ? copy(pointers.positionRows) : null,
       copy(pointers.sumRows),

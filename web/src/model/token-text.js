@@ -18,7 +18,11 @@ export function encodeOptions(options) {
   if (pair !== undefined && typeof pair !== 'string') {
     throw new TypeError(`encode: options.pair must be a string, got ${describe(pair)}`);
   }
-  return { addSpecialTokens, pair };
+  const offsets = options.offsets ?? false;
+  if (typeof offsets !== 'boolean') {
+    throw new TypeError(`encode: options.offsets must be true or false, got ${describe(offsets)}`);
+  }
+  return { addSpecialTokens, pair, offsets };
 }
 
 /** decode()'s ids, each read once (what is checked is what is decoded: a getter may answer differently twice), and its options. */

@@ -4,7 +4,7 @@ import { instantiate, mark } from '../runtime.js';
 import { checkInstance, instanceFailed, nameInstance } from '../instance-guard.js';
 import { checkSignal, isUtf8, notUtf8, readBytes } from '../sources/index.js';
 import { LEFT_OUT, needsFullModule } from './module-choice.js';
-import { MAX_TEXT_BYTES, readUtf8, tooLong } from './text.js';
+import { MAX_TEXT_BYTES, readUtf8, tooLong, utf16Positions } from './text.js';
 
 // Texts of at most this many UTF-16 units are encoded through the session's
 // kept buffer (TokenizerHost.encode), which starts at SHORT_TEXT_ROOM bytes
@@ -18,6 +18,8 @@ const utf8 = new TextEncoder();
 const DISPLAY_CHARS_PER_BYTE = 6;
 const TOKEN_LOOKUP_MARGIN = 16;
 const NO_PAIR = 2 ** 32 - 1;
+const NO_LIMIT = 2 ** 32 - 1;
+const NO_TEXT = new Uint8Array(0);
 
 // A message of the core's under the caller's name, once: some of the
 // tokenizer's already start with it ("decode: id 9 at position 2 is not in
@@ -131,8 +133,17 @@ export class TokenizerHost {
 
   // A text and its pair (or none) as one UTF-8 buffer, the first text's bytes counted.
   #encodeSpecial(text, caller, { addSpecialTokens, pair }) {
+    const firstBytes = this.#writeInput(text, pair, caller);
+    if (!this.session.encodeSpecial(firstBytes, addSpecialTokens, false, NO_LIMIT)) throw new RangeError(`${caller}: ${this.session.error()}`);
+    return this.#ids();
+  }
+
+  // Writes a text and its pair (or none) into the input buffer as one UTF-8
+  // text; returns the first text's length in bytes, or, without a pair,
+  // one past the buffer (2^32 - 1 in wasm32), which the core reads as a single text.
+  #writeInput(text, pair, caller) {
     const first = utf8.encode(text);
-    const second = pair === undefined ? new Uint8Array(0) : utf8.encode(pair);
+    const second = pair === undefined ? NO_TEXT : utf8.encode(pair);
     const length = first.length + second.length;
     if (length > MAX_TEXT_BYTES) throw tooLong(caller, length, 'bytes of UTF-8');
     const { session, module } = this;
@@ -140,11 +151,40 @@ export class TokenizerHost {
     if (!pointer) throw new RangeError(`${caller}: ${session.error()}`);
     module.HEAPU8.set(first, pointer);
     module.HEAPU8.set(second, pointer + first.length);
-    // A first text that ends past the buffer (2^32 - 1 in wasm32) is a single text.
-    if (!session.encodeSpecial(pair === undefined ? NO_PAIR : first.length, addSpecialTokens)) {
+    return pair === undefined ? NO_PAIR : first.length;
+  }
+
+  /**
+   * A text's ids with each token's place in it: { ids, offsets, partial,
+   * sequenceIds } (model.encode's { offsets: true }), or null when
+   * `maxTokens` is given and the text has more tokens than that.
+   */
+  encodeWithOffsets(text, caller, { addSpecialTokens = false, pair = undefined, maxTokens = undefined } = {}) {
+    const firstBytes = this.#writeInput(text, pair, caller);
+    const { session, module } = this;
+    if (!session.encodeSpecial(firstBytes, addSpecialTokens, true, maxTokens ?? NO_LIMIT)) {
       throw new RangeError(`${caller}: ${session.error()}`);
     }
-    return this.#ids();
+    const [address, count, overLimit, offsetsAddress] = module.HEAPU32.subarray(this.output, this.output + 4);
+    if (overLimit) {
+      session.release();
+      return null;
+    }
+    const view = new Int32Array(module.HEAP32.buffer, address, count);
+    // Four words a token: begin and end (bytes of its text's UTF-8), its sequence, and the partial flag's byte.
+    const words = module.HEAP32.subarray(offsetsAddress >>> 2, (offsetsAddress >>> 2) + 4 * count);
+    const positions = [utf16Positions(text), pair === undefined ? null : utf16Positions(pair)];
+    const ids = new Array(count), offsets = new Array(count), partial = new Array(count), sequenceIds = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const sequence = words[4 * i + 2];
+      const at = positions[sequence];
+      ids[i] = view[i];
+      offsets[i] = at ? [at[words[4 * i]], at[words[4 * i + 1]]] : [0, 0];
+      partial[i] = (words[4 * i + 3] & 0xff) !== 0;
+      sequenceIds[i] = at ? sequence : null;
+    }
+    session.release();
+    return { ids, offsets, partial, sequenceIds };
   }
 
   #ids() {

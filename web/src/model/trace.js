@@ -6,7 +6,7 @@ export class Trace {
   constructor(text, tokens, tokenEmbeddings, positionEmbeddings, embeddings, truncated) {
     /** The text that was traced. */
     this.text = text;
-    /** Its tokens in order: { id, text }. */
+    /** Its tokens in order: { id, text, start, end, partial } (start and end: the token's characters, text.slice(start, end), as model.encode's offsets). */
     this.tokens = tokens;
     /** One row per token: that token's row of wte. */
     this.tokenEmbeddings = tokenEmbeddings;

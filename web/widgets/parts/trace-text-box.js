@@ -1,13 +1,19 @@
 // A text box of <ew-trace-table>, with its count of tokens against the most
-// the model reads.
+// the model reads, and each token's characters underlined in it
+// (token-spans.js): pointing at a character, tapping it or putting the
+// caret on it names its token and says so to `onPoint` (its rows).
 import { el, uniqueId } from './base.js';
 import { int } from './format.js';
+import { TokenSpans } from './token-spans.js';
 
 /** One text box with its token count against the context. */
 export class TextBox {
-  constructor({ label, value, onInput }) {
+  constructor({ label, value, onInput, onPoint = () => {} }) {
     const id = uniqueId('ew-text');
     this.input = el('textarea', { id, className: 'ew-input ew-textarea', rows: 2, value, spellcheck: false });
+    this.spans = new TokenSpans(this.input);
+    this.onPoint = onPoint;
+    this.pointed = el('p', { className: 'ew-help ew-token-pointed', 'aria-live': 'polite' });
     this.meter = el('meter', { min: 0, max: 128, value: 0 });
     this.count = el('span', { className: 'ew-count' });
     const countId = uniqueId('ew-count');
@@ -17,10 +23,47 @@ export class TextBox {
     this.message = el('p', { className: 'ew-note ew-warning', role: 'alert' });
     this.element = el('div', { className: 'ew-textbox' },
       el('label', { className: 'ew-label', for: id, textContent: label }),
-      this.input,
+      el('div', { className: 'ew-textarea-wrap' }, this.spans.backdrop, this.input),
       el('div', { className: 'ew-count-line' }, this.meter, this.count),
+      this.pointed,
       this.message);
     this.input.addEventListener('input', onInput);
+    // A pointer over a character; a tap, a click or a key that moves the caret.
+    this.input.addEventListener('pointermove', (event) => {
+      if (event.pointerType === 'mouse') this.#point(this.spans.tokensAtPoint(event.clientX, event.clientY));
+    });
+    this.input.addEventListener('pointerleave', (event) => {
+      if (event.pointerType === 'mouse') this.#point(this.#atCaret());
+    });
+    for (const type of ['click', 'keyup', 'select', 'focus']) this.input.addEventListener(type, () => this.#point(this.#atCaret()));
+  }
+
+  // The tokens at the caret, while the box has the focus.
+  #atCaret() {
+    if (document.activeElement !== this.input || !this.shown) return [];
+    return this.spans.tokensAtCaret(this.input.selectionStart, this.input.selectionEnd);
+  }
+
+  #point(rows) {
+    this.light(rows);
+    this.onPoint(rows);
+  }
+
+  /** Lights the characters of the trace's tokens `rows`, and names them under the box. */
+  light(rows) {
+    this.spans.light(rows);
+    const tokens = this.shown?.tokens ?? [];
+    const named = rows.filter((r) => r < tokens.length);
+    if (!named.length) {
+      this.pointed.textContent = '';
+      return;
+    }
+    const first = tokens[named[0]];
+    const characters = JSON.stringify(this.shown.text.slice(first.start, first.end));
+    this.pointed.textContent = named.length === 1
+      ? `${characters} is token ${int(named[0] + 1)}, ${first.text} (id ${first.id}).`
+      : `${characters} is ${int(named.length)} tokens, ${named.map((r) => int(r + 1)).join(', ')}: ` +
+        `${named.map((r) => tokens[r].text).join(' ')}${first.partial ? ', each a part of its bytes' : ''}.`;
   }
 
   /** Traces the box's text; too long a text shows the API's message and keeps the first tokens. */
@@ -47,6 +90,9 @@ export class TextBox {
     this.count.textContent = `${int(n)} ${n === 1 ? 'token' : 'tokens'} of at most ${int(most)}` +
       (trace.truncated ? `: ${int(trace.truncated)} too many` : '');
     this.count.classList.toggle('ew-over', trace.truncated > 0);
+    this.shown = trace;  // (What the underlines are of.)
+    this.spans.show(text, trace.tokens);
+    this.pointed.textContent = '';
     return trace;
   }
 }

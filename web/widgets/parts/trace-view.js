@@ -27,9 +27,11 @@ const headerCells = (parts) => parts.map(([, name, what]) => el('span', { role: 
 
 /** One text's trace as rows of colour strips that read out their numbers. */
 export class TraceView {
-  constructor({ label, onSelect }) {
+  constructor({ label, onSelect, onHover = () => {} }) {
     this.label = label;
     this.onSelect = onSelect;
+    this.onHover = onHover;
+    this.litRows = [];
     this.cursor = null;
     const helpId = uniqueId('ew-trace-help');
     this.body = el('div', { role: 'rowgroup', className: 'ew-trace-body' });
@@ -60,7 +62,23 @@ export class TraceView {
     this.table.addEventListener('pointermove', (event) => this.#pointer(event, false));
     this.table.addEventListener('pointerdown', (event) => { this.lastPointer = event.pointerType; }, { passive: true });
     this.table.addEventListener('click', (event) => this.#pointer(event, true));
-    this.table.addEventListener('pointerleave', () => { this.tip.hidden = true; });
+    this.table.addEventListener('pointerleave', () => {
+      this.tip.hidden = true;
+      this.onHover(null);
+    });
+    // A mouse over a row lights its token's characters in the text (a finger taps the row: onSelect).
+    this.table.addEventListener('pointerover', (event) => {
+      if (event.pointerType !== 'mouse') return;
+      const row = event.target.closest?.('[data-row]');
+      this.onHover(row ? Number(row.dataset.row) : null);
+    });
+  }
+
+  /** Marks the rows of these tokens (those whose characters the reader points at in the text). */
+  light(rows) {
+    this.litRows = rows;
+    for (const row of this.body.querySelectorAll('.ew-lit')) row.classList.remove('ew-lit');
+    for (const r of rows) this.body.children[r]?.classList.add('ew-lit');
   }
 
   /** Shows a trace. */
@@ -69,6 +87,7 @@ export class TraceView {
     this.trace = trace;
     this.width = model.width;
     this.limit = limit;
+    this.litRows = [];
     this.loupe.close();
     const parts = partsOf(trace);
     if (parts !== this.parts) {
@@ -123,6 +142,7 @@ export class TraceView {
         ...strips);
     });
     this.body.replaceChildren(...rows);
+    this.light(this.litRows.filter((r) => r < shown));
     if (!trace.tokens.length) {
       this.body.append(el('div', { role: 'row', className: 'ew-trace-empty' },
         el('span', { role: 'cell', textContent: 'No tokens yet: type some text.' })));

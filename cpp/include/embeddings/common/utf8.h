@@ -80,4 +80,15 @@ inline bool is_valid(std::string_view text) {
   return true;
 }
 
+// The characters of `text` (a byte that is not UTF-8 counts as one).
+inline std::size_t count(std::string_view text) {
+  std::size_t characters = 0;
+  for (std::size_t pos = 0; pos < text.size(); ++characters) {
+    std::uint32_t code = 0;
+    const std::size_t used = decode(text, pos, code);
+    pos += used == 0 ? 1 : used;
+  }
+  return characters;
+}
+
 }  // namespace embeddings::utf8

@@ -69,6 +69,9 @@ inline constexpr std::uint64_t kJsonBytesPerInputByte = 96;
 // vector growth), a piece's symbols (16) and merge queue (up to 3 entries of
 // 12, doubled), the prefixed copy of a gap (1), with margin.
 inline constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
+// And with offsets: each id's (16, doubled by vector growth), the model's
+// spans of a piece (12 an id) and the normalized text's (8 a byte), with margin.
+inline constexpr std::uint64_t kOffsetsBytesPerInputByte = 64;
 // Slots of a TextSession's piece cache: 256 KiB, enough for the words of
 // a long story (what it saves on TinyStories: docs/benchmarks.md).
 inline constexpr std::size_t kPieceCacheSlots = 4096;
@@ -234,7 +237,13 @@ class TextSession {
   // The same with Hugging Face's options: the post-processors' special
   // tokens (BOS, [CLS] ... [SEP]), and a pair of texts, the buffer's first
   // `first_bytes` bytes and the rest (a first_bytes past its end: one text).
-  bool encode_special(std::size_t first_bytes, bool add_special_tokens);
+  // With `offsets`, also each id's offsets (Tokenizer::EncodeOptions::offsets),
+  // at offsets(), id_count() of them, and as 32-bit words at the address in
+  // output_address()[3]: begin, end, sequence, partial (0 or 1) for each;
+  // past `max_tokens` tokens, over_limit(), as encode_at_most() says it.
+  bool encode_special(std::size_t first_bytes, bool add_special_tokens, bool offsets = false,
+                      std::size_t max_tokens = kNoLimit);
+  const TokenOffsets* offsets() const { return offsets_.data(); }
   bool over_limit() const { return over_limit_; }
   const std::int32_t* ids() const { return ids_.data(); }
   std::size_t id_count() const { return ids_.size(); }
@@ -262,7 +271,8 @@ class TextSession {
 
   // What the last encode or decode produced, also as words at
   // output_address(): [0] the address of the ids or of the text, [1] their
-  // count in ids or bytes, [2] over_limit(). A caller across a slow boundary
+  // count in ids or bytes, [2] over_limit(), [3] the address of the offsets
+  // (0 without them). A caller across a slow boundary
   // reads them there rather than making three more calls (each Embind call
   // costs a few percent of a short encode).
   const std::uintptr_t* output_address() const { return output_; }
@@ -275,6 +285,7 @@ class TextSession {
   struct Request {
     std::size_t first_bytes = static_cast<std::size_t>(-1);  // A pair's first text; past the end: no pair.
     bool add_special_tokens = false;
+    bool offsets = false;
   };
   bool encode_checked(std::string_view text, const std::size_t* max_tokens, const Request& request);
   bool decode_with(bool skip_special_tokens);
@@ -289,11 +300,12 @@ class TextSession {
   PieceCache piece_cache_;
   bool loaded_ = false;
   bool over_limit_ = false;
-  std::uintptr_t output_[3] = {};
+  std::uintptr_t output_[4] = {};
   std::string error_, decoded_;
   Buffer<char> input_;
   Buffer<char> text_;  // text_buffer()'s
   std::vector<std::int32_t> ids_;
+  std::vector<TokenOffsets> offsets_;
   Buffer<std::int32_t> ids_in_;
 };
 

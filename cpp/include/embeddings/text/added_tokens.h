@@ -44,7 +44,8 @@ class AddedTokenSink {
  public:
   virtual ~AddedTokenSink() = default;
   virtual void gap(std::string_view text) = 0;
-  virtual void token(std::int32_t id) = 0;
+  // `matched`: the text the token was cut from (its whitespace with lstrip or rstrip).
+  virtual void token(std::int32_t id, std::string_view matched) = 0;
   virtual bool stopped() const = 0;
 };
 

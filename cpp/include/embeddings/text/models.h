@@ -16,6 +16,23 @@
 
 namespace embeddings {
 
+// Where an id's token is in the piece (offsets): bytes [begin, end) as
+// Hugging Face's model gives its token's offsets, and whether it stands for
+// some of a character's bytes but not all (TokenOffsets::partial).
+struct TokenSpan {
+  std::uint32_t begin = 0, end = 0;
+  bool partial = false;
+};
+
+// Whether bytes [begin, end) of a piece cut one of its characters (start or
+// end inside a UTF-8 sequence).
+inline bool cuts_character(std::string_view piece, std::size_t begin, std::size_t end) {
+  const auto inside = [&](std::size_t at) {
+    return at < piece.size() && (static_cast<unsigned char>(piece[at]) & 0xC0) == 0x80;
+  };
+  return inside(begin) || inside(end);
+}
+
 // Buffers reused from piece to piece, so a long text does not allocate per piece.
 struct ModelScratch {
   bpe::MergeWorkspace merge;              // BPE
@@ -24,6 +41,9 @@ struct ModelScratch {
   std::vector<std::uint32_t> best_start;  // where that starts,
   std::vector<std::uint32_t> path;        // and the best path; WordPiece: each character's start.
   std::string error;                      // Why encode_piece() failed.
+  // While offsets are kept: where each id encode_piece() appends is, one
+  // TokenSpan per id, appended here too.
+  std::vector<TokenSpan>* spans = nullptr;
 };
 
 class Model {

@@ -33,7 +33,30 @@
 #define EMBEDDINGS_SMALL
 #endif
 
+// Code that runs only while offsets are kept (Tokenizer::EncodeOptions::
+// offsets): compiled for size, and never inlined into the paths that call
+// it, which run without offsets too (and must stay as fast, and the page's
+// module as small).
+#if defined(__clang__)
+#define EMBEDDINGS_OFFSETS [[clang::minsize]] __attribute__((noinline))
+#else
+#define EMBEDDINGS_OFFSETS __attribute__((noinline))
+#endif
+
 namespace embeddings {
+
+// Whether this build has the general offsets code: offsets carried through
+// the stages (Alignment, below), and trimmed by the post-processors that say
+// so (trim_offsets). The chapter's module gives offsets only for a tokenizer
+// whose tokens' bytes are the text's, one after the other, untrimmed
+// (Tokenizer's offsets by bytes), and leaves the rest out, as it does the
+// piece cache; its loader refuses other files by name, and the package then
+// reads them with the full module.
+#if EMBEDDINGS_CRITICAL_MODULE
+inline constexpr bool kGeneralOffsets = false;
+#else
+inline constexpr bool kGeneralOffsets = true;
+#endif
 
 inline constexpr std::size_t kNoLimit = std::numeric_limits<std::size_t>::max();
 
@@ -69,6 +92,38 @@ class TextBudget {
   std::size_t refused_ = 0;
 };
 
+// ---- Offsets (Tokenizer::EncodeOptions::offsets) ------------------------------
+
+// Bytes [begin, end) of the original text: where a byte of a stage's text
+// came from, as Hugging Face's NormalizedString aligns each byte of its
+// normalized text with the original character(s) it stands for.
+struct Span {
+  std::uint32_t begin = 0, end = 0;
+};
+
+// Where the bytes of a text that a stage is given came from: `spans`, one
+// per byte from `begin` on; or, with no spans, the text is the original's
+// own bytes, each standing for its character.
+struct Alignment {
+  const Span* spans = nullptr;  // One per byte of the text...
+  std::uint32_t origin = 0;     // ...or, without them, where the text starts in the original.
+};
+// The alignment of the part of a text that starts `offset` bytes into it.
+inline Alignment shifted(Alignment alignment, std::size_t offset) {
+  if (alignment.spans != nullptr) {
+    alignment.spans += offset;
+  } else {
+    alignment.origin += static_cast<std::uint32_t>(offset);
+  }
+  return alignment;
+}
+// The original bytes that byte `at` of `text` (aligned as `alignment`)
+// stands for: with no spans, its whole character (a byte that is not UTF-8
+// is one of its own), as a NormalizedString made of the text aligns it.
+Span byte_span(std::string_view text, const Alignment& alignment, std::size_t at);
+// Those of bytes [begin, end) (begin < end): from the first's start to the last's end.
+Span original_span(std::string_view text, const Alignment& alignment, std::size_t begin, std::size_t end);
+
 // What stages share while they run: the pattern engine's stack and a spare buffer.
 struct StageScratch {
   regex::Regex::Scratch regex;
@@ -88,6 +143,14 @@ class Normalizer {
   virtual Growth growth() const { return {}; }
   // Whether every byte of the text stays as it is (for round_trips()).
   virtual bool keeps_text() const { return false; }
+  // normalize(), keeping `spans` (one per byte of `text`, in and out) as
+  // Hugging Face's NormalizedString keeps its alignments, so that each byte
+  // of the result says which original character it came from. The default
+  // is right for a normalizer that maps each character on its own (every
+  // character's result takes its span); the others override it
+  // (normalizers/alignment.h).
+  virtual bool normalize_aligned(std::string& text, std::vector<Span>& spans, StageScratch& scratch,
+                                 TextBudget& budget) const;
 };
 using Normalizers = std::vector<std::shared_ptr<const Normalizer>>;
 
@@ -105,6 +168,8 @@ class PieceSink {
   virtual void too_many() { stop(); }
   bool stopped() const { return stopped_; }
   void stop() { stopped_ = true; }
+  // While offsets are kept: where the bytes of the piece being handed came from.
+  Alignment alignment;
 
  private:
   bool stopped_ = false;
@@ -115,6 +180,12 @@ class PieceSink {
 struct PreTokenizerBuffers {
   std::string text;
   std::vector<std::size_t> cuts;
+  // While offsets are kept (`tracks`), a stage that writes `text` says in
+  // `sources`, for each of its bytes, which byte of the text it was given
+  // that byte takes its place in the original from (as Hugging Face aligns
+  // a character it inserts or replaces).
+  bool tracks = false;
+  std::vector<std::uint32_t> sources;
 };
 
 class PreTokenizer {
@@ -188,6 +259,11 @@ struct PreTokenizeScratch {
     PreTokenizerBuffers own;  // The stage's.
     std::vector<Part> parts;  // The pieces it made of one piece of the level before...
     std::size_t next = 0;     // ...and which goes on next.
+    // While offsets are kept: the text the stage split and its alignment,
+    // and the spans of a piece of own.text, the one going on now.
+    std::string_view input;
+    Alignment alignment;
+    std::vector<Span> spans;
   };
   std::vector<Level> levels;
 };
@@ -197,6 +273,20 @@ struct PreTokenizeScratch {
 void run_pre_tokenizers(const PreTokenizers& stages, std::string_view text, bool at_start,
                         PreTokenizeScratch& levels, StageScratch& scratch, TextBudget& budget,
                         PieceSink& sink);
+
+// The same, keeping offsets: `alignment` is the text's, and each piece's goes
+// to the sink in sink.alignment. False where a stage made a piece whose
+// bytes cannot be traced back (none does).
+bool run_pre_tokenizers_aligned(const PreTokenizers& stages, std::string_view text, bool at_start,
+                                const Alignment& alignment, PreTokenizeScratch& levels, StageScratch& scratch,
+                                TextBudget& budget, PieceSink& sink);
+// One stage so, its buffers and the text's alignment in `level`.
+bool split_aligned(const PreTokenizer& stage, std::string_view text, bool at_start,
+                   const Alignment& alignment, PreTokenizeScratch::Level& level, StageScratch& scratch,
+                   TextBudget& budget, PieceSink& sink);
+// Each normalizer's normalize_aligned() in turn.
+bool run_normalizers_aligned(const Normalizers& normalizers, std::string& text, std::vector<Span>& spans,
+                             StageScratch& scratch, TextBudget& budget);
 
 // Each decoder in turn (tokenizers' decode_chain), then the caller joins the tokens.
 bool run_decoders(const Decoders& decoders, std::vector<std::string>& tokens, StageScratch& scratch,

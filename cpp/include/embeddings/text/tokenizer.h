@@ -50,6 +50,22 @@
 
 namespace embeddings {
 
+// Where a token came from in the text, as Hugging Face's Encoding gives its
+// offsets (docs/tokenizer.md#offsets).
+struct TokenOffsets {
+  // Bytes [begin, end) of the UTF-8 of its text (the pair's, for sequence
+  // 1): the original characters it stands for, through every normalizer;
+  // (0, 0) for a special token the post-processors put around the text.
+  std::uint32_t begin = 0, end = 0;
+  // 0: the text; 1: the pair; -1: a special token the post-processors added.
+  std::int32_t sequence = 0;
+  // It stands for some of the bytes of a character but not all (a
+  // byte-level token holding two of an emoji's four bytes, a byte_fallback
+  // "<0xNN>" token): [begin, end) is then the span Hugging Face gives it,
+  // which holds the whole character (every such token of it has it).
+  bool partial = false;
+};
+
 class Tokenizer {
  public:
   // Loads a Hugging Face tokenizer.json: every component kind of
@@ -83,6 +99,9 @@ class Tokenizer {
     // allocates, and encode() says so (the caller's memory budget).
     std::size_t max_added_bytes = kNoLimit;
     PieceCache* cache = nullptr;  // The caller's, bound to this tokenizer.
+    // Each id's offsets, one per id, into this (the cache is then not used:
+    // it keeps ids only). A text of 4 GiB or more is refused so.
+    std::vector<TokenOffsets>* offsets = nullptr;
   };
   enum class Encoded {
     Ok,
@@ -174,6 +193,9 @@ class Tokenizer {
   // a literal "<0x41>" token is found by (3) only if no token "A" exists.
   std::int32_t token_id(std::string_view text) const;
 
+  // Whether the normalizers and pre-tokenizers keep every byte of the text, as it is, in order.
+  bool keeps_text() const;
+
   // Whether decode_bytes(encode(s)) == s for every byte string s: a
   // byte-level vocabulary with a token for every byte, no added tokens, no
   // normalizer that changes text, and no pre-tokenizer stage that adds or drops text.
@@ -205,11 +227,35 @@ class Tokenizer {
                         std::string& text, std::string& error) const;
   void encode_gap(std::string_view gap, bool at_start, Scratch& scratch,
                   std::vector<std::int32_t>& ids) const;
+  void encode_gap_aligned(std::string_view gap, bool at_start, Scratch& scratch, PieceSink& to_model) const;
   bool join_bytes(const std::int32_t* ids, std::size_t count, bool skip_special, std::string& bytes,
                   std::string& error) const;
   // The token as the file spells it (an added token: its content, normalized
   // as Hugging Face's decode gives it), which is what decoders read.
   std::string token_string(std::int32_t id) const;
+  // Offsets (tokenizer_offsets.cpp): how an encode keeps them (or why it
+  // cannot); whether every token's bytes are the text's, one after the
+  // other (then offsets are found from the ids alone, by record_by_bytes,
+  // the chapter module's only way); the ids the model made of `piece`
+  // (aligned as `alignment`) from ids[first] on, by the model's spans; an
+  // added token cut from `matched` (so aligned); one token's, trimmed as the
+  // post-processors say.
+  void keep_offsets(std::string_view text, const EncodeOptions& options, Scratch& scratch,
+                    std::string& problem) const;
+  bool gives_offsets_by_bytes() const;
+  void record_by_bytes(std::string_view text, const EncodeOptions& options,
+                       const std::vector<std::int32_t>& ids, std::size_t first_ids) const;
+  void record_piece(std::string_view piece, const Alignment& alignment, const std::int32_t* ids,
+                    std::size_t count, Scratch& scratch) const;
+  void record_added(std::int32_t id, std::string_view matched, const Alignment& alignment,
+                    Scratch& scratch) const;
+  void record(TokenOffsets offsets, std::string_view token, bool byte_level, Scratch& scratch) const;
+  // The same general paths with offsets: a gap through the normalizers, with
+  // its alignment; more than one pre-tokenizer, each piece's alignment in
+  // sink.alignment (false when a piece's bytes could not be traced back).
+  std::string_view normalize_aligned(std::string_view gap, Scratch& scratch, Alignment& alignment) const;
+  bool pre_tokenize_aligned(std::string_view gap, bool at_start, const Alignment& alignment, Scratch& scratch,
+                            PieceSink& sink) const;
 
   Normalizers normalizers_;
   PreTokenizers pre_tokenizers_;
@@ -232,6 +278,10 @@ class Tokenizer {
   Vocabulary vocabulary_;  // Every token, model and added.
   AddedVocabulary added_;
   std::uint64_t serial_ = 0;
+  // The post-processors that trim offsets (ByteLevel's and RobertaProcessing's
+  // trim_offsets), in order, one character each: 1 when it has add_prefix_space.
+  std::string offset_trims_;
+  bool offsets_by_bytes_ = false;  // gives_offsets_by_bytes(), known at load.
 };
 
 }  // namespace embeddings

@@ -150,21 +150,30 @@ class BytesBpe : public Model {
       const std::int32_t whole = vocabulary.find(piece);
       if (whole >= 0) {
         ids.push_back(whole);
+        if (kGeneralOffsets && scratch.spans != nullptr)
+          scratch.spans->push_back({0, static_cast<std::uint32_t>(piece.size())});
         return true;
       }
     }
     auto& start = scratch.merge.piece_ids;
     start.clear();
-    this->start(piece, vocabulary, scratch.merge);
+    if (kGeneralOffsets) scratch.merge.piece_units.clear();
+    this->start(piece, vocabulary, scratch.merge, kGeneralOffsets && scratch.spans != nullptr);
+    const std::size_t first = ids.size();
     bpe::merge(merges_, start.data(), start.size(), scratch.merge, ids);
+    if (kGeneralOffsets && scratch.spans != nullptr)
+      spans(piece, ids.size() - first, scratch.merge, *scratch.spans);
     return true;
   }
+
+ protected:
   bool every_byte_has_a_token() const override { return every_byte_has_a_token_; }
   bool encodes_every_byte_as_itself() const override { return every_byte_has_a_token_; }
 
- protected:
-  // The tokens a piece starts as, into workspace.piece_ids.
-  virtual void start(std::string_view piece, const Vocabulary&, bpe::MergeWorkspace& workspace) const {
+  // The tokens a piece starts as, into workspace.piece_ids; with `units`
+  // (offsets), their lengths into workspace.piece_units, where a subclass
+  // that starts pieces otherwise puts them (this one leaves them to spans()).
+  virtual void start(std::string_view piece, const Vocabulary&, bpe::MergeWorkspace& workspace, bool) const {
     bool fusing_unk = false;
     for (const char ch : piece) {
       const std::int32_t id = byte_ids_[static_cast<unsigned char>(ch)];
@@ -175,6 +184,59 @@ class BytesBpe : public Model {
         workspace.piece_ids.push_back(settings_.unk_id);
         fusing_unk = settings_.fuse_unk;
       }
+    }
+  }
+  // start()'s lengths for a piece of bytes, off its path: each byte's, a
+  // fused unk_token's the sum of its bytes', a byte dropped none.
+  EMBEDDINGS_OFFSETS void byte_units(std::string_view piece, bpe::MergeWorkspace& workspace) const {
+    bool fusing_unk = false;
+    for (const char ch : piece) {
+      const std::int32_t id = byte_ids_[static_cast<unsigned char>(ch)];
+      if (id >= 0 || (settings_.unk_id >= 0 && !fusing_unk)) {
+        workspace.piece_units.push_back(spelled_length(ch));
+        fusing_unk = id < 0 && settings_.fuse_unk;
+      } else if (fusing_unk) {
+        workspace.piece_units.back() += spelled_length(ch);
+      }
+    }
+  }
+
+  // A byte's length in GPT-2's alphabet, as the Rust library's pieces spell
+  // it: "!" to "~" are themselves, every other byte a character of two bytes.
+  static std::uint32_t spelled_length(char byte) { return byte >= '!' && byte <= '~' ? 1 : 2; }
+
+  // Each merged token's span in the piece: Hugging Face's Word gives a token
+  // the sum of its start tokens' lengths, one after the other, in the piece
+  // as the vocabulary spells it (for a byte-level one, GPT-2's alphabet,
+  // whose positions are brought back to the piece's bytes). A character
+  // with no token and no unk_token is dropped there without a length, so
+  // the tokens after it are placed that much earlier, as there.
+  EMBEDDINGS_OFFSETS void spans(std::string_view piece, std::size_t tokens, bpe::MergeWorkspace& workspace,
+                                std::vector<TokenSpan>& out) const {
+    if (workspace.piece_units.size() != workspace.piece_ids.size()) byte_units(piece, workspace);
+    const std::vector<std::uint32_t>& units = workspace.piece_units;
+    const bool merged = tokens != units.size();
+    std::size_t raw = 0, spelled = 0;  // A byte of the piece, and where it starts as spelled.
+    // The byte of the piece that position `at` (as spelled) falls in.
+    const auto byte_at = [&](std::size_t at) {
+      if (settings_.by_characters) return std::min(at, piece.size());
+      while (raw < piece.size() && spelled + spelled_length(piece[raw]) <= at)
+        spelled += spelled_length(piece[raw++]);
+      return raw;
+    };
+    std::size_t position = 0;
+    for (std::size_t i = 0; i < units.size();) {
+      const std::int32_t next = merged ? workspace.symbols[i].next : static_cast<std::int32_t>(i + 1);
+      const std::size_t j = next < 0 ? units.size() : static_cast<std::size_t>(next);
+      std::size_t length = 0;
+      for (std::size_t k = i; k < j; ++k) length += units[k];
+      const std::size_t begin = byte_at(position);
+      const std::size_t end =
+          length == 0 ? begin : std::min(byte_at(position + length - 1) + 1, piece.size());
+      out.push_back({static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end),
+                     cuts_character(piece, begin, end)});
+      position += length;
+      i = j;
     }
   }
 
@@ -207,11 +269,16 @@ class UnitsBpe : public BytesBpe {
   bool encodes_every_byte_as_itself() const override { return false; }
 
  protected:
-  void start(std::string_view piece, const Vocabulary& vocabulary,
-             bpe::MergeWorkspace& workspace) const override {
+  void start(std::string_view piece, const Vocabulary& vocabulary, bpe::MergeWorkspace& workspace,
+             bool units) const override {
     auto& start = workspace.piece_ids;
     std::string& unit = workspace.unit;
     bool unk_pending = false;
+    std::uint32_t unk_length = 0;  // Its length, as Hugging Face's Word counts it.
+    const auto push = [&](std::int32_t id, std::uint32_t length) {
+      start.push_back(id);
+      if (units) workspace.piece_units.push_back(length);
+    };
     for (std::size_t pos = 0; pos < piece.size();) {
       std::size_t length = 1;
       if (settings_.by_characters) {
@@ -219,6 +286,8 @@ class UnitsBpe : public BytesBpe {
         length = utf8::decode(piece, pos, code);
         if (length == 0) length = 1;  // A byte that is not UTF-8 is a character of its own.
       }
+      const auto spelled =
+          static_cast<std::uint32_t>(settings_.by_characters ? length : spelled_length(piece[pos]));
       unit.clear();
       if (pos != 0) unit += settings_.continuing_subword_prefix;
       unit.append(piece, pos, length);
@@ -226,22 +295,24 @@ class UnitsBpe : public BytesBpe {
       if (pos == piece.size()) unit += settings_.end_of_word_suffix;
       const std::int32_t id = vocabulary.find(unit);
       if (id >= 0) {
-        if (unk_pending) start.push_back(settings_.unk_id);
+        if (unk_pending) push(settings_.unk_id, unk_length);
         unk_pending = false;
-        start.push_back(id);
+        push(id, spelled);
         continue;
       }
-      if (settings_.byte_fallback && push_fallback(unit, start)) continue;
+      if (settings_.byte_fallback && push_fallback(unit, workspace, units)) continue;
       if (settings_.unk_id < 0) continue;
-      if (unk_pending && !settings_.fuse_unk) start.push_back(settings_.unk_id);
+      if (unk_pending && !settings_.fuse_unk) push(settings_.unk_id, unk_length);
+      unk_length = unk_pending && settings_.fuse_unk ? unk_length + spelled : spelled;
       unk_pending = true;
     }
-    if (unk_pending) start.push_back(settings_.unk_id);
+    if (unk_pending) push(settings_.unk_id, unk_length);
   }
 
  private:
-  // The "<0xNN>" tokens of the unit as the file spells it, if it has them all.
-  bool push_fallback(const std::string& unit, std::vector<std::int32_t>& start) const {
+  // The "<0xNN>" tokens of the unit as the file spells it, if it has them
+  // all (each one byte long there, the prefix's and suffix's too).
+  bool push_fallback(const std::string& unit, bpe::MergeWorkspace& workspace, bool units) const {
     std::string spelled;
     if (settings_.by_characters) {
       spelled = unit;
@@ -251,7 +322,8 @@ class UnitsBpe : public BytesBpe {
     const bool all = std::all_of(spelled.begin(), spelled.end(),
                                  [&](char c) { return fallback_ids_[static_cast<unsigned char>(c)] >= 0; });
     if (!all) return false;
-    for (const char c : spelled) start.push_back(fallback_ids_[static_cast<unsigned char>(c)]);
+    for (const char c : spelled) workspace.piece_ids.push_back(fallback_ids_[static_cast<unsigned char>(c)]);
+    if (units) workspace.piece_units.insert(workspace.piece_units.end(), spelled.size(), 1);
     return true;
   }
 

@@ -76,12 +76,15 @@ class Unigram : public Model {
         run_end = end;
         continue;
       }
-      if (in_run && !push_unknown(piece.substr(run_start, run_end - run_start), vocabulary, scratch, ids))
-        return false;
+      if (in_run && !push_unknown(piece, run_start, run_end, vocabulary, scratch, ids)) return false;
       in_run = false;
       ids.push_back(id);
+      if (scratch.spans != nullptr) {
+        scratch.spans->push_back({static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end),
+                                  cuts_character(piece, start, end)});
+      }
     }
-    return !in_run || push_unknown(piece.substr(run_start, run_end - run_start), vocabulary, scratch, ids);
+    return !in_run || push_unknown(piece, run_start, run_end, vocabulary, scratch, ids);
   }
   bool every_byte_has_a_token() const override { return every_byte_has_a_token_; }
 
@@ -126,26 +129,35 @@ class Unigram : public Model {
     scratch.best_start[end] = static_cast<std::uint32_t>(start);
     scratch.best_id[end] = id;
   }
-  // A fused run of unknown characters: the token it spells, else its bytes'
-  // "<0xNN>" tokens (byte_fallback, when all exist), else unk_id.
-  bool push_unknown(std::string_view run, const Vocabulary& vocabulary, ModelScratch& scratch,
-                    std::vector<std::int32_t>& ids) const {
+  // A fused run of unknown characters, bytes [begin, end) of the piece: the
+  // token it spells, else its bytes' "<0xNN>" tokens (byte_fallback, when
+  // all exist), else unk_id. Each has the whole run's span, as there (a
+  // byte token of a character of several bytes is partial).
+  bool push_unknown(std::string_view piece, std::size_t begin, std::size_t end, const Vocabulary& vocabulary,
+                    ModelScratch& scratch, std::vector<std::int32_t>& ids) const {
+    const std::string_view run = piece.substr(begin, end - begin);
+    const auto push = [&](std::int32_t id, bool partial) {
+      ids.push_back(id);
+      if (scratch.spans != nullptr)
+        scratch.spans->push_back(
+            {static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), partial});
+    };
     const std::int32_t id = vocabulary.find(run);
     if (id >= 0 && static_cast<std::size_t>(id) < scores_.size()) {
-      ids.push_back(id);
+      push(id, false);
       return true;
     }
     if (byte_fallback_ && std::all_of(run.begin(), run.end(), [&](char c) {
           return fallback_ids_[static_cast<unsigned char>(c)] >= 0;
         })) {
-      for (const char c : run) ids.push_back(fallback_ids_[static_cast<unsigned char>(c)]);
+      for (const char c : run) push(fallback_ids_[static_cast<unsigned char>(c)], (c & 0x80) != 0);
       return true;
     }
     if (unk_id_ < 0) {
       scratch.error = "the model has no token for " + quote(run) + " and no unk_id";
       return false;
     }
-    ids.push_back(unk_id_);
+    push(unk_id_, false);
     return true;
   }
 

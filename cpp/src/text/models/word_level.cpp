@@ -18,6 +18,7 @@ class WordLevel : public Model {
     const std::int32_t id = vocabulary.find(piece);
     if (id >= 0 || unk_id_ >= 0) {
       ids.push_back(id >= 0 ? id : unk_id_);
+      if (scratch.spans != nullptr) scratch.spans->push_back({0, static_cast<std::uint32_t>(piece.size())});
       return true;
     }
     scratch.error = "model.unk_token " + quote(unk_) + " is not in model.vocab, and the word " +

@@ -40,6 +40,7 @@ class WordPiece : public Model {
     const std::size_t characters = starts.size();
     starts.push_back(static_cast<std::uint32_t>(piece.size()));
     const std::size_t first_id = ids.size();
+    const std::size_t first_span = scratch.spans != nullptr ? scratch.spans->size() : 0;
     bool bad = characters > max_characters_;
     std::string& unit = scratch.merge.unit;
     for (std::size_t start = 0; start < characters && !bad;) {
@@ -56,15 +57,21 @@ class WordPiece : public Model {
         break;
       }
       ids.push_back(id);
+      if (scratch.spans != nullptr) {
+        scratch.spans->push_back(
+            {starts[start], starts[end], cuts_character(piece, starts[start], starts[end])});
+      }
       start = end;
     }
     if (!bad) return true;
     ids.resize(first_id);
+    if (scratch.spans != nullptr) scratch.spans->resize(first_span);
     if (unk_id_ < 0) {
       scratch.error = "model.unk_token " + quote(unk_) + " is not in model.vocab, and a word needs it";
       return false;
     }
     ids.push_back(unk_id_);
+    if (scratch.spans != nullptr) scratch.spans->push_back({0, static_cast<std::uint32_t>(piece.size())});
     return true;
   }
 

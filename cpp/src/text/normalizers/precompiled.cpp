@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "embeddings/common/utf8.h"
+#include "normalizers/alignment.h"
 #include "tokenizer_json/reading.h"
 
 namespace embeddings::normalizers {
@@ -106,20 +107,47 @@ class Precompiled : public Normalizer {
     const bool counted = most > text.size() && most - text.size() > budget.left();
     if (counted) {
       std::size_t length = 0;
-      rewrite(text, [&](std::string_view part) { length += part.size(); });
+      rewrite(text, [&](std::string_view part, std::string_view, bool) { length += part.size(); });
       if (length > text.size() && !budget.take(length - text.size())) return false;
     }
     std::string& out = scratch.spare;
     out.clear();
-    rewrite(text, [&](std::string_view part) { out += part; });
+    rewrite(text, [&](std::string_view part, std::string_view, bool) { out += part; });
     if (!counted && out.size() > text.size()) budget.take(out.size() - text.size());
     text.swap(out);
     return true;
   }
   Growth growth() const override { return growth_; }
+  // Offsets: the transformations Precompiled::normalize makes, through
+  // NormalizedString's transform(). As its replace() makes them, a part
+  // with fewer characters than it replaced gives the difference to the
+  // last transformation so far, even an earlier part's when it is empty.
+  bool normalize_aligned(std::string& text, std::vector<Span>& spans, StageScratch& scratch,
+                         TextBudget& budget) const override {
+    std::vector<std::int32_t> changes;
+    bool modified = false;
+    rewrite(text, [&](std::string_view part, std::string_view old, bool replaced) {
+      const std::size_t first = changes.size();
+      changes.insert(changes.end(), utf8::count(part), 0);
+      if (!replaced) return;
+      modified = true;
+      const std::ptrdiff_t diff =
+          static_cast<std::ptrdiff_t>(changes.size() - first) - static_cast<std::ptrdiff_t>(utf8::count(old));
+      for (std::ptrdiff_t i = 0; i < diff; ++i) changes[changes.size() - 1 - static_cast<std::size_t>(i)] = 1;
+      if (diff < 0 && !changes.empty()) changes.back() += static_cast<std::int32_t>(diff);
+    });
+    if (!modified) return true;
+    const std::string before = text;
+    if (!normalize(text, scratch, budget)) return false;
+    std::vector<Span> out;
+    normalizers::transform(before, spans, text, changes, 0, out);
+    spans.swap(out);
+    return true;
+  }
 
  private:
-  // Precompiled::normalize, handing each part of the result to `emit`.
+  // Precompiled::normalize, handing each part of the result to
+  // `emit(part, what it replaces, whether it is a replacement)`.
   template <typename Emit>
   void rewrite(std::string_view text, Emit&& emit) const {
     std::string_view replacement;
@@ -128,14 +156,15 @@ class Precompiled : public Normalizer {
       const std::string_view grapheme = text.substr(pos, end - pos);
       pos = end;
       if (grapheme.size() < 6 && transform(grapheme, replacement)) {
-        emit(replacement);
+        emit(replacement, grapheme, true);
         continue;
       }
       for (std::size_t at = 0; at < grapheme.size();) {
         Break kind;
         const std::size_t length = character(grapheme, at, kind);
         const std::string_view part = grapheme.substr(at, length);
-        emit(transform(part, replacement) ? replacement : part);
+        const bool replaced = transform(part, replacement);
+        emit(replaced ? replacement : part, part, replaced);
         at += length;
       }
     }

@@ -18,6 +18,14 @@ class Prepend : public Normalizer {
     text.insert(0, content_);
     return true;
   }
+  // Offsets: every character put in front takes the first character's span, as prepend() has it.
+  bool normalize_aligned(std::string& text, std::vector<Span>& spans, StageScratch& scratch,
+                         TextBudget& budget) const override {
+    if (text.empty()) return true;
+    if (!normalize(text, scratch, budget)) return false;
+    spans.insert(spans.begin(), content_.size(), spans[0]);
+    return true;
+  }
   bool may_change(std::string_view text) const override { return !text.empty() && !content_.empty(); }
   Growth growth() const override { return {1, content_.size()}; }
   bool keeps_text() const override { return content_.empty(); }

@@ -43,15 +43,28 @@ class Replacement {
            budget.take(static_cast<std::size_t>(std::min<std::uint64_t>(length - in, kNoLimit)));
   }
 
-  // `text` with every match replaced, into `out`.
-  void apply(const std::string& text, std::string& out, regex::Regex::Scratch& scratch) const {
+  // `text` with every match replaced, into `out`. With `spans` (offsets), the
+  // spans of `out` into `out_spans`: the text between matches keeps its
+  // own, and `content` takes the span of the match's last byte, as
+  // NormalizedString::replace() has it.
+  void apply(const std::string& text, std::string& out, regex::Regex::Scratch& scratch,
+             const std::vector<Span>* spans = nullptr, std::vector<Span>* out_spans = nullptr) const {
     out.clear();
+    if (out_spans != nullptr) out_spans->clear();
     if (text.empty()) return;  // find_matches() of "" is one segment that is not a match.
     regex_segments(*pattern_, text, scratch, [&](std::size_t begin, std::size_t end, bool is_match) {
       if (is_match) {
         out += content_;
       } else {
         out.append(text, begin, end - begin);
+      }
+      if (out_spans == nullptr) return;
+      if (!is_match) {
+        out_spans->insert(out_spans->end(), spans->begin() + static_cast<std::ptrdiff_t>(begin),
+                          spans->begin() + static_cast<std::ptrdiff_t>(end));
+      } else {
+        const Span at = end > 0 ? (*spans)[end - 1] : Span{(*spans)[0].begin, (*spans)[0].begin};
+        out_spans->insert(out_spans->end(), content_.size(), at);
       }
     });
   }
@@ -73,17 +86,27 @@ class ReplaceNormalizer : public Normalizer {
  public:
   explicit ReplaceNormalizer(Replacement replacement) : replacement_(std::move(replacement)) {}
   bool normalize(std::string& text, StageScratch& scratch, TextBudget& budget) const override {
-    bool counted = false;
-    if (!replacement_.admits(&text, 1, scratch.regex, budget, counted)) return false;
-    replacement_.apply(text, scratch.spare, scratch.regex);
-    // (Uncounted, the budget covers the most it could have grown.)
-    if (!counted && scratch.spare.size() > text.size()) budget.take(scratch.spare.size() - text.size());
-    text.swap(scratch.spare);
-    return true;
+    return replace(text, scratch, budget, nullptr);
+  }
+  bool normalize_aligned(std::string& text, std::vector<Span>& spans, StageScratch& scratch,
+                         TextBudget& budget) const override {
+    return replace(text, scratch, budget, &spans);
   }
   Growth growth() const override { return replacement_.growth(); }
 
  private:
+  bool replace(std::string& text, StageScratch& scratch, TextBudget& budget, std::vector<Span>* spans) const {
+    bool counted = false;
+    if (!replacement_.admits(&text, 1, scratch.regex, budget, counted)) return false;
+    std::vector<Span> out_spans;
+    replacement_.apply(text, scratch.spare, scratch.regex, spans, spans != nullptr ? &out_spans : nullptr);
+    // (Uncounted, the budget covers the most it could have grown.)
+    if (!counted && scratch.spare.size() > text.size()) budget.take(scratch.spare.size() - text.size());
+    text.swap(scratch.spare);
+    if (spans != nullptr) spans->swap(out_spans);
+    return true;
+  }
+
   const Replacement replacement_;
 };
 

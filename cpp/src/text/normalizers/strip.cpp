@@ -24,6 +24,26 @@ class Strip : public Normalizer {
 
   bool normalize(std::string& text, StageScratch&, TextBudget&) const override {
     std::size_t begin = 0, end = text.size();
+    kept(text, begin, end);
+    text.erase(end);
+    text.erase(0, begin);
+    return true;
+  }
+  // Offsets: what is kept keeps its spans (lrstrip's transform()).
+  bool normalize_aligned(std::string& text, std::vector<Span>& spans, StageScratch& scratch,
+                         TextBudget& budget) const override {
+    std::size_t begin = 0, end = text.size();
+    kept(text, begin, end);
+    spans.erase(spans.begin() + static_cast<std::ptrdiff_t>(end), spans.end());
+    spans.erase(spans.begin(), spans.begin() + static_cast<std::ptrdiff_t>(begin));
+    return normalize(text, scratch, budget);
+  }
+  bool may_change(std::string_view text) const override { return (left_ || right_) && !text.empty(); }
+  bool keeps_text() const override { return !left_ && !right_; }
+
+ private:
+  // The bytes [begin, end) left between the whitespace taken off.
+  void kept(std::string_view text, std::size_t& begin, std::size_t& end) const {
     if (left_) {
       while (begin < end) {
         std::uint32_t code = 0;
@@ -36,14 +56,8 @@ class Strip : public Normalizer {
       std::size_t start = 0;
       while (end > begin && is_white_space_at_end(text, end, start)) end = start;
     }
-    text.erase(end);
-    text.erase(0, begin);
-    return true;
   }
-  bool may_change(std::string_view text) const override { return (left_ || right_) && !text.empty(); }
-  bool keeps_text() const override { return !left_ && !right_; }
 
- private:
   const bool left_, right_;
 };
 

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "embeddings/text/unicode/normalize.h"
+#include "normalizers/alignment.h"
 #include "normalizers/characters.h"
 #include "tokenizer_json/reading.h"
 
@@ -20,17 +21,17 @@ class UnicodeForm : public Normalizer {
 
   bool normalize(std::string& text, StageScratch& scratch, TextBudget& budget) const override {
     if (normalize::is_quick_unchanged(form_, text)) return true;
-    // The full decomposition is the longest the result can be (composition
-    // only shortens it): counted first, when the budget might not cover it.
-    const bool counted = text.size() * (kMostGrowth - 1) > budget.left();
-    if (counted) {
-      const std::size_t most = decomposed_length(text);
-      if (most > text.size() && !budget.take(most - text.size())) return false;
-    }
-    normalize::apply(form_, text, scratch.spare);
-    // (Uncounted, the budget covers the most it could have grown.)
-    if (!counted && scratch.spare.size() > text.size()) budget.take(scratch.spare.size() - text.size());
-    text.swap(scratch.spare);
+    return apply(text, scratch.spare, budget, nullptr);
+  }
+  // Offsets: each character's span by the crate's changes, through NormalizedString's transform().
+  bool normalize_aligned(std::string& text, std::vector<Span>& spans, StageScratch& scratch,
+                         TextBudget& budget) const override {
+    std::vector<std::int32_t> changes;
+    std::string before = text;
+    if (!apply(text, scratch.spare, budget, &changes)) return false;
+    std::vector<Span> out;
+    transform(before, spans, text, changes, 0, out);
+    spans.swap(out);
     return true;
   }
   bool may_change(std::string_view text) const override {
@@ -41,6 +42,23 @@ class UnicodeForm : public Normalizer {
 
  private:
   static constexpr std::uint64_t kMostGrowth = 11;
+
+  // `text` in the form (through `spare`), under the budget.
+  bool apply(std::string& text, std::string& spare, TextBudget& budget,
+             std::vector<std::int32_t>* changes) const {
+    // The full decomposition is the longest the result can be (composition
+    // only shortens it): counted first, when the budget might not cover it.
+    const bool counted = text.size() * (kMostGrowth - 1) > budget.left();
+    if (counted) {
+      const std::size_t most = decomposed_length(text);
+      if (most > text.size() && !budget.take(most - text.size())) return false;
+    }
+    normalize::apply(form_, text, spare, changes);
+    // (Uncounted, the budget covers the most it could have grown.)
+    if (!counted && spare.size() > text.size()) budget.take(spare.size() - text.size());
+    text.swap(spare);
+    return true;
+  }
 
   std::size_t decomposed_length(std::string_view text) const {
     const bool compatibility = form_ == normalize::Form::NFKC || form_ == normalize::Form::NFKD;

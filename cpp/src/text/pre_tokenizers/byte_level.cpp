@@ -5,8 +5,8 @@
 // (use_regex, default true; gpt2_split.h); the vocabulary is then spelled in
 // GPT-2's byte alphabet (byte_level.h), so no stage may follow it. As a
 // decoder (decoders/byte_level.h): the tokens' characters back to their
-// bytes, joined, made valid UTF-8. As a post-processor it only trims offsets, which are not reported
-// here: it changes no id, and is no stage.
+// bytes, joined, made valid UTF-8. As a post-processor it only trims offsets
+// (trim_offsets): it changes no id, and is no stage.
 #include "embeddings/text/byte_level.h"
 
 #include <memory>
@@ -19,6 +19,14 @@ namespace embeddings::pre_tokenizers {
 namespace {
 
 using tokenizer_json::describe;
+
+// Offsets: the space put in front takes the first character's place, as
+// Hugging Face's prepend() has it; every other byte its own.
+EMBEDDINGS_OFFSETS void note_prefix_sources(PreTokenizerBuffers& own) {
+  own.sources.resize(own.text.size());
+  for (std::size_t i = 0; i < own.sources.size(); ++i)
+    own.sources[i] = static_cast<std::uint32_t>(i == 0 ? 0 : i - 1);
+}
 
 class ByteLevel : public PreTokenizer {
  public:
@@ -33,6 +41,7 @@ class ByteLevel : public PreTokenizer {
       own.text.assign(1, ' ');
       own.text.append(text);
       text = own.text;
+      if (kGeneralOffsets && own.tracks) note_prefix_sources(own);
     }
     if (!use_regex_) {
       sink.piece(text, true);
@@ -71,8 +80,8 @@ class ByteLevel : public PreTokenizer {
 };
 
 EMBEDDINGS_SMALL bool read_flags(const json::Value& value, const std::string& where,
-                                 tokenizer_json::Reading& reading, bool& add_prefix_space, bool& use_regex) {
-  bool trim_offsets = true;  // Only affects offsets, which this tokenizer does not report.
+                                 tokenizer_json::Reading& reading, bool& add_prefix_space, bool& use_regex,
+                                 bool& trim_offsets) {
   return reading.read_bool(value, "add_prefix_space", where, add_prefix_space) &&
          reading.read_bool(value, "use_regex", where, use_regex) &&
          reading.read_bool(value, "trim_offsets", where, trim_offsets);
@@ -86,8 +95,8 @@ EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::strin
   const json::Value* prefix_space = value.find("add_prefix_space");
   if (prefix_space == nullptr || !prefix_space->is_bool())
     return reading.fail(where + ".add_prefix_space must be true or false, found " + describe(prefix_space));
-  bool add_prefix_space = false, use_regex = true;
-  if (!read_flags(value, where, reading, add_prefix_space, use_regex)) return false;
+  bool add_prefix_space = false, use_regex = true, trim_offsets = true;
+  if (!read_flags(value, where, reading, add_prefix_space, use_regex, trim_offsets)) return false;
   out.push_back(std::make_shared<ByteLevel>(add_prefix_space, use_regex));
   return true;
 }
@@ -98,8 +107,9 @@ namespace embeddings::decoders {
 
 EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::string& where,
                                       tokenizer_json::Reading& reading, Decoders& out) {
-  bool add_prefix_space = true, use_regex = true;
-  if (!pre_tokenizers::read_flags(value, where, reading, add_prefix_space, use_regex)) return false;
+  bool add_prefix_space = true, use_regex = true, trim_offsets = true;
+  if (!pre_tokenizers::read_flags(value, where, reading, add_prefix_space, use_regex, trim_offsets))
+    return false;
   out.push_back(std::make_shared<ByteLevelDecoder>());
   return true;
 }
@@ -109,11 +119,14 @@ EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::strin
 namespace embeddings::post_processors {
 
 // (It changes no id, so it adds no stage: a file whose only post-processor
-// it is has none to run.)
+// it is has none to run. Its trim_offsets is kept for the offsets.)
 EMBEDDINGS_SMALL bool read_byte_level(const json::Value& value, const std::string& where,
                                       tokenizer_json::Reading& reading, PostProcessors&) {
-  bool add_prefix_space = true, use_regex = true;
-  return pre_tokenizers::read_flags(value, where, reading, add_prefix_space, use_regex);
+  bool add_prefix_space = true, use_regex = true, trim_offsets = true;
+  if (!pre_tokenizers::read_flags(value, where, reading, add_prefix_space, use_regex, trim_offsets))
+    return false;
+  if (trim_offsets) reading.offset_trims += static_cast<char>(add_prefix_space);
+  return true;
 }
 
 }  // namespace embeddings::post_processors

@@ -73,7 +73,16 @@ class Metaspace : public PreTokenizer {
         own.text += c;
       }
     }
+    if (own.tracks) note_sources(piece, prepend, own);
     return own.text;
+  }
+  // Offsets: a replacement takes its space's place, and the one put in
+  // front the first character's, as Hugging Face's replace() and prepend() have it.
+  void note_sources(std::string_view piece, bool prepend, PreTokenizerBuffers& own) const {
+    own.sources.assign(prepend ? replacement_.size() : 0, 0);
+    for (std::size_t i = 0; i < piece.size(); ++i)
+      own.sources.insert(own.sources.end(), piece[i] == ' ' ? replacement_.size() : 1,
+                         static_cast<std::uint32_t>(i));
   }
 
   const std::string replacement_;

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "embeddings/common/message.h"
 #include "embeddings/formats/json.h"
@@ -106,6 +107,10 @@ class Reading {
   // vocabulary is spelled in GPT-2's byte alphabet (a ByteLevel
   // pre-tokenizer maps text into it) or as text.
   bool byte_level_vocabulary = false;
+  // The post-processors that trim offsets (trim_offsets: ByteLevel's,
+  // RobertaProcessing's), in order, one character each: 1 when it has
+  // add_prefix_space, else 0.
+  std::string offset_trims;
 
  private:
   std::string& error_;

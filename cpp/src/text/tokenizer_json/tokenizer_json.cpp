@@ -153,8 +153,10 @@ bool Tokenizer::Reader::read_decoder() {
 
 bool Tokenizer::Reader::read_post_processor() {
   const json::Value* post = root_.find("post_processor");
-  return is_null_or_absent(post) ||
-         reading_.read_post_processor(*post, "post_processor", t_.post_processors_);
+  if (is_null_or_absent(post)) return true;
+  if (!reading_.read_post_processor(*post, "post_processor", t_.post_processors_)) return false;
+  t_.offset_trims_ = reading_.offset_trims;
+  return true;
 }
 
 bool Tokenizer::Reader::read_model() {

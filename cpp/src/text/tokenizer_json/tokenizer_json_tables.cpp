@@ -251,7 +251,9 @@ bool Tokenizer::Reader::finish() {
                 ") and added_tokens[" + std::to_string(first) +
                 "] are the same once normalized (not supported)");
   }
-  return true;
+  t_.offsets_by_bytes_ = t_.gives_offsets_by_bytes();
+  if (t_.offsets_by_bytes_ || kGeneralOffsets) return true;
+  return fail("these offsets are left out of this build (they are in embeddings-full.wasm)");
 }
 
 }  // namespace embeddings

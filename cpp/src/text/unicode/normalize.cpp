@@ -14,19 +14,21 @@ constexpr std::uint32_t kSBase = 0xAC00, kLBase = 0x1100, kVBase = 0x1161, kTBas
 constexpr std::uint32_t kLCount = 19, kVCount = 21, kTCount = 28;
 constexpr std::uint32_t kNCount = kVCount * kTCount, kSCount = kLCount * kNCount;
 
-// A decoded character: a code point, or (invalid = true) a byte copied as it is.
+// A decoded character: a code point, or (invalid = true) a byte copied as
+// it is; and how it came from the text (normalize.h's changes).
 struct Character {
   std::uint32_t code;
   unsigned rank;
   bool invalid;
+  std::int32_t change = 0;
 };
 
 void decompose(std::uint32_t code, bool compatibility, std::vector<Character>& out) {
   if (code >= kSBase && code < kSBase + kSCount) {
     const std::uint32_t index = code - kSBase;
     out.push_back({kLBase + index / kNCount, 0, false});
-    out.push_back({kVBase + (index % kNCount) / kTCount, 0, false});
-    if (index % kTCount != 0) out.push_back({kTBase + index % kTCount, 0, false});
+    out.push_back({kVBase + (index % kNCount) / kTCount, 0, false, 1});
+    if (index % kTCount != 0) out.push_back({kTBase + index % kTCount, 0, false, 1});
     return;
   }
   const std::uint32_t* parts = nullptr;
@@ -36,7 +38,8 @@ void decompose(std::uint32_t code, bool compatibility, std::vector<Character>& o
     out.push_back({code, unicode::combining_rank(code), false});
     return;
   }
-  for (std::size_t i = 0; i < count; ++i) out.push_back({parts[i], unicode::combining_rank(parts[i]), false});
+  for (std::size_t i = 0; i < count; ++i)
+    out.push_back({parts[i], unicode::combining_rank(parts[i]), false, i == 0 ? 0 : 1});
 }
 
 std::uint32_t compose(std::uint32_t first, std::uint32_t second) {
@@ -60,7 +63,7 @@ bool is_quick_unchanged(Form form, std::string_view text) {
   return true;
 }
 
-void apply(Form form, std::string_view text, std::string& out) {
+void apply(Form form, std::string_view text, std::string& out, std::vector<std::int32_t>* changes) {
   out.clear();
   std::vector<Character> characters;
   for (std::size_t pos = 0; pos < text.size();) {
@@ -96,6 +99,7 @@ void apply(Form form, std::string_view text, std::string& out) {
         const std::uint32_t composite = compose(characters[starter].code, c.code);
         if (composite != 0) {
           characters[starter].code = composite;
+          characters[starter].change += c.change - 1;
           continue;
         }
       }
@@ -115,12 +119,14 @@ void apply(Form form, std::string_view text, std::string& out) {
     }
     characters.resize(kept);
   }
+  if (changes != nullptr) changes->clear();
   for (const Character& c : characters) {
     if (c.invalid) {
       out += static_cast<char>(c.code);
     } else {
       utf8::append(out, c.code);
     }
+    if (changes != nullptr) changes->push_back(c.change);
   }
 }
 

@@ -81,7 +81,10 @@ struct MergeWorkspace {
   std::vector<Symbol> symbols;
   std::vector<Candidate> heap;
   std::vector<std::int32_t> piece_ids;  // The BPE model: a piece's tokens before merging.
-  std::string unit;                     // Models: a character with its prefix or suffix.
+  // While offsets are kept: each one's length as Hugging Face's Word counts
+  // it (bytes of the piece as the vocabulary spells it).
+  std::vector<std::uint32_t> piece_units;
+  std::string unit;  // Models: a character with its prefix or suffix.
 };
 
 // Appends to `out` the ids that `count` ids become under `merges`: Hugging

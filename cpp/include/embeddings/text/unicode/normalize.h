@@ -10,8 +10,10 @@
 // it is and stops composition across it, as a starter would.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace embeddings::normalize {
 
@@ -23,7 +25,12 @@ enum class Form { NFC, NFD, NFKC, NFKD };
 // for NFKC and NFKD when none is U+00A0 or above.
 bool is_quick_unchanged(Form form, std::string_view text);
 
-// `text` in `form`, into `out` (replacing its contents).
-void apply(Form form, std::string_view text, std::string& out);
+// `text` in `form`, into `out` (replacing its contents). With `changes`,
+// also how each character of `out` came from `text`, one number each, as
+// the unicode-normalization-alignments crate (Hugging Face's) gives them:
+// 0, it replaces the next character of the text; 1, it was added (a
+// decomposition's second part and after); less, as 0 and that many fewer
+// than 1 removed after it (composition).
+void apply(Form form, std::string_view text, std::string& out, std::vector<std::int32_t>* changes = nullptr);
 
 }  // namespace embeddings::normalize
