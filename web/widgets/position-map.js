@@ -37,7 +37,7 @@ export const SINUSOID_BASE = 10000;
 /** RoPE's base where config.json names none: Su et al. (2021) and Llama 1 and 2 use 10,000. */
 export const DEFAULT_ROPE_THETA = 10000;
 /** Places the rotary map shows (their similarity depends only on the distance). */
-const ROTARY_PLACES = 128;
+export const ROTARY_PLACES = 128;
 
 /**
  * The original transformer's position table: `places` rows of `width`
@@ -129,6 +129,8 @@ function placeGrid({ map, label, describe, onSelect }) {
     loupeRowLabel: (r) => `place ${r + 1}`,
     loupeColLabel: (c) => `${c + 1}`,
     limit: 1,
+    // Cosines of places, to 2 decimals as the map's readout and the chapter write them.
+    digits: 2,
     rowTicks: ticks(n),
     colTicks: ticks(n),
     label,
@@ -173,7 +175,7 @@ export class PositionMap extends ModelWidget {
     this.waves = waves?.map;
     this.summary.textContent = `${int(n)} places, so the model reads at most ${int(n)} tokens at a time. ` +
       'Each cell is the cosine similarity of two places’ lists: 1 means they point the same way.' +
-      (withWaves ? ` Beside it, on the same colours, the fixed waves of the original transformer for ${int(n)} places of ${int(model.width)} numbers.` : '');
+      (withWaves ? ` With it, on the same colours, the map of the fixed waves of the original transformer for ${int(n)} places of ${int(model.width)} numbers.` : '');
     this.learnedTitle.textContent = 'Learned by this model';
     this.learnedTitle.hidden = !withWaves;
     this.wavesColumn.hidden = !withWaves;

@@ -126,7 +126,7 @@ export class RowDotProduct extends ModelWidget {
     this.lengths = el('p', { className: 'ew-rowdot-lengths' });
     this.cosineLine = el('p', { className: 'ew-rowdot-cosine' });
     this.legendHost = el('div');
-    this.toEditor = el('button', { type: 'button', className: 'ew-button', textContent: 'Put the first three places into the editor above', hidden: true });
+    this.toEditor = el('button', { type: 'button', className: 'ew-button', textContent: 'Put the first three places into the three-number editor', hidden: true });
     this.toEditor.addEventListener('click', () => this.#sendToEditor());
     this.append(
       el('div', { className: 'ew-rowdot-pickers' }, this.pickerA.element, this.pickerB.element),

@@ -152,7 +152,8 @@ export class TraceTable extends ModelWidget {
         let tokens = 'only in one text', sums = '—';
         if (row.a >= 0 && row.b >= 0) {
           tokens = row.sameToken ? 'the same list' : `two tokens, cosine ${num(row.tokenCosine, 2)}`;
-          if (row.sameSum) sums = 'the same (same place)';
+          // Without a position table a sum is the token list wherever the word stands.
+          if (row.sameSum) sums = row.a === row.b ? 'the same (same place)' : `the same${this.trace.positionEmbeddings ? '' : ' (no position list is added)'}`;
           else if (row.sameToken) sums = `differ only by the position rows, cosine ${num(row.sumCosine, 2)}`;
           else sums = `differ by the token${row.a === row.b ? '' : ' and the place'}, cosine ${num(row.sumCosine, 2)}`;
         }

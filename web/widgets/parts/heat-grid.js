@@ -40,7 +40,7 @@ export class HeatGrid {
    *   describe: (r: number, c: number, value: number) => string,
    *   rowLabel?: (r: number, short: boolean) => string,
    *   colLabel?: (c: number) => string,
-   *   square?: boolean, rowHeight?: number, label: string, help?: string,
+   *   square?: boolean, rowHeight?: number, label: string, help?: string, digits?: number,
    *   onSelect?: (r: number, c: number) => void,
    * }} options
    */
@@ -273,6 +273,7 @@ export class HeatGrid {
       anchor: this.viewport,
       title: this.options.describe(r, c, this.options.value(r, c)),
       limit: this.options.limit,
+      digits: this.options.digits,
       colLabels: cols.map(colName),
       rows: rows.map((row) => ({
         label: rowName(row),

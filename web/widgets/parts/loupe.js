@@ -40,10 +40,11 @@ export class Loupe {
   /**
    * Shows the loupe below (or, without room, above) a point given in client
    * coordinates, inside `host` (a positioned element) and inside the window.
-   * @param {{ x: number, y: number, host: HTMLElement, anchor?: HTMLElement, title: string, limit: number,
+   * Each number is written to `digits` decimals (3, as the tables write them, unless said).
+   * @param {{ x: number, y: number, host: HTMLElement, anchor?: HTMLElement, title: string, limit: number, digits?: number,
    *   colLabels: string[], rows: { label: string, cells: { r: number, c: number, value: number, current?: boolean }[] }[] }} what
    */
-  show({ x, y, host, anchor, title, limit, colLabels, rows }) {
+  show({ x, y, host, anchor, title, limit, digits = 3, colLabels, rows }) {
     this.anchorElement = anchor ?? host;
     this.title.textContent = title;
     this.table.replaceChildren(
@@ -55,10 +56,10 @@ export class Loupe {
           const button = el('button', {
             type: 'button',
             className: `ew-loupe-cell${cell.current ? ' ew-loupe-current' : ''}${darkTextOn(cell.value, limit) ? '' : ' ew-loupe-light'}`,
-            textContent: num(cell.value, 2),
+            textContent: num(cell.value, digits),
             'data-r': String(cell.r),
             'data-c': String(cell.c),
-            'aria-label': `${row.label}, ${colLabels[row.cells.indexOf(cell)]}: ${num(cell.value)}`,
+            'aria-label': `${row.label}, ${colLabels[row.cells.indexOf(cell)]}: ${num(cell.value, digits)}`,
           });
           button.style.backgroundColor = colorOf(cell.value, limit);
           if (cell.current) button.setAttribute('aria-current', 'true');
