@@ -14,6 +14,7 @@ import { int, num } from './parts/format.js';
 import { TokenPicker, tokenLabel } from './parts/token-picker.js';
 import { defineWidget } from './parts/definitions.js';
 import { cssPixelContext } from './parts/canvas.js';
+import { keepInView } from './parts/in-view.js';
 
 // Rows drawn on each side of the token's: the others are counted, not drawn.
 const AROUND = 2;
@@ -49,7 +50,10 @@ export class OneHotLookup extends ModelWidget {
       el('div', { className: 'ew-buttons' }, this.multiply), this.check, this.work, this.legendHost);
     this.figure.addEventListener('click', (event) => {
       const row = event.target.closest?.('[data-row]');
-      if (row) this.pick(Number(row.dataset.row));
+      if (!row) return;
+      this.pick(Number(row.dataset.row));
+      // The check of the product the tap made, often under a phone's bottom edge.
+      keepInView(this.check);
     });
     this.figure.addEventListener('keydown', (event) => this.#key(event));
     this.resizeObserver = new ResizeObserver(() => this.#drawBar());

@@ -328,7 +328,7 @@ export class PositionMap extends ModelWidget {
     const x = (j) => left + (n > 1 ? (j / (n - 1)) * (width - left - right) : 0);
     const y = (v) => top + ((1 - v) / 2) * (height - top - bottom);
     context.clearRect(0, 0, width, height);
-    context.font = `11px ${style.fontFamily || 'sans-serif'}`;
+    context.font = `12px ${style.fontFamily || 'sans-serif'}`;
     context.fillStyle = ink;
     context.strokeStyle = ink;
     context.globalAlpha = 0.35;

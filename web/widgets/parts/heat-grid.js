@@ -457,7 +457,7 @@ export class HeatGrid {
     // Labels: row names on the left, column numbers on top.
     context.fillStyle = style.color || '#222';
     context.textBaseline = 'middle';
-    context.font = `11px ${style.fontFamily || 'system-ui, sans-serif'}`;
+    context.font = `12px ${style.fontFamily || 'system-ui, sans-serif'}`;
     if (this.options.rowLabel && m.left > 0) paintRowLabels(context, view, style, this);
     if (this.options.colLabel) paintColumnLabels(context, view, this);
   }
