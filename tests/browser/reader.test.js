@@ -244,8 +244,9 @@ describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
   });
 
   test('every control is at least 24 CSS px each way', async () => {
+    // A glossary term and a link in the text keep the text's size and take a larger box around them (touch-targets.test.js measures it).
     const small = await page.evaluate(() => [...document.querySelectorAll('button, a[href], input, textarea, [role="option"]')]
-      .filter((element) => element.getClientRects().length && !element.closest('[hidden]') && !element.classList.contains('term') &&
+      .filter((element) => element.getClientRects().length && !element.closest('[hidden]') && !element.classList.contains('term') && !element.matches('main p a') &&
         !element.closest('.colophon, .skip') && element.className !== 'skip')
       .map((element) => ({ element, box: element.getBoundingClientRect() }))
       .filter(({ box }) => box.width < 24 || box.height < 24)

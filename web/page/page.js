@@ -19,6 +19,7 @@ import { fillDotFigures, fillFirstFigures, fillLaterFigures, keepLearnedSentence
 import { fillCode, fillDotCode } from './code-lines.js';
 import { typesetWhenIdle } from './formulas.js';
 import { bookNote, showBookValues } from './book-values.js';
+import { installPrinting } from './print.js';
 
 // The page's script loads async, so start.js asks for the model as soon as
 // the script arrives, while the browser still parses, styles and lays out
@@ -49,6 +50,7 @@ Object.defineProperty(window, 'trace', {
 
 installHelp();
 installGlossary();
+installPrinting();
 keepLearnedSentence();
 fillDotCode();
 // The module computes them: once it is up (a failure shows as the model's).

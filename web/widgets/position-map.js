@@ -13,6 +13,7 @@ import { HeatGrid } from './parts/heat-grid.js';
 import { legend, tableImage } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { Matrix, cosineMatrix } from '../index.js';
+import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 import { cssPixelContext } from './parts/canvas.js';
 
@@ -321,14 +322,21 @@ export class PositionMap extends ModelWidget {
     if (!this.map || !this.selected) return;
     const { context, width, height } = cssPixelContext(canvas, 300, 90);
     const style = getComputedStyle(this);
-    const ink = style.color || '#222';
+    this.drawProfileInto(context, width, height, { ink: style.color || '#222', font: style.fontFamily || 'sans-serif' });
+  }
+
+  /**
+   * The selected place's row of the map as a line (the waves' dashed), on
+   * any 2D context `width` × `height` CSS px: the canvas's, or a figure's.
+   */
+  drawProfileInto(context, width, height, { ink, font }) {
     const n = this.map.rows, { r, c } = this.selected;
     const row = this.map.data.subarray(r * n, (r + 1) * n);
     const left = 30, right = 8, top = 6, bottom = 16;
     const x = (j) => left + (n > 1 ? (j / (n - 1)) * (width - left - right) : 0);
     const y = (v) => top + ((1 - v) / 2) * (height - top - bottom);
     context.clearRect(0, 0, width, height);
-    context.font = `12px ${style.fontFamily || 'sans-serif'}`;
+    context.font = `12px ${font}`;
     context.fillStyle = ink;
     context.strokeStyle = ink;
     context.globalAlpha = 0.35;
@@ -374,5 +382,11 @@ export class PositionMap extends ModelWidget {
     context.stroke();
   }
 }
+
+// Its figures for a book: element.figure({ format, which }) and a control under it.
+installFigures(PositionMap, {
+  names: (map) => [...(map.grid ? ['position-map'] : []), ...(map.wavesGrid ? ['waves-map'] : []), ...(map.selected ? ['place-line'] : [])],
+  load: () => import('./parts/figure-grids.js'),
+});
 
 defineWidget('ew-position-map', PositionMap);

@@ -17,6 +17,7 @@ import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
 import { TokenPicker, hasTokenizer, tokenLabel } from './parts/token-picker.js';
 import { findTokenId } from '../src/model/for-widgets.js';
+import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 import { cssPixelContext } from './parts/canvas.js';
 import { Loupe, neighbourhood } from './parts/loupe.js';
@@ -331,18 +332,22 @@ export class RowDotProduct extends ModelWidget {
   #drawChart() {
     const canvas = this.chart;
     if (!this.numbers) return;
-    const { running } = this.numbers;
-    const n = running.length;
     const { context, width, height } = cssPixelContext(canvas, 300, 110);
     const style = getComputedStyle(this);
-    const ink = style.color || '#222';
+    this.drawChartInto(context, width, height, { ink: style.color || '#222', font: style.fontFamily || 'sans-serif' });
+  }
+
+  /** The running sum, place by place, on any 2D context `width` × `height` CSS px: the canvas's, or a figure's. */
+  drawChartInto(context, width, height, { ink, font }) {
+    const { running } = this.numbers;
+    const n = running.length;
     const top = Math.max(0, ...running), bottom = Math.min(0, ...running);
     const span = top - bottom || 1;
     const left = 40, right = 8, above = 8, below = 16;
     const x = (k) => left + (n > 1 ? (k / (n - 1)) * (width - left - right) : 0);
     const y = (v) => above + ((top - v) / span) * (height - above - below);
     context.clearRect(0, 0, width, height);
-    context.font = `12px ${style.fontFamily || 'sans-serif'}`;
+    context.font = `12px ${font}`;
     context.fillStyle = ink;
     context.strokeStyle = ink;
     context.globalAlpha = 0.35;
@@ -386,5 +391,8 @@ export class RowDotProduct extends ModelWidget {
     editor.querySelector('input')?.focus({ preventScroll: true });
   }
 }
+
+// Its figures for a book: element.figure({ format, which }) and a control under it.
+installFigures(RowDotProduct, { names: (pair) => (pair.numbers ? ['row-strips', 'running-sum'] : []), load: () => import('./parts/figure-strips.js') });
 
 defineWidget('ew-row-dot-product', RowDotProduct);

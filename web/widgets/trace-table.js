@@ -13,6 +13,7 @@ import { legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
 import { hasTokenizer, isByteToken } from './parts/token-picker.js';
+import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 import { COLLAPSED_ROWS, TraceView } from './parts/trace-view.js';
 import { TextBox } from './parts/trace-text-box.js';
@@ -216,5 +217,11 @@ export class TraceTable extends ModelWidget {
     this.comparison.replaceChildren(el('p', { textContent: sentences.join(' ') }), el('div', { className: 'ew-table-scroll' }, table), more);
   }
 }
+
+// Its figures for a book: element.figure({ format, which }) and a control under it.
+installFigures(TraceTable, {
+  names: (table) => (table.trace ? ['trace-1', ...(table.compareTrace ? ['trace-2'] : [])] : []),
+  load: () => import('./parts/figure-strips.js'),
+});
 
 defineWidget('ew-trace-table', TraceTable);

@@ -254,6 +254,8 @@ export class HeatGrid {
 
   /** The first and last rows in the window, and the state of its controls. */
   #updateWindow(first, last) {
+    /** The first and last rows the window shows whole. */
+    this.window = { first, last };
     if (!this.windowLabel) return;
     const text = `Rows ${int(first)}–${int(last)} of ${int(this.rows)}`;
     if (this.windowLabel.textContent !== text) this.windowLabel.textContent = text;
@@ -427,12 +429,27 @@ export class HeatGrid {
     }
     const context = this.canvas.getContext('2d');
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    this.paintInto(context);
+  }
+
+  /** The size of the picture the canvas shows, in CSS pixels: { width, height }. */
+  get pictureSize() {
+    const { width, height } = this.#metrics();
+    return { width, height };
+  }
+
+  /**
+   * Draws the picture the canvas shows (the rows in its window, the marks and
+   * the labels) into any 2D context, in CSS pixels: the canvas's, or a
+   * figure's (figure-export.js), whose `style` gives the labels' colours and font.
+   */
+  paintInto(context, style = this.#labelStyle()) {
+    const m = this.#metrics();
     context.clearRect(0, 0, m.width, m.height);
     // Everything read from the page first, before the window's label is
     // written: a read after that write would make the browser restyle.
     const scrollTop = this.square ? 0 : this.viewport.scrollTop;
     this.paintedScrollTop = scrollTop;
-    const style = this.#labelStyle();
     const gridHeight = m.height - m.top;
     const first = Math.max(0, Math.floor(scrollTop / m.rowHeight));
     const offset = scrollTop - first * m.rowHeight;
