@@ -53,16 +53,16 @@ function measuringContext() {
   return measurer;
 }
 
-/** The pixels of a region of a canvas (or of an image, drawn onto one first). */
+/** The pixels of a region of a canvas (or of an image, drawn onto one first); null where there is no canvas to read. */
 function pixelsOf(image, sx, sy, sw, sh) {
   let source = image;
   if (typeof image.getContext !== 'function') {
     source = document.createElement('canvas');
     source.width = image.width;
     source.height = image.height;
-    source.getContext('2d').drawImage(image, 0, 0);
+    source.getContext('2d')?.drawImage(image, 0, 0);
   }
-  return source.getContext('2d').getImageData(sx, sy, sw, sh);
+  return source.getContext('2d')?.getImageData(sx, sy, sw, sh) ?? null;
 }
 
 const IDENTITY = [1, 0, 0, 1, 0, 0];
@@ -276,7 +276,9 @@ export class SvgContext {
     sx = Math.max(0, Math.round(sx)); sy = Math.max(0, Math.round(sy));
     sw = Math.min(image.width - sx, Math.round(sw)); sh = Math.min(image.height - sy, Math.round(sh));
     if (!(sw > 0 && sh > 0)) return;
-    const { data } = pixelsOf(image, sx, sy, sw, sh);
+    const pixels = pixelsOf(image, sx, sy, sw, sh);
+    if (!pixels) return;
+    const { data } = pixels;
     const words = new Uint32Array(data.buffer, data.byteOffset, sw * sh);
     const cellWidth = dw / sw, cellHeight = dh / sh;
     const paths = new Map();
