@@ -72,6 +72,24 @@ const keepLayoutApart = {
   },
 };
 
+// A widget's figures for a book (web/widgets/parts/figure-*.js: the SVG writer,
+// the PNG maker, each figure's layout) stay files of their own, imported
+// the first time a figure is asked for: the page's load neither fetches nor
+// compiles them. They import only modules that keep no state (format.js,
+// color.js, src/matrix.js, vocabulary-groups.js), as a second copy of those
+// changes nothing.
+const figureModules = /\/widgets\/parts\/figure-(export|svg|grids|strips|maps)\.js$/;
+const keepFiguresApart = {
+  name: 'keep-figures-apart',
+  setup(context) {
+    context.onResolve({ filter: /figure-(export|svg|grids|strips|maps)\.js$/ }, ({ path, resolveDir }) => {
+      const resolved = resolve(resolveDir, path);
+      if (!figureModules.test(resolved.split('\\').join('/'))) return undefined;
+      return { path: relative(dirname(bundleFile), resolved).split('\\').join('/'), external: true };
+    });
+  },
+};
+
 /**
  * import.meta.url in a source file, spelled as that file's URL relative to
  * the output's: from `base`, the output's own URL (import.meta.url in a
@@ -182,7 +200,7 @@ export async function bundlePage({ write = true } = {}) {
     // call. Most of the bundle runs while the page loads: the first screen's
     // widgets, the package, Emscripten's glue (docs/benchmarks.md measures it).
     banner: { js: '//# allFunctionsCalledOnLoad' },
-    plugins: [keepAsWritten, keepLayoutApart, ownUrl(bundleFile, 'import.meta.url')],
+    plugins: [keepAsWritten, keepLayoutApart, keepFiguresApart, ownUrl(bundleFile, 'import.meta.url')],
   });
   const code = result.outputFiles.find((file) => file.path === bundleFile);
   if (write) await Promise.all(result.outputFiles.map((file) => writeFile(file.path, file.contents)));

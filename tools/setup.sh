@@ -10,7 +10,7 @@ mode=${1:-test}
 
 packages_serve=(cmake g++ make emscripten nodejs npm)
 packages_test=("${packages_serve[@]}" libgtest-dev googletest libbenchmark-dev clang clang-format-14 libclang-rt-14-dev chromium
-  python3 python3-torch libopenblas0-pthread libtcmalloc-minimal4 fonts-dejavu-core)
+  python3 python3-torch libopenblas0-pthread libtcmalloc-minimal4 fonts-dejavu-core poppler-utils)
 case "$mode" in
   serve) wanted=("${packages_serve[@]}") ;;
   test) wanted=("${packages_test[@]}") ;;

@@ -247,7 +247,10 @@ export class Model {
   readonly hasPositionTable: boolean;
   /** Which naming the weights follow: "GPT-2", "Llama, Mistral, Qwen, Gemma, Phi", "GPT-NeoX" or "OPT". */
   readonly family: string;
-  /** Most tokens one trace() takes: the rows of wpe, or 1024 without a position table. */
+  /**
+   * Most tokens one trace() takes: the rows of wpe; without a position table,
+   * the model's context (config.json's max_position_embeddings), at most 1024.
+   */
   readonly maxTraceTokens: number;
   readonly config: ModelConfig;
   readonly vocabSize: number;

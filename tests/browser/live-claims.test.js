@@ -137,11 +137,21 @@ describe(`the chapter's claims, live, at 375 px with touch (${modelMode} model)`
     await page.keyboard.press('ArrowRight');
     assert.match(await readout.textContent(), new RegExp(`^Place ${k + 2}: `));
     // Linked to the three-number editor: the first three places go there, and it adds them up.
-    await widget.locator('button', { hasText: 'Put the first three places into the editor' }).tap();
+    // The button names no direction (the editor's place depends on the page), and brings the editor into view.
+    await widget.locator('button', { hasText: 'Put the first three places into the three-number editor' }).tap();
     const three = (row) => Array.from(row.subarray(0, 3), (x) => Math.fround(Number(x.toFixed(3))));
     const vectors = await page.evaluate(() => document.querySelector('#dot-widget').vectors);
     assert.deepEqual(vectors, [three(rowA), three(rowB)]);
-    assert.equal(await page.evaluate(() => document.querySelector('#dot-widget').result.sum), dot(three(rowA), three(rowB)));
+    const sum = dot(three(rowA), three(rowB));
+    assert.equal(await page.evaluate(() => document.querySelector('#dot-widget').result.sum), sum);
+    // Its Code line writes the numbers as the table shows them (0.152, not 0.15199999511241913), and the sum as its table does.
+    const typed = (row) => Array.from(row.subarray(0, 3), (x) => String(Number(x.toFixed(3)))).join(', ');
+    const shown = String(Number(sum.toPrecision(7)));
+    assert.equal(await page.locator('#dot-widget pre').textContent(),
+      `dot([${typed(rowA)}], [${typed(rowB)}]); // ${String(sum) === shown ? shown : `≈ ${shown}`}`);
+    assert.equal(await page.locator('#dot-widget .ew-dot-sum').textContent(), shown.replace('-', '−'));
+    const box = await page.locator('#dot-widget').boundingBox();
+    assert.ok(box.y < 812 && box.y + Math.min(box.height, 200) > 0, `the editor is in view after the button: ${JSON.stringify(box)}`);
   });
 
   test('the editor: an emptied box counts as 0, a box that is not a number has no product, never the old one', async () => {
@@ -183,7 +193,7 @@ describe(`the chapter's claims, live, at 375 px with touch (${modelMode} model)`
     const page2 = await page.evaluate(() => document.querySelector('#positions').waves.at(1, 2));
     assert.ok(Math.abs(page2 - waveCosine(2, 3)) < 1e-5);
     // The chapter's figures in words, from the same waves.
-    assert.equal(await page.locator('[data-fig="wave-near"]').textContent(), num(waveCosine(2, 3), 2));
+    assert.equal(await page.locator('[data-when="positions"] [data-fig="wave-near"]').textContent(), num(waveCosine(2, 3), 2));
     // A tap on the waves' map selects the same places on the learned one.
     const point = await page.evaluate(() => document.querySelector('#positions').wavesGrid.cellPoint(9, 19));
     await page.touchscreen.tap(point.x, point.y);

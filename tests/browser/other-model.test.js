@@ -13,6 +13,9 @@ import assert from 'node:assert/strict';
 import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
 import { launch, openPage, screenshot, waitForWidgets } from './helpers/browser.js';
 import { makeDevModel } from './helpers/dev-model.js';
+import { writeSafetensors } from '../js/helpers/fixtures.js';
+import { loadModel } from '../../web/index.js';
+import { num } from '../../web/widgets/parts/format.js';
 
 const rotary = makeDevModel({ rotary: true });
 const learned = makeDevModel({ seed: 11, context: 64 });
@@ -93,6 +96,41 @@ test('a model without a position table: every widget works or says it has no pos
   assert.deepEqual(page.problems, []);
 });
 
+test('a model without a position table: no sentence or number assumes one, and the trace\'s limit is the model\'s own', async () => {
+  assert.deepEqual(await waitForWidgets(page, WIDGETS), []);
+  const position = await page.locator('#position').innerText();
+  // The learned table's sentences are gone (not two contradicting ones), the rotary ones say what this model does.
+  assert.doesNotMatch(position, /score nothing|position lists, one for each place|Our model learns these lists|W_P is the position table/, position);
+  assert.match(position, /learns no such lists: it has no position table\. It uses rotary positions/);
+  assert.match(position, /This model has no position lists: it uses rotary positions, so it reads at most 8,192 tokens at a time/);
+  assert.match(position, /The book’s model, with its learned lists, scores 0\.98 and −0\.22\./);
+  assert.equal(await page.locator('#position .where[data-when="rotary"]').isVisible(), true);
+  const where = (await page.locator('#position .where[data-when="rotary"]').textContent()).replace(/\s+/g, ' ');
+  assert.match(where, /^This model has no position table .*: its first layer reads .*, and it reads at most 8,192 tokens/);
+  // Its scores are the rotary map's, the map the page shows.
+  const scores = await page.evaluate(() => [document.querySelector('#positions').map.at(1, 2), document.querySelector('#positions').map.at(1, 50)]);
+  assert.equal(await page.locator('#position [data-fig="rotary-near"]').innerText(), num(scores[0], 2));
+  assert.equal(await page.locator('#position [data-fig="rotary-far"]').innerText(), num(scores[1], 2));
+  // Its places buttons compare on the rotary map.
+  await page.locator('[data-places="2 51"]').click();
+  assert.match(await page.locator('#positions .ew-grid-readout').first().innerText(), /^Places 2 and 51, 49 apart: cosine /);
+  // The trace holds 1,024 tokens of the 8,192 the model reads, and says so; ·Lily's sum is its token list at both places.
+  assert.match(await page.locator('#trace .ew-count').first().innerText(), /^\d+ tokens of at most 1,024 traced here \(the model reads up to 8,192\)$/);
+  const lily = await page.locator('#trace .ew-compare-table tbody tr', { hasText: 'Lily' }).locator('td').allInnerTexts();
+  assert.deepEqual(lily.slice(2), ['the same list', 'the same (no position list is added)']);
+  // The console's help has no example that needs a position table.
+  const help = await page.evaluate(() => {
+    const lines = [];
+    const info = console.info;
+    console.info = (text) => lines.push(text);
+    try { window.help(); } finally { console.info = info; }
+    return lines.join('\n');
+  });
+  assert.doesNotMatch(help, /cosineMatrix\(model\.wpe\)|token \+ position/);
+  assert.match(help, /the token rows \(no position table\)/);
+  assert.deepEqual(page.problems, []);
+});
+
 test('files picked from disk open in the browser, with no request carrying them', async () => {
   const before = requests.length;
   await page.setInputFiles('#model-files', ['model.safetensors', 'config.json', 'tokenizer.json'].map((name) => ({
@@ -126,7 +164,8 @@ test('a BF16 model\'s tables stay in 16 bits, and the token table shows their nu
   const cell = await page.evaluate(() => document.querySelector('#table').grid.options.value(window.model.tokenId('·girl'), 3));
   assert.equal(cell, await page.evaluate(() => window.model.wte.row(window.model.tokenId('·girl'))[3]));
   const rowText = await page.locator('#table .ew-row-numbers').innerText();
-  const numbers = rowText.replace(/^.*starts /, '').split(', ').filter((x) => x !== '…').map((x) => Number(x.replace('−', '-')));
+  assert.match(rowText, / \(the first 5 of its \d+ numbers\)$/);
+  const numbers = rowText.replace(/^.*starts /, '').replace(/ \(.*\)$/, '').split(', ').map((x) => Number(x.replace('−', '-')));
   const expected = await page.evaluate(() => Array.from(window.rowView(window.model.wte, window.model.tokenId('·girl')).subarray(0, 5)));
   assert.equal(numbers.length, 5, rowText);
   numbers.forEach((x, i) => assert.ok(Math.abs(x - expected[i]) < 0.01, `${rowText} against ${expected}`));
@@ -214,6 +253,24 @@ test('a training snapshot opened as a model says its file holds only the two tab
   assert.match(await page.locator('#model-text').textContent(), /Its file holds only the token and position tables/);
   const details = await page.locator('#model-details').textContent();
   assert.match(details, /numbers in its file, only the token and position tables \(its config\.json names 2 layers, which the file does not hold\)/);
+  assert.deepEqual(page.problems, []);
+});
+
+test('a rotary model\'s file of its token table alone says so, and its trace holds the context its config.json gives', async () => {
+  const full = await loadModel({ weights: rotary.get('model.safetensors'), config: rotary.get('config.json') });
+  const weights = writeSafetensors([{ name: 'model.embed_tokens.weight', shape: [full.vocabSize, full.width], data: Float32Array.from(full.wte.data) }]);
+  full.dispose();
+  const config = { ...JSON.parse(new TextDecoder().decode(rotary.get('config.json'))), max_position_embeddings: 100 };
+  await pick({ 'tables.safetensors': weights, 'config.json': new TextEncoder().encode(JSON.stringify(config)), 'tokenizer.json': rotary.get('tokenizer.json') });
+  await page.waitForFunction(() => window.model?.context === 100 && document.documentElement.dataset.page === 'ready');
+  assert.match(await page.locator('#model-text').textContent(), /Its file holds only the token table, so/);
+  assert.match(await page.locator('#embeddings .numbers').innerText(), /this file holds nothing but the token table, so/);
+  assert.doesNotMatch(await page.locator('body').innerText(), /token and position tables/);
+  assert.equal(await page.evaluate(() => window.model.maxTraceTokens), 100);
+  await page.evaluate(() => { document.querySelector('#trace').text = 'Max saw Lily. '.repeat(40); });
+  assert.match(await page.locator('#trace .ew-count').first().innerText(), /^\d+ tokens of at most 100: \d+ too many$/);
+  assert.match(await page.locator('#trace .ew-warning').first().innerText(), /but the model reads at most 100 tokens at a time/);
+  assert.match(await page.locator('#position').innerText(), /reads at most 100 tokens at a time/);
   assert.deepEqual(page.problems, []);
 });
 

@@ -64,6 +64,21 @@ test('a model without a position table traces up to 1024 tokens, whatever its co
   }
 });
 
+test('a model without a position table traces no more tokens than its config.json says it reads', async () => {
+  const files = makeFamilyModel('llama', { width: 8, context: 6 });
+  const model = await loadModel({ weights: files.weights, config: { ...files.config, max_position_embeddings: 100 }, tokenizer: files.tokenizer });
+  try {
+    assert.equal(model.context, 100);
+    assert.equal(model.maxTraceTokens, 100);
+    const long = ' Max'.repeat(100);
+    assert.equal(model.trace(long).tokens.length, 100);
+    assert.throws(() => model.trace(`${long} Max`), /the model reads at most 100\./);
+    assert.equal(model.trace(`${long} Max`, { truncate: true }).truncated, 1);
+  } finally {
+    model.dispose();
+  }
+});
+
 test('a config field that contradicts the tensors is named as the family spells it', async () => {
   const files = makeFamilyModel('llama', { width: 8, context: 6 });
   await assert.rejects(loadModel({ weights: files.weights, config: { ...files.config, hidden_size: 16 } }),

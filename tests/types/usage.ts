@@ -5,7 +5,7 @@ import {
   type Neighbour, type Token, type TracedToken, type EncodingWithOffsets, type ModelConfig, type Vector, type DType,
   mapDetails, alignMap, type MapDetails, type MapOptions, type NearestOptions, ready, locateFiles,
 } from 'embeddings-and-position';
-import { sharedModel, WordCosine, type NearestWords, type TrainingSlider, type MapViewState } from 'embeddings-and-position/widgets';
+import { sharedModel, WordCosine, type FigureOptions, type NearestWords, type TrainingSlider, type MapViewState } from 'embeddings-and-position/widgets';
 import { deferWidgetDefinitions, defineDeferredWidgets } from 'embeddings-and-position/widgets/definitions';
 import 'embeddings-and-position/widgets/nearest-words';
 
@@ -173,6 +173,21 @@ function widgets(): void {
   map?.lightUp(477, '·girl (place 2 of text 1)');
   void [places, analogy?.words, step];
 }
+
+// A widget's figures for a book: SVG markup, or a PNG at a scale or at 300 dpi for a width in millimetres.
+async function figures(): Promise<void> {
+  const table = document.querySelector('ew-embedding-table');
+  if (!table) return;
+  const names: string[] = table.figureNames;
+  const svg: string = await table.figure({ format: 'svg', which: names[0] });
+  const twice: Blob = await table.figure({ format: 'png', scale: 2 });
+  const forPrint: Blob = await table.figure({ format: 'png', dpi: 300, widthMm: 120, caption: true });
+  const options: FigureOptions = { which: 'loss-curve' };
+  const curve: string | Blob | undefined = await document.querySelector('ew-training-slider')?.figure(options);
+  await document.querySelector('ew-training-slider')?.prepareForPrint();
+  void [svg, twice, forPrint, curve];
+}
+void figures;
 
 void startUp;
 void widgets;

@@ -56,9 +56,13 @@ function helpText(model) {
     ['dot(a, b)', 'the dot product', 'dot([1, 2, 3], [4, 0, -1])  // 1'],
     ['cosine(a, b)', 'the cosine similarity', `cosine(rowView(model.wte, ${girl}), rowView(model.wte, ${boy}))  // ·girl and ·boy`],
     ['model.nearest(word, k)', 'the k closest tokens by cosine', "model.nearest('·girl', 5)  // [{ id, text, score }, …]"],
-    ['model.trace(text)', 'what the first layer reads', "model.trace('Lily saw Max').embeddings  // token + position, one row per token"],
+    ['model.trace(text)', 'what the first layer reads', `model.trace('Lily saw Max').embeddings  // ${model.hasPositionTable
+      ? 'token + position' : 'the token rows (no position table)'}, one row per token`],
     ['trace', 'the trace of the first text box, kept current', 'trace.tokens, trace.tokenEmbeddings, trace.positionEmbeddings, trace.embeddings'],
-    ['model.cosineMatrix(table)', 'every row against every row', 'model.cosineMatrix(model.wpe).at(1, 2)  // places 2 and 3'],
+    model.wpe
+      ? ['model.cosineMatrix(table)', 'every row against every row', 'model.cosineMatrix(model.wpe).at(1, 2)  // places 2 and 3']
+      : ['model.cosineMatrix(table)', 'every row against every row (this model has no wpe to map)',
+        "model.cosineMatrix(model.trace('Lily saw Max').tokenEmbeddings).at(0, 2)  // Lily and ·Max"],
     ['model.vectorTimesWte(vector)', `a vector of ${model.vocabSize} numbers times the token table, by the kernels: a one-hot vector gives its row`,
       `const oneHot = new Float32Array(${model.vocabSize}); oneHot[${girl}] = 1; model.vectorTimesWte(oneHot)  // row ${girl}`],
     ['Matrix', `rows, cols, name, dtype, data (the numbers${sixteen ? '; of a 16-bit table, their bits' : ''}), .at(r, c), .row(i), .rowView(i), .toArray()`, 'model.wte.data.length  // every number of the table'],

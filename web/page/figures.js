@@ -4,7 +4,7 @@
 // model.
 import { rowView, dot, cosine, backend } from '../index.js';
 import { hasTokenizer } from '../widgets/parts/token-picker.js';
-import { positionMap, sinusoidMap } from '../widgets/position-map.js';
+import { ROTARY_PLACES, positionMap, rotaryMap, rotaryOf, sinusoidMap } from '../widgets/position-map.js';
 import { int, num, share } from '../widgets/parts/format.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -41,6 +41,22 @@ function tablesOnly(model) {
   return model.parameterCount === model.vocabSize * model.width + (model.wpe ? model.context * model.width : 0);
 }
 
+/** "the token and position tables", or "the token table" of a model without a position table. */
+function tablesOf(model) {
+  return model.hasPositionTable ? 'the token and position tables' : 'the token table';
+}
+
+/**
+ * Shows the sentences written for this model's kind of positions: those
+ * about a learned position table (data-when="positions") or those about
+ * rotary positions (data-when="rotary"), never both.
+ */
+export function showSentencesFor(model) {
+  for (const element of document.querySelectorAll('[data-when]')) {
+    element.hidden = (element.dataset.when === 'rotary') === model.hasPositionTable;
+  }
+}
+
 /** "4,096 tokens × 128 numbers, 128 places". */
 export function sizeOf(model) {
   return `${int(model.vocabSize)} tokens × ${int(model.width)} numbers, ${placesOf(model)}`;
@@ -53,7 +69,7 @@ export function modelSummary(model) {
       '(a typed word, the tokens of a text, the chapter’s “Lily” and “·girl”) is missing below, and each token is shown by its row id.';
   }
   if (tablesOnly(model)) {
-    return `Model loaded: ${sizeOf(model)}. Its file holds only the token and position tables, so how many numbers the whole model ` +
+    return `Model loaded: ${sizeOf(model)}. Its file holds only ${tablesOf(model)}, so how many numbers the whole model ` +
       'learned is not known here; every other figure below comes from them.';
   }
   return `Model loaded: ${sizeOf(model)}. Every figure below comes from it.`;
@@ -71,13 +87,14 @@ export function keepLearnedSentence() {
 export function fillFirstFigures(model) {
   const { vocabSize, width, context } = model;
   const tableNumbers = vocabSize * width;
+  showSentencesFor(model);
   setFigure('rows', int(vocabSize));
   setFigure('width', int(width));
   setFigure('context', int(context));
   setFigure('count', int(tableNumbers));
   const learned = $('[data-fig="learned"]');
   if (tablesOnly(model)) {
-    learned?.replaceChildren('and this file holds nothing but the token and position tables, so how many numbers the whole model ' +
+    learned?.replaceChildren(`and this file holds nothing but ${tablesOf(model)}, so how many numbers the whole model ` +
       'learned, and so their share, is not known here');
   } else {
     learned?.replaceChildren(...learnedSentence);
@@ -131,6 +148,7 @@ export function fillLaterFigures(model) {
   };
   setFigure('pos-near', place(2, 3));
   setFigure('pos-far', place(2, 51));
+  fillRotaryFigures(model);
   // The original transformer's waves, for as many places and numbers (128 places without a position table).
   const waves = sinusoidMap(model).map;
   const wave = (p, q) => (p <= waves.rows && q <= waves.rows ? num(waves.at(p - 1, q - 1), 2) : `nothing (only ${waves.rows} places)`);
@@ -138,12 +156,34 @@ export function fillLaterFigures(model) {
   setFigure('wave-far', wave(2, 51));
 
   const numbers = tablesOnly(model)
-    ? `${int(model.parameterCount)} numbers in its file, only the token and position tables` +
+    ? `${int(model.parameterCount)} numbers in its file, only ${tablesOf(model)}` +
       (model.config.layers ? ` (its config.json names ${model.config.layers} layers, which the file does not hold)` : '')
     : `${int(model.parameterCount)} learned numbers in all` + (model.config.layers ? `, ${model.config.layers} layers` : '');
   $('#model-details').textContent = `The model: ${model.source.replace(location.origin, '')}, ` +
     `${int(vocabSize)} tokens × ${int(width)} numbers, ${placesOf(model)}, ${numbers}` +
     `${hasTokenizer(model) ? '' : ', no tokenizer.json'}. Kernels: ${backend}.`;
+}
+
+/**
+ * The rotary sentences' figures: how many tokens the model reads, and two
+ * pairs of places scored on the map of rotary positions the position map
+ * draws (its first ROTARY_PLACES places).
+ */
+function fillRotaryFigures(model) {
+  if (model.hasPositionTable) {
+    // Their sentences are hidden: nothing in them is left as the page was written.
+    for (const name of ['rotary-reads', 'rotary-near', 'rotary-far']) setFigure(name, '');
+    return;
+  }
+  setFigure('rotary-reads', model.context
+    ? `it reads at most ${int(model.context)} tokens at a time (its config.json’s max_position_embeddings)`
+    : 'how many tokens it reads at a time is not in its config.json');
+  const { dims, theta } = rotaryOf(model);
+  const places = Math.min(ROTARY_PLACES, model.context || ROTARY_PLACES);
+  const map = rotaryMap(places, dims, theta);
+  const score = (p, q) => (p <= places && q <= places ? num(map.at(p - 1, q - 1), 2) : `nothing (the model has only ${int(places)} places)`);
+  setFigure('rotary-near', score(2, 3));
+  setFigure('rotary-far', score(2, 51));
 }
 
 export function fillDotFigures() {

@@ -19,6 +19,8 @@ import { installGlossary } from './glossary.js';
 import { fillDotFigures, fillFirstFigures, fillLaterFigures, keepLearnedSentence, modelSummary, sizeOf } from './figures.js';
 import { fillCode, fillDotCode } from './code-lines.js';
 import { typesetWhenIdle } from './formulas.js';
+import { bookNote, showBookValues } from './book-values.js';
+import { installPrinting } from './print.js';
 
 // The page's script loads async, so start.js asks for the model as soon as
 // the script arrives, while the browser still parses, styles and lays out
@@ -49,6 +51,7 @@ Object.defineProperty(window, 'trace', {
 
 installHelp();
 installGlossary();
+installPrinting();
 keepLearnedSentence();
 fillDotCode();
 // The module computes them: once it is up (a failure shows as the model's).
@@ -105,6 +108,7 @@ async function showModel(model) {
   if (current !== model) return false;
   defineDeferredWidgets();
   fillLaterFigures(model);
+  $('#book-note').textContent = bookNote(showBookValues());
   fillCode(model);
   return true;
 }
@@ -243,8 +247,9 @@ async function main() {
     button.addEventListener('click', () => {
       const [p, q] = button.dataset.places.split(' ').map(Number);
       const map = $('#positions');
-      if (!current.hasPositionTable) return;
-      map.compare(Math.min(p, current.context), Math.min(q, current.context));
+      // The map's own places: the position table's, or the rotary map's first ones.
+      const places = map.map?.rows ?? current.context;
+      map.compare(Math.min(p, places), Math.min(q, places));
       map.querySelector('.ew-grid-viewport')?.focus({ preventScroll: true });
     });
   }

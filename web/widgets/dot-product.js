@@ -192,9 +192,11 @@ export class DotProduct extends HTMLElement {
       .flatMap((input, i) => (input.value.trim() === '' ? [`${i ? 'b' : 'a'}, place ${k + 1}`] : [])));
     const emptyNote = emptied.length ? ` An empty box counts as 0 (${emptied.join('; ')}).` : '';
     this.sentence.textContent = `Multiply place by place: ${products.map(pretty).join(', ')}. Add them up: ${terms} = ${pretty(sum)}.${overflow}${emptyNote}`;
-    // The comment is the value computed, written exactly as a console prints it (float32 widened to a double).
-    const typed = (x) => (Object.is(x, -0) ? '-0' : String(x));
-    this.code.textContent = `dot([${this.a.map(typed).join(', ')}], [${this.b.map(typed).join(', ')}]); // ${String(sum)}`;
+    // Each number written as the table shows it (7 significant digits: what was typed, not its float32
+    // widened to a double); the comment is the sum as the table shows it, "≈" where a console prints more digits.
+    const shown = plain(sum);
+    const comment = !Number.isFinite(sum) || String(sum) === shown ? String(sum) : `≈ ${shown}`;
+    this.code.textContent = `dot([${this.a.map(plain).join(', ')}], [${this.b.map(plain).join(', ')}]); // ${comment}`;
     this.dispatchEvent(new CustomEvent('ew-change', { bubbles: true, detail: this.result }));
   }
 }

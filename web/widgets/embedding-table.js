@@ -9,6 +9,7 @@ import { TokenPicker, tokenLabel } from './parts/token-picker.js';
 import { legend, robustLimit, RowImage } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { rowView } from '../src/matrix.js';
+import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 
 // The picture is painted a block of rows at a time, each when its rows first
@@ -179,8 +180,12 @@ export class EmbeddingTable extends ModelWidget {
     const model = this.model;
     const row = rowView(model.wte, r);
     const first = Array.from(row.subarray(0, 5), (x) => num(x)).join(', ');
-    this.rowText.textContent = `Row ${r}, ${tokenLabel(model, r)}, starts ${first}${model.width > 5 ? ', …' : ''}`;
+    // The count said in words rather than a trailing "…", which reads as a number still to come (and prints as one).
+    this.rowText.textContent = `Row ${r}, ${tokenLabel(model, r)}, starts ${first}${model.width > 5 ? ` (the first 5 of its ${int(model.width)} numbers)` : ''}`;
   }
 }
+
+// Its figures for a book: element.figure({ format, which }) and a control under it.
+installFigures(EmbeddingTable, { names: (table) => (table.grid ? ['token-table'] : []), load: () => import('./parts/figure-grids.js') });
 
 defineWidget('ew-embedding-table', EmbeddingTable);

@@ -17,4 +17,4 @@ export {
   ChapterCode, DotProduct, EmbeddingTable, NearestWords, OneHotLookup, PositionMap, RowDotProduct, TraceTable, TrainingSlider,
   VocabularyMap, WordAnalogy, WordCosine, WordPairs, sharedModel, modelFilesOf,
 } from './parts/elements.js';
-export type { CodeLine, HeatGrid, LoadProgress, MapViewState, WidgetFiles } from './parts/elements.js';
+export type { CodeLine, FigureOptions, HeatGrid, LoadProgress, MapViewState, WidgetFiles } from './parts/elements.js';

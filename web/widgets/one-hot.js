@@ -12,8 +12,10 @@ import { tableImage, legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
 import { TokenPicker, tokenLabel } from './parts/token-picker.js';
+import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 import { cssPixelContext } from './parts/canvas.js';
+import { keepInView } from './parts/in-view.js';
 
 // Rows drawn on each side of the token's: the others are counted, not drawn.
 const AROUND = 2;
@@ -38,20 +40,23 @@ export class OneHotLookup extends ModelWidget {
     this.bar = el('canvas', { className: 'ew-onehot-bar', 'aria-hidden': 'true' });
     this.barLabels = el('div', { className: 'ew-onehot-bar-labels', 'aria-hidden': 'true' });
     const helpId = uniqueId('ew-onehot-help');
-    this.figure = el('div', { className: 'ew-onehot', role: 'table', tabIndex: 0, 'aria-describedby': helpId });
+    this.rowsBox = el('div', { className: 'ew-onehot', role: 'table', tabIndex: 0, 'aria-describedby': helpId });
     this.check = el('p', { className: 'ew-onehot-check', role: 'status', 'aria-live': 'polite' });
     this.work = el('p', { className: 'ew-help ew-onehot-work' });
     this.multiply = el('button', { type: 'button', className: 'ew-button', textContent: 'Multiply', hidden: true });
     this.multiply.addEventListener('click', () => this.#compute());
     this.legendHost = el('div');
-    this.append(this.picker.element, this.summary, this.bar, this.barLabels, this.figure,
+    this.append(this.picker.element, this.summary, this.bar, this.barLabels, this.rowsBox,
       el('p', { className: 'ew-grid-help', id: helpId, textContent: 'Tap a row to move the 1 there, or focus the rows and use the up and down arrow keys.' }),
       el('div', { className: 'ew-buttons' }, this.multiply), this.check, this.work, this.legendHost);
-    this.figure.addEventListener('click', (event) => {
+    this.rowsBox.addEventListener('click', (event) => {
       const row = event.target.closest?.('[data-row]');
-      if (row) this.pick(Number(row.dataset.row));
+      if (!row) return;
+      this.pick(Number(row.dataset.row));
+      // The check of the product the tap made, often under a phone's bottom edge.
+      keepInView(this.check);
     });
-    this.figure.addEventListener('keydown', (event) => this.#key(event));
+    this.rowsBox.addEventListener('keydown', (event) => this.#key(event));
     this.resizeObserver = new ResizeObserver(() => this.#drawBar());
     this.resizeObserver.observe(this.bar);
   }
@@ -70,6 +75,11 @@ export class OneHotLookup extends ModelWidget {
     this.legendHost.replaceChildren(legend(this.limit, { label: 'Colours of the rows' }));
     const [first] = this.picker.resolve(this.getAttribute('token') ?? 'Lily');
     this.pick(first?.id ?? 0);
+  }
+
+  /** The rows the figure draws, in order: the first, those around the token's, the last. */
+  get drawnRows() {
+    return this.model && this.current !== undefined ? drawnRows(this.current, this.model.vocabSize) : [];
   }
 
   /** The token whose one-hot vector is multiplied (an id; not `id`, the element's own attribute). */
@@ -129,7 +139,7 @@ export class OneHotLookup extends ModelWidget {
       const skipped = r - previous - 1;
       if (skipped > 0) {
         lines.push(el('div', { role: 'row', className: 'ew-onehot-row ew-onehot-gap' },
-          el('span', { role: 'cell', textContent: `… ${int(skipped)} more ${skipped === 1 ? 'row' : 'rows'}, each × 0 = ${int(cols)} zeros` })));
+          el('span', { role: 'cell', textContent: `⋮ ${int(skipped)} more ${skipped === 1 ? 'row' : 'rows'}, each × 0 = ${int(cols)} zeros` })));
       }
       previous = r;
       const one = r === t;
@@ -150,8 +160,8 @@ export class OneHotLookup extends ModelWidget {
       el('span', { role: 'rowheader', textContent: `Sum of all ${int(rows)} terms` }),
       cell(''), cell('computed by the kernels', 'ew-muted'),
       el('span', { role: 'cell' }, product ? strip(product, 'product') : el('span', { className: 'ew-muted', textContent: 'not multiplied yet' }))));
-    this.figure.replaceChildren(...lines);
-    this.figure.setAttribute('aria-label', `One-hot vector of ${label} times W_E, row by row`);
+    this.rowsBox.replaceChildren(...lines);
+    this.rowsBox.setAttribute('aria-label', `One-hot vector of ${label} times W_E, row by row`);
     this.#drawBar();
 
     if (!product) {
@@ -205,5 +215,8 @@ export class OneHotLookup extends ModelWidget {
     event.preventDefault();
   }
 }
+
+// Its figures for a book: element.figure({ format, which }) and a control under it.
+installFigures(OneHotLookup, { names: (lookup) => (lookup.current === undefined ? [] : ['one-hot-product']), load: () => import('./parts/figure-strips.js') });
 
 defineWidget('ew-one-hot-lookup', OneHotLookup);

@@ -13,6 +13,7 @@ import { HeatGrid } from './parts/heat-grid.js';
 import { legend, tableImage } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { Matrix, cosineMatrix } from '../index.js';
+import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 import { cssPixelContext } from './parts/canvas.js';
 
@@ -37,7 +38,7 @@ export const SINUSOID_BASE = 10000;
 /** RoPE's base where config.json names none: Su et al. (2021) and Llama 1 and 2 use 10,000. */
 export const DEFAULT_ROPE_THETA = 10000;
 /** Places the rotary map shows (their similarity depends only on the distance). */
-const ROTARY_PLACES = 128;
+export const ROTARY_PLACES = 128;
 
 /**
  * The original transformer's position table: `places` rows of `width`
@@ -129,6 +130,8 @@ function placeGrid({ map, label, describe, onSelect }) {
     loupeRowLabel: (r) => `place ${r + 1}`,
     loupeColLabel: (c) => `${c + 1}`,
     limit: 1,
+    // Cosines of places, to 2 decimals as the map's readout and the chapter write them.
+    digits: 2,
     rowTicks: ticks(n),
     colTicks: ticks(n),
     label,
@@ -173,7 +176,7 @@ export class PositionMap extends ModelWidget {
     this.waves = waves?.map;
     this.summary.textContent = `${int(n)} places, so the model reads at most ${int(n)} tokens at a time. ` +
       'Each cell is the cosine similarity of two places’ lists: 1 means they point the same way.' +
-      (withWaves ? ` Beside it, on the same colours, the fixed waves of the original transformer for ${int(n)} places of ${int(model.width)} numbers.` : '');
+      (withWaves ? ` With it, on the same colours, the map of the fixed waves of the original transformer for ${int(n)} places of ${int(model.width)} numbers.` : '');
     this.learnedTitle.textContent = 'Learned by this model';
     this.learnedTitle.hidden = !withWaves;
     this.wavesColumn.hidden = !withWaves;
@@ -327,14 +330,21 @@ export class PositionMap extends ModelWidget {
     if (!this.map || !this.selected) return;
     const { context, width, height } = cssPixelContext(canvas, 300, 90);
     const style = getComputedStyle(this);
-    const ink = style.color || '#222';
+    this.drawProfileInto(context, width, height, { ink: style.color || '#222', font: style.fontFamily || 'sans-serif' });
+  }
+
+  /**
+   * The selected place's row of the map as a line (the waves' dashed), on
+   * any 2D context `width` × `height` CSS px: the canvas's, or a figure's.
+   */
+  drawProfileInto(context, width, height, { ink, font }) {
     const n = this.map.rows, { r, c } = this.selected;
     const row = this.map.data.subarray(r * n, (r + 1) * n);
     const left = 30, right = 8, top = 6, bottom = 16;
     const x = (j) => left + (n > 1 ? (j / (n - 1)) * (width - left - right) : 0);
     const y = (v) => top + ((1 - v) / 2) * (height - top - bottom);
     context.clearRect(0, 0, width, height);
-    context.font = `11px ${style.fontFamily || 'sans-serif'}`;
+    context.font = `12px ${font}`;
     context.fillStyle = ink;
     context.strokeStyle = ink;
     context.globalAlpha = 0.35;
@@ -380,5 +390,11 @@ export class PositionMap extends ModelWidget {
     context.stroke();
   }
 }
+
+// Its figures for a book: element.figure({ format, which }) and a control under it.
+installFigures(PositionMap, {
+  names: (map) => [...(map.grid ? ['position-map'] : []), ...(map.wavesGrid ? ['waves-map'] : []), ...(map.selected ? ['place-line'] : [])],
+  load: () => import('./parts/figure-grids.js'),
+});
 
 defineWidget('ew-position-map', PositionMap);

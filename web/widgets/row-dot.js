@@ -17,8 +17,11 @@ import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
 import { TokenPicker, hasTokenizer, tokenLabel } from './parts/token-picker.js';
 import { findTokenId } from '../src/model/for-widgets.js';
+import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 import { cssPixelContext } from './parts/canvas.js';
+import { Loupe, neighbourhood } from './parts/loupe.js';
+import { keepInView } from './parts/in-view.js';
 
 /**
  * Everyday words of the chapter's stories: the presets' pairs are found
@@ -126,7 +129,7 @@ export class RowDotProduct extends ModelWidget {
     this.lengths = el('p', { className: 'ew-rowdot-lengths' });
     this.cosineLine = el('p', { className: 'ew-rowdot-cosine' });
     this.legendHost = el('div');
-    this.toEditor = el('button', { type: 'button', className: 'ew-button', textContent: 'Put the first three places into the editor above', hidden: true });
+    this.toEditor = el('button', { type: 'button', className: 'ew-button', textContent: 'Put the first three places into the three-number editor', hidden: true });
     this.toEditor.addEventListener('click', () => this.#sendToEditor());
     this.append(
       el('div', { className: 'ew-rowdot-pickers' }, this.pickerA.element, this.pickerB.element),
@@ -134,8 +137,11 @@ export class RowDotProduct extends ModelWidget {
       el('p', { className: 'ew-grid-help', id: helpId, textContent: 'Tap or point at a place, or focus the strips and use the arrow keys, to read one product.' }),
       this.legendHost, this.chart, this.chartText, this.lengths, this.cosineLine,
       el('div', { className: 'ew-buttons' }, this.toEditor));
-    this.strips.addEventListener('click', (event) => this.#pointer(event));
-    this.strips.addEventListener('pointermove', (event) => { if (event.pointerType === 'mouse') this.#pointer(event); });
+    // A place is a few pixels wide: a tap opens a loupe with the numbers around it, each a button to tap.
+    this.loupe = new Loupe({ label: 'The numbers around the tapped place', onPick: (part, k) => this.#loupeAt(k) });
+    this.strips.addEventListener('pointerdown', (event) => { this.lastPointer = event.pointerType; }, { passive: true });
+    this.strips.addEventListener('click', (event) => this.#pointer(event, true));
+    this.strips.addEventListener('pointermove', (event) => { if (event.pointerType === 'mouse') this.#pointer(event, false); });
     this.strips.addEventListener('keydown', (event) => this.#key(event));
     this.resizeObserver = new ResizeObserver(() => this.#drawChart());
     this.resizeObserver.observe(this.chart);
@@ -222,6 +228,8 @@ export class RowDotProduct extends ModelWidget {
     const names = [tokenLabel(model, a), tokenLabel(model, b)];
     this.verdict.textContent = verdict(p);
     const productLimit = Math.max(1e-30, ...Array.from(p.products, Math.abs));
+    this.productLimit = productLimit;
+    this.loupe.close();
     const strip = (data, limit, name, what) => {
       const canvas = tableImage(data, 1, n, limit);
       canvas.className = 'ew-strip ew-rowdot-strip';
@@ -263,13 +271,46 @@ export class RowDotProduct extends ModelWidget {
     this.#drawChart();
   }
 
-  #pointer(event) {
-    const canvas = event.target.closest?.('canvas.ew-rowdot-strip');
+  #pointer(event, click) {
+    // A strip's whole line reads it: a finger gets the line's height, not the strip's.
+    const canvas = event.target.closest?.('.ew-rowdot-line')?.querySelector('canvas.ew-rowdot-strip');
     if (!canvas || !this.rows) return;
     const box = canvas.getBoundingClientRect();
     const n = this.rows[0].length;
     const k = Math.max(0, Math.min(n - 1, Math.floor(((event.clientX - box.left) / box.width) * n)));
     this.#select(k);
+    if (!click) return;
+    if ((event.pointerType || this.lastPointer) === 'touch') this.#openLoupe(event.clientY);
+    keepInView(this.readout);
+  }
+
+  /** The loupe of the place read now: its neighbours' numbers in the two rows and their products. */
+  #openLoupe(y) {
+    const [rowA, rowB] = this.rows;
+    const n = rowA.length, k = this.place;
+    const places = neighbourhood(k, 2, n);
+    const names = this.ids.map((id) => tokenLabel(this.model, id));
+    const marker = this.strips.querySelector('.ew-strip-marker');
+    const line = (label, values, limit, digits, r) => ({
+      label, limit, digits, cells: places.map((c) => ({ r, c, value: values[c], current: c === k })),
+    });
+    this.loupe.show({
+      x: marker.getBoundingClientRect().left,
+      y,
+      host: this,
+      anchor: this.strips,
+      title: this.readout.textContent,
+      limit: this.limit,
+      colLabels: places.map((c) => `place ${c + 1}`),
+      rows: [line(names[0], rowA, this.limit, 3, 0), line(names[1], rowB, this.limit, 3, 1), line('a × b', this.numbers.products, this.productLimit, 4, 2)],
+    });
+  }
+
+  #loupeAt(k) {
+    const top = this.loupe.element.style.top;
+    this.#select(k);
+    this.#openLoupe(0);
+    this.loupe.element.style.top = top;
   }
 
   #key(event) {
@@ -292,18 +333,22 @@ export class RowDotProduct extends ModelWidget {
   #drawChart() {
     const canvas = this.chart;
     if (!this.numbers) return;
-    const { running } = this.numbers;
-    const n = running.length;
     const { context, width, height } = cssPixelContext(canvas, 300, 110);
     const style = getComputedStyle(this);
-    const ink = style.color || '#222';
+    this.drawChartInto(context, width, height, { ink: style.color || '#222', font: style.fontFamily || 'sans-serif' });
+  }
+
+  /** The running sum, place by place, on any 2D context `width` × `height` CSS px: the canvas's, or a figure's. */
+  drawChartInto(context, width, height, { ink, font }) {
+    const { running } = this.numbers;
+    const n = running.length;
     const top = Math.max(0, ...running), bottom = Math.min(0, ...running);
     const span = top - bottom || 1;
     const left = 40, right = 8, above = 8, below = 16;
     const x = (k) => left + (n > 1 ? (k / (n - 1)) * (width - left - right) : 0);
     const y = (v) => above + ((top - v) / span) * (height - above - below);
     context.clearRect(0, 0, width, height);
-    context.font = `11px ${style.fontFamily || 'sans-serif'}`;
+    context.font = `12px ${font}`;
     context.fillStyle = ink;
     context.strokeStyle = ink;
     context.globalAlpha = 0.35;
@@ -347,5 +392,8 @@ export class RowDotProduct extends ModelWidget {
     editor.querySelector('input')?.focus({ preventScroll: true });
   }
 }
+
+// Its figures for a book: element.figure({ format, which }) and a control under it.
+installFigures(RowDotProduct, { names: (pair) => (pair.numbers ? ['row-strips', 'running-sum'] : []), load: () => import('./parts/figure-strips.js') });
 
 defineWidget('ew-row-dot-product', RowDotProduct);

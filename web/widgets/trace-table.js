@@ -13,6 +13,7 @@ import { legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
 import { hasTokenizer, isByteToken } from './parts/token-picker.js';
+import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 import { COLLAPSED_ROWS, TraceView } from './parts/trace-view.js';
 import { TextBox } from './parts/trace-text-box.js';
@@ -182,7 +183,8 @@ export class TraceTable extends ModelWidget {
         let tokens = 'only in one text', sums = '—';
         if (row.a >= 0 && row.b >= 0) {
           tokens = row.sameToken ? 'the same list' : `two tokens, cosine ${num(row.tokenCosine, 2)}`;
-          if (row.sameSum) sums = 'the same (same place)';
+          // Without a position table a sum is the token list wherever the word stands.
+          if (row.sameSum) sums = row.a === row.b ? 'the same (same place)' : `the same${this.trace.positionEmbeddings ? '' : ' (no position list is added)'}`;
           else if (row.sameToken) sums = `differ only by the position rows, cosine ${num(row.sumCosine, 2)}`;
           else sums = `differ by the token${row.a === row.b ? '' : ' and the place'}, cosine ${num(row.sumCosine, 2)}`;
         }
@@ -245,5 +247,11 @@ export class TraceTable extends ModelWidget {
     this.comparison.replaceChildren(el('p', { textContent: sentences.join(' ') }), el('div', { className: 'ew-table-scroll' }, table), more);
   }
 }
+
+// Its figures for a book: element.figure({ format, which }) and a control under it.
+installFigures(TraceTable, {
+  names: (table) => (table.trace ? ['trace-1', ...(table.compareTrace ? ['trace-2'] : [])] : []),
+  load: () => import('./parts/figure-strips.js'),
+});
 
 defineWidget('ew-trace-table', TraceTable);

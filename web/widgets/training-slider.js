@@ -26,8 +26,7 @@
 import { loadModel, alignMap } from '../index.js';
 import { ModelWidget, el, scrollCue, uniqueId, whenVisible } from './parts/base.js';
 import { snapshotIndexOf } from './parts/model-source.js';
-import { defaultModelFiles } from '../src/default-model.js';
-import { packageFile } from '../src/files.js';
+import { defaultTrainingFiles, fetchOk } from './parts/training-files.js';
 import { int, num } from './parts/format.js';
 import { hasTokenizer, shareVocabulary, vocabularyOf } from './parts/token-picker.js';
 import { groupIds } from './parts/vocabulary-groups.js';
@@ -35,6 +34,7 @@ import { LearningMap, LossCurve, figuresTable, mapFigures, ordinal, pairFigures 
 import { StepInput } from './parts/training-steps.js';
 import './nearest-words.js';
 import './position-map.js';
+import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 
 /** Snapshots laid out before the earliest one shown, so that a step or two back finds its map ready. */
@@ -49,24 +49,13 @@ const LAID_OUT_AHEAD = 2;
  */
 const WARM_EPOCHS = 30;
 
-/**
- * For the default model's files: a function from a training file's path in
- * model/ ("snapshots/index.json", "training-curve.json") to its URL, or
- * undefined for a file it does not know. Undefined for any other model,
- * whose training files lie next to its weights. A bundler gives the default
- * model's files names of their own, so none is found beside another: each
- * is named in web/dist/default-training.js, built from the snapshots' index,
- * which only this element imports (an app without it copies none of them).
- */
-async function defaultTrainingFiles(files) {
-  if (String(files.weights) !== String(defaultModelFiles.weights)) return undefined;
-  const { default: named } = await import('../dist/default-training.js');
-  return (path) => (Object.hasOwn(named, path) ? packageFile(`model/${path}`, named[path]) : undefined);
-}
-
 export class TrainingSlider extends ModelWidget {
   /** For the tests: how an earlier snapshot's map is made (see WARM_EPOCHS). */
   static warmEpochs = WARM_EPOCHS;
+
+  // Set once the page is to be printed: the snapshots load then, near the screen or not.
+  #forPrint = false;
+  #printWanted;
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'snapshots', 'word', 'pair', 'curve'];
@@ -171,6 +160,22 @@ export class TrainingSlider extends ModelWidget {
     if (i !== this.index) this.#go(i).catch(() => {});
   }
 
+  /**
+   * Loads and draws what the slider shows, whether it has come near the
+   * screen or not, for the page to be printed: the step's snapshot, its
+   * closest tokens and position map, its map of the token table and the
+   * loss curve. Resolves when they are drawn (or the slider has failed).
+   */
+  async prepareForPrint() {
+    this.ensureBuilt();
+    this.#forPrint = true;
+    this.#printWanted?.();
+    await this.updated;
+    if (this.dataset.state !== 'ready' || !this.snapshots) return;
+    await this.curveDrawn;
+    await this.learnMap.whenShown(this.index);
+  }
+
   /** The snapshot of a step, or the last one before it (the first for a step before all). */
   #indexOfStep(step) {
     let found = 0;
@@ -192,8 +197,12 @@ export class TrainingSlider extends ModelWidget {
       this.resolveFirst.reject(error);
       throw error;
     }
-    // The snapshots load only when the widget is near the screen, or the reader comes to it by keyboard first.
-    await Promise.race([whenVisible(this), this.asked]);
+    // The snapshots load only when the widget is near the screen, the reader
+    // comes to it by keyboard first, or the page is to be printed.
+    await Promise.race([whenVisible(this), this.asked, new Promise((resolve) => {
+      this.#printWanted = resolve;
+      if (this.#forPrint) resolve();
+    })]);
     const files = this.files;
     // The default model's training files are named one by one (a bundler
     // renames and moves each); another model's lie next to its weights.
@@ -231,7 +240,8 @@ export class TrainingSlider extends ModelWidget {
     this.tableBox.replaceChildren(this.table.table);
     const curveUrl = this.getAttribute('curve') ? new URL(this.getAttribute('curve'), document.baseURI)
       : named?.('training-curve.json') ?? new URL('training-curve.json', new URL(String(files.weights), document.baseURI));
-    fetchOk(curveUrl).then((response) => response.json())
+    /** Resolves once the loss curve is drawn, or its failure said. */
+    this.curveDrawn = fetchOk(curveUrl).then((response) => response.json())
       .then((curve) => { this.curve.draw(curve, this.snapshots, this.config?.vocab_size ?? this.model?.vocabSize); this.curve.mark(this.snapshots[this.index]); })
       .catch((error) => this.curve.fail(`No loss curve: ${error.message}`));
     const generation = (this.generation = (this.generation ?? 0) + 1);
@@ -286,6 +296,7 @@ export class TrainingSlider extends ModelWidget {
       cells[2].textContent = num(cosine, 2);
       cells[3].textContent = ordinal(rank);
       cells[4].textContent = `${Math.round(spread * 100)}%`;
+      this.table.rows[i].classList.remove('ew-pending');
       this.#release(i, snapshot);
       this.provisional[i] = undefined;
       this.dataset.learned = String(last - i + 1);
@@ -465,10 +476,10 @@ export class TrainingSlider extends ModelWidget {
   }
 }
 
-async function fetchOk(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${new URL(url, document.baseURI).pathname}: HTTP ${response.status}`);
-  return response;
-}
+// Its figures for a book: element.figure({ format, which }) and a control under it.
+installFigures(TrainingSlider, {
+  names: (slider) => [...(slider.learnMap?.positions ? ['training-map'] : []), ...(slider.curve?.svg ? ['loss-curve'] : [])],
+  load: () => import('./parts/figure-maps.js'),
+});
 
 defineWidget('ew-training-slider', TrainingSlider);

@@ -23,11 +23,12 @@ import { ModelWidget, el, uniqueId } from './parts/base.js';
 import { TokenPicker, hasTokenizer, modelWordForms, notOneToken, tokenLabel } from './parts/token-picker.js';
 import { VOCABULARY_GROUPS, groupIds, drawShape } from './parts/vocabulary-groups.js';
 import { axisMap } from './parts/word-axes.js';
+import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 import { packageFile } from '../src/files.js';
 import { buildAxesForm, defaultAxes, fillAxisExamples, fillAxisBoxes } from './parts/map-axes-form.js';
 import { dotNear, resizeCanvas, toScreen, setCentre, fitView, bringIntoView, zoomAnchor, zoomAt, viewChanged } from './parts/map-geometry.js';
-import { drawMap, readColours } from './parts/map-drawing.js';
+import { drawMap, drawMapInto, readColours } from './parts/map-drawing.js';
 import { writeLegend, describeNeighbours, NEIGHBOURS } from './parts/map-words.js';
 import { listenToInput } from './parts/map-input.js';
 
@@ -263,6 +264,11 @@ export class VocabularyMap extends ModelWidget {
     drawMap(this);
   }
 
+  /** The same picture on any 2D context of the canvas's CSS size (a figure's), in `colours` ({ ink, bg, muted, accent }). */
+  drawInto(context, colours) {
+    drawMapInto(this, context, colours);
+  }
+
   #showMap(map, { ms }) {
     readColours(this);
     this.map_ = map;
@@ -430,5 +436,8 @@ export class VocabularyMap extends ModelWidget {
   // ---- words --------------------------------------------------------------------------
 
 }
+
+// Its figures for a book: element.figure({ format, which }) and a control under it.
+installFigures(VocabularyMap, { names: (map) => (map.map ? ['vocabulary-map'] : []), load: () => import('./parts/figure-maps.js') });
 
 defineWidget('ew-vocabulary-map', VocabularyMap);

@@ -100,7 +100,11 @@ export class Model {
   // Getters rather than fields, like the sizes: DevTools' preview of a model lists only its first few fields.
   /** Which naming the weights follow: "GPT-2", "Llama, Mistral, Qwen, Gemma, Phi", "GPT-NeoX" or "OPT". */
   get family() { return internalsOf.get(this).tables.family; }
-  /** Most tokens one trace() takes: the rows of wpe, or 1024 for a model without a position table. */
+  /**
+   * Most tokens one trace() takes: the rows of wpe; for a model without a
+   * position table, its context (config.json's max_position_embeddings), but
+   * at most 1024.
+   */
   get maxTraceTokens() { return internalsOf.get(this).tables.traceCapacity; }
   /** Number of rows of wte. */
   get vocabSize() { return this.config.vocabSize; }
@@ -205,7 +209,7 @@ export class Model {
     if (ids === null || ids.length > capacity) {
       if (!truncate) {
         const length = ids === null ? `more than ${limit}` : `${ids.length}`;
-        const reads = tables.hasPositionTable ? 'the model reads at most' : 'a trace of this model holds at most';
+        const reads = tables.traceIsContext ? 'the model reads at most' : 'a trace of this model holds at most';
         throw new RangeError(`trace: the text is ${length} tokens long, but ${reads} ` +
           `${capacity}. Shorten it, or pass { truncate: true } to keep the first ${capacity}.`);
       }

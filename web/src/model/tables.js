@@ -171,7 +171,12 @@ export class TablesHost {
     // The tables stay in the file's number format (a 16-bit table is not widened).
     this.wteDtype = DTYPES[session.wteFormat()];
     this.wpeDtype = DTYPES[session.wpeFormat()];
-    this.traceCapacity = session.traceCapacity();
+    // A trace holds the rows of wpe; without one, the workspace's rows, and never more tokens than the
+    // model reads at once (config.json's max_position_embeddings, when it is smaller).
+    const rows = session.traceCapacity();
+    this.traceCapacity = this.hasPositionTable || !(this.context > 0) ? rows : Math.min(rows, this.context);
+    /** Whether that is the most the model reads (else the most a trace holds, below the model's context). */
+    this.traceIsContext = this.hasPositionTable || this.traceCapacity === this.context;
     this.family = session.family();
     this.tokenTableName = session.tokenTableName();
     this.positionTableName = session.positionTableName();

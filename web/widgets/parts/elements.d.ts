@@ -47,8 +47,41 @@ declare class ModelWidget extends HTMLElement {
   ensureBuilt(): void;
 }
 
-/** <ew-embedding-table>: the whole token table as a heat map, a window of rows at a time. */
-export declare class EmbeddingTable extends ModelWidget {
+/**
+ * What a figure for a book is made as: SVG (vector shapes, text as text),
+ * or PNG at `scale` device pixels a CSS pixel (default 2), or at `dpi` for a
+ * printed width of `widthMm` millimetres (the PNG records the resolution).
+ * `which` names one of the widget's figures (figureNames; the first by
+ * default); `caption: false` leaves out the title, caption and model line.
+ */
+export interface FigureOptions {
+  format?: 'svg' | 'png';
+  which?: string;
+  scale?: number;
+  dpi?: number;
+  widthMm?: number;
+  caption?: boolean;
+}
+
+/**
+ * A widget whose pictures export as figures for a book, with their caption
+ * and the model's name: from its API and from a control under it ("Save a
+ * figure for a book"). The figure is the widget's own drawing, in paper's
+ * colours (ink on white) whatever the page's scheme.
+ */
+declare class FigureWidget extends ModelWidget {
+  /** The names of the figures it shows now ('token-table', 'position-map', …); empty before its model is shown. */
+  readonly figureNames: string[];
+  /** One figure as SVG markup. */
+  figure(options?: FigureOptions & { format?: 'svg' }): Promise<string>;
+  /** One figure as a PNG. */
+  figure(options: FigureOptions & { format: 'png' }): Promise<Blob>;
+  /** One figure, SVG markup or a PNG as `format` says. */
+  figure(options?: FigureOptions): Promise<string | Blob>;
+}
+
+/** <ew-embedding-table>: the whole token table as a heat map, a window of rows at a time. Figure: 'token-table'. */
+export declare class EmbeddingTable extends FigureWidget {
   /** The token highlighted, as text; setting it is the same as setting the attribute. */
   get token(): string | undefined;
   set token(text: string);
@@ -100,8 +133,11 @@ export declare class DotProduct extends HTMLElement {
   readonly result: { products: number[]; sum: number } | undefined;
 }
 
-/** <ew-position-map>: the context × context cosine map of the position table. */
-export declare class PositionMap extends ModelWidget {
+/**
+ * <ew-position-map>: the context × context cosine map of the position table.
+ * Figures: 'position-map' (or the rotary map), 'waves-map' (with `waves`), 'place-line'.
+ */
+export declare class PositionMap extends FigureWidget {
   /** The heat map, once shown (none for a model without a position table). */
   readonly grid: HeatGrid | undefined;
   /** Selects the cell of places `place` and `other` (counted from 1). */
@@ -110,8 +146,8 @@ export declare class PositionMap extends ModelWidget {
   readonly places: [number, number] | undefined;
 }
 
-/** <ew-trace-table>: a text's trace, token by token. */
-export declare class TraceTable extends ModelWidget {
+/** <ew-trace-table>: a text's trace, token by token. Figures: 'trace-1', and 'trace-2' with `compare`. */
+export declare class TraceTable extends FigureWidget {
   /** The text traced; setting it traces the new text. */
   get text(): string;
   set text(value: string);
@@ -130,8 +166,11 @@ export declare class TraceTable extends ModelWidget {
   sayLinked(text: 1 | 2, ...nodes: (string | Node)[]): void;
 }
 
-/** <ew-one-hot-lookup>: a token's one-hot vector times the token table, computed as a real product and checked against the row. */
-export declare class OneHotLookup extends ModelWidget {
+/**
+ * <ew-one-hot-lookup>: a token's one-hot vector times the token table,
+ * computed as a real product and checked against the row. Figure: 'one-hot-product'.
+ */
+export declare class OneHotLookup extends FigureWidget {
   /** The token whose one-hot vector is multiplied (an id), once shown. */
   readonly tokenId: number | undefined;
   /** The last product: the token, whether it equals the row number by number, the width and the product. */
@@ -140,16 +179,22 @@ export declare class OneHotLookup extends ModelWidget {
   pick(id: number): void;
 }
 
-/** <ew-row-dot-product>: two tokens' rows, their place-by-place products, the dot product, the lengths and the cosine. */
-export declare class RowDotProduct extends ModelWidget {
+/**
+ * <ew-row-dot-product>: two tokens' rows, their place-by-place products, the
+ * dot product, the lengths and the cosine. Figures: 'row-strips', 'running-sum'.
+ */
+export declare class RowDotProduct extends FigureWidget {
   /** The two token ids compared, once shown. */
   readonly pair: [number, number] | undefined;
   /** Compares two tokens, given by id. */
   compare(a: number, b: number): void;
 }
 
-/** <ew-training-slider>: the model from random numbers to trained, snapshot by snapshot. */
-export declare class TrainingSlider extends ModelWidget {
+/**
+ * <ew-training-slider>: the model from random numbers to trained, snapshot
+ * by snapshot. Figures: 'training-map', 'loss-curve'.
+ */
+export declare class TrainingSlider extends FigureWidget {
   /** The word whose closest tokens are shown; setting it is the same as setting the attribute. */
   get word(): string;
   set word(text: string);
@@ -163,6 +208,11 @@ export declare class TrainingSlider extends ModelWidget {
   readonly keep: number;
   /** Snapshot i, loaded (or found loaded). */
   snapshot(i: number): Promise<Model>;
+  /**
+   * Loads and draws the step shown (its snapshot, map and loss curve) whether
+   * or not the slider has come near the screen, for a print; resolves when drawn.
+   */
+  prepareForPrint(): Promise<void>;
 }
 
 /** A line of <ew-chapter-code>: its code, a comment, and a function that does what the line says. */
@@ -182,8 +232,8 @@ export declare class ChapterCode extends HTMLElement {
   execute(): unknown[];
 }
 
-/** <ew-vocabulary-map>: every token as a dot on a map computed in the browser. */
-export declare class VocabularyMap extends ModelWidget {
+/** <ew-vocabulary-map>: every token as a dot on a map computed in the browser. Figure: 'vocabulary-map'. */
+export declare class VocabularyMap extends FigureWidget {
   /** The token picked now. */
   readonly tokenId: number | undefined;
   /** The map shown now (vocabulary × 2). */

@@ -42,7 +42,7 @@ export function paintRowLabels(context, { m, first, count, gridHeight, yOf }, st
     context.clip();
   }
   context.textAlign = 'right';
-  const full = m.rowHeight >= 11;
+  const full = m.rowHeight >= 12;
   const every = full ? 1 : niceStep(Math.ceil(14 / m.rowHeight));
   const start = Math.floor(first / every) * every;
   const ticks = grid.options.rowTicks ?? range(start, first + count, every);
@@ -53,7 +53,7 @@ export function paintRowLabels(context, { m, first, count, gridHeight, yOf }, st
   }
   const h = grid.highlighted;
   if (h !== null && h !== undefined && h >= first && h < first + count) {
-    context.font = `bold 11px ${font}`;
+    context.font = `bold 12px ${font}`;
     const y = yOf(h) + Math.max(m.rowHeight, 2) / 2;
     // The picked row keeps its word even where the other labels shrink to ids.
     const text = `▶ ${(grid.options.highlightLabel ?? label)(h, m.narrow)}`;
@@ -62,7 +62,7 @@ export function paintRowLabels(context, { m, first, count, gridHeight, yOf }, st
     context.fillRect(m.left - 2 - w, y - 7, w, 14);
     context.fillStyle = ink;
     context.fillText(fitText(context, text, m.left - 6), m.left - 4, y);
-    context.font = `11px ${font}`;
+    context.font = `12px ${font}`;
   }
   context.restore();
 }

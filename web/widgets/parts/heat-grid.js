@@ -40,7 +40,7 @@ export class HeatGrid {
    *   describe: (r: number, c: number, value: number) => string,
    *   rowLabel?: (r: number, short: boolean) => string,
    *   colLabel?: (c: number) => string,
-   *   square?: boolean, rowHeight?: number, label: string, help?: string,
+   *   square?: boolean, rowHeight?: number, label: string, help?: string, digits?: number,
    *   onSelect?: (r: number, c: number) => void,
    * }} options
    */
@@ -254,6 +254,8 @@ export class HeatGrid {
 
   /** The first and last rows in the window, and the state of its controls. */
   #updateWindow(first, last) {
+    /** The first and last rows the window shows whole. */
+    this.window = { first, last };
     if (!this.windowLabel) return;
     const text = `Rows ${int(first)}–${int(last)} of ${int(this.rows)}`;
     if (this.windowLabel.textContent !== text) this.windowLabel.textContent = text;
@@ -273,6 +275,7 @@ export class HeatGrid {
       anchor: this.viewport,
       title: this.options.describe(r, c, this.options.value(r, c)),
       limit: this.options.limit,
+      digits: this.options.digits,
       colLabels: cols.map(colName),
       rows: rows.map((row) => ({
         label: rowName(row),
@@ -426,12 +429,27 @@ export class HeatGrid {
     }
     const context = this.canvas.getContext('2d');
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    this.paintInto(context);
+  }
+
+  /** The size of the picture the canvas shows, in CSS pixels: { width, height }. */
+  get pictureSize() {
+    const { width, height } = this.#metrics();
+    return { width, height };
+  }
+
+  /**
+   * Draws the picture the canvas shows (the rows in its window, the marks and
+   * the labels) into any 2D context, in CSS pixels: the canvas's, or a
+   * figure's (figure-export.js), whose `style` gives the labels' colours and font.
+   */
+  paintInto(context, style = this.#labelStyle()) {
+    const m = this.#metrics();
     context.clearRect(0, 0, m.width, m.height);
     // Everything read from the page first, before the window's label is
     // written: a read after that write would make the browser restyle.
     const scrollTop = this.square ? 0 : this.viewport.scrollTop;
     this.paintedScrollTop = scrollTop;
-    const style = this.#labelStyle();
     const gridHeight = m.height - m.top;
     const first = Math.max(0, Math.floor(scrollTop / m.rowHeight));
     const offset = scrollTop - first * m.rowHeight;
@@ -456,7 +474,7 @@ export class HeatGrid {
     // Labels: row names on the left, column numbers on top.
     context.fillStyle = style.color || '#222';
     context.textBaseline = 'middle';
-    context.font = `11px ${style.fontFamily || 'system-ui, sans-serif'}`;
+    context.font = `12px ${style.fontFamily || 'system-ui, sans-serif'}`;
     if (this.options.rowLabel && m.left > 0) paintRowLabels(context, view, style, this);
     if (this.options.colLabel) paintColumnLabels(context, view, this);
   }

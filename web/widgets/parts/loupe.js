@@ -40,10 +40,13 @@ export class Loupe {
   /**
    * Shows the loupe below (or, without room, above) a point given in client
    * coordinates, inside `host` (a positioned element) and inside the window.
-   * @param {{ x: number, y: number, host: HTMLElement, anchor?: HTMLElement, title: string, limit: number,
-   *   colLabels: string[], rows: { label: string, cells: { r: number, c: number, value: number, current?: boolean }[] }[] }} what
+   * Each number is written to `digits` decimals (3, as the tables write them, unless said)
+   * and coloured on the scale of `limit`; a row may have its own of either.
+   * @param {{ x: number, y: number, host: HTMLElement, anchor?: HTMLElement, title: string, limit: number, digits?: number,
+   *   colLabels: string[], rows: { label: string, limit?: number, digits?: number,
+   *   cells: { r: number, c: number, value: number, current?: boolean }[] }[] }} what
    */
-  show({ x, y, host, anchor, title, limit, colLabels, rows }) {
+  show({ x, y, host, anchor, title, limit, digits = 3, colLabels, rows }) {
     this.anchorElement = anchor ?? host;
     this.title.textContent = title;
     this.table.replaceChildren(
@@ -52,15 +55,16 @@ export class Loupe {
         el('th', { scope: 'row', textContent: row.label }),
         ...row.cells.map((cell) => {
           if (!cell) return el('td');
+          const scale = row.limit ?? limit, places = row.digits ?? digits;
           const button = el('button', {
             type: 'button',
-            className: `ew-loupe-cell${cell.current ? ' ew-loupe-current' : ''}${darkTextOn(cell.value, limit) ? '' : ' ew-loupe-light'}`,
-            textContent: num(cell.value, 2),
+            className: `ew-loupe-cell${cell.current ? ' ew-loupe-current' : ''}${darkTextOn(cell.value, scale) ? '' : ' ew-loupe-light'}`,
+            textContent: num(cell.value, places),
             'data-r': String(cell.r),
             'data-c': String(cell.c),
-            'aria-label': `${row.label}, ${colLabels[row.cells.indexOf(cell)]}: ${num(cell.value)}`,
+            'aria-label': `${row.label}, ${colLabels[row.cells.indexOf(cell)]}: ${num(cell.value, places)}`,
           });
-          button.style.backgroundColor = colorOf(cell.value, limit);
+          button.style.backgroundColor = colorOf(cell.value, scale);
           if (cell.current) button.setAttribute('aria-current', 'true');
           return el('td', {}, button);
         })))));

@@ -48,9 +48,19 @@ export function drawMap(widget) {
   widget.ensureBuilt();
   const context = widget.canvas.getContext('2d');
   if (!context || !widget.map_) return;
-  const { ratio, width, height } = widget;
-  const { ink, bg, muted, accent } = widget.colours;
+  const { ratio } = widget;
   context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  drawMapInto(widget, context, widget.colours);
+}
+
+/**
+ * The map as the widget shows it, on any 2D context of its size in CSS
+ * pixels (widget.width × widget.height): its canvas's, or a figure's
+ * (figure-export.js), in `colours` ({ ink, bg, muted, accent }).
+ */
+export function drawMapInto(widget, context, colours) {
+  const { width, height } = widget;
+  const { ink, bg, muted, accent } = colours;
   context.clearRect(0, 0, width, height);
   const map = widget.map_, rows = map.rows;
   const picked = widget.id_ !== undefined && widget.id_ < rows ? widget.id_ : undefined;

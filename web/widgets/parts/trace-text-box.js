@@ -79,7 +79,7 @@ export class TextBox {
       const length = trace.tokens.length + trace.truncated;
       // Said for a reader: the API's message speaks to programmers (its option to cut the text).
       const most = model.maxTraceTokens;
-      const reads = model.hasPositionTable ? 'the model reads at most' : 'this page traces at most';
+      const reads = most === model.context ? 'the model reads at most' : 'this page traces at most';
       this.message.textContent = `This text is ${int(length)} tokens long, but ${reads} ${int(most)} tokens at a time. ` +
         `Below are its first ${int(most)}; the last ${int(trace.truncated)} ${trace.truncated === 1 ? 'is' : 'are'} left out.`;
     }
@@ -87,7 +87,10 @@ export class TextBox {
     const most = model.maxTraceTokens;
     this.meter.max = most;
     this.meter.value = Math.min(n, most);
-    this.count.textContent = `${int(n)} ${n === 1 ? 'token' : 'tokens'} of at most ${int(most)}` +
+    // The model's own limit, or the trace's where the model reads more (a model without a position table).
+    const traced = most === model.context ? '' : ` traced here (${model.context > most
+      ? `the model reads up to ${int(model.context)}` : 'its config.json does not say how many the model reads'})`;
+    this.count.textContent = `${int(n)} ${n === 1 ? 'token' : 'tokens'} of at most ${int(most)}${traced}` +
       (trace.truncated ? `: ${int(trace.truncated)} too many` : '');
     this.count.classList.toggle('ew-over', trace.truncated > 0);
     this.shown = trace;  // (What the underlines are of.)

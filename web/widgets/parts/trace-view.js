@@ -183,7 +183,8 @@ export class TraceView {
   }
 
   #pointer(event, click) {
-    const canvas = event.target.closest?.('canvas.ew-strip');
+    // A part's whole line reads its strip: a finger gets the line's height, not the strip's 14 px.
+    const canvas = event.target.closest?.('.ew-trace-part')?.querySelector('canvas.ew-strip');
     if (!canvas || !this.trace) {
       if (!click) this.tip.hidden = true;
       return;

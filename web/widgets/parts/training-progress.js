@@ -148,6 +148,8 @@ export class LearningMap {
     this.positions = undefined;
     this.bounds = undefined;
     this.reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    /** Who waits for a snapshot's layout to be shown: [{ index, resolve }]. */
+    this.waiting = [];
     if (typeof ResizeObserver === 'function') new ResizeObserver(() => this.draw()).observe(this.canvas);
     // Light or dark as the reader's system is (the widgets' custom properties).
     const dark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
@@ -167,6 +169,12 @@ export class LearningMap {
 
   get showing() {
     return this.canvas.dataset.showing;
+  }
+
+  /** Resolves once snapshot `index`'s own map is shown, its points come to rest. */
+  whenShown(index) {
+    if (this.shown === index && this.canvas.dataset.moving !== 'true') return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ index, resolve }));
   }
 
   /** Dims the picture until snapshot `index` has a map to show. */
@@ -248,13 +256,15 @@ export class LearningMap {
         this.shown = to;
         this.canvas.dataset.shown = String(to);
         this.canvas.dataset.moving = 'false';
+        for (const waiter of this.waiting) if (waiter.index === to) waiter.resolve();
+        this.waiting = this.waiting.filter((waiter) => waiter.index !== to);
       }
     };
     this.animation = requestAnimationFrame(frame);
   }
 
   draw() {
-    const { canvas, positions, bounds } = this;
+    const { canvas } = this;
     const width = canvas.clientWidth;
     if (!width) return;
     const height = Math.round(Math.min(width, 420) * 0.85);
@@ -271,8 +281,22 @@ export class LearningMap {
       const read = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
       this.colours = { ink: read('--ew-ink', '#1d1d1f'), bg: read('--ew-bg', '#ffffff'), muted: read('--ew-muted', '#5c5c66') };
     }
-    const { ink, bg, muted } = this.colours;
     c.setTransform(ratio, 0, 0, ratio, 0, 0);
+    this.drawInto(c, width, height, this.colours);
+  }
+
+  /** The size of the picture the canvas shows, in CSS pixels: { width, height }. */
+  get pictureSize() {
+    const width = this.canvas.clientWidth;
+    return { width, height: Math.round(Math.min(width, 420) * 0.85) };
+  }
+
+  /**
+   * The points as the canvas shows them now, on any 2D context `width` ×
+   * `height` CSS px: the canvas's, or a figure's, in `colours` ({ ink, bg, muted }).
+   */
+  drawInto(c, width, height, { ink, bg, muted }) {
+    const { positions, bounds } = this;
     c.clearRect(0, 0, width, height);
     if (!positions) return;
     const pad = 14;
@@ -328,7 +352,8 @@ function boundsOf(data) {
 export function figuresTable(snapshots, word, other) {
   const head = el('tr', {}, ...['Step', 'Validation loss', `cos(${word}, ${other})`, `${other}'s rank among ${word}'s closest tokens`,
     'Colour words\' spread on the map'].map((text) => el('th', { scope: 'col', textContent: text })));
-  const rows = snapshots.map((entry) => el('tr', { 'data-step': String(entry.step) },
+  // Pending until the slider has laid out the step's map (its figures are '…' until then).
+  const rows = snapshots.map((entry) => el('tr', { 'data-step': String(entry.step), className: 'ew-pending' },
     el('th', { scope: 'row', textContent: int(entry.step) }),
     el('td', { textContent: entry.val_loss === null || entry.val_loss === undefined ? '—' : num(entry.val_loss, 2) }),
     el('td', { textContent: '…' }), el('td', { textContent: '…' }), el('td', { textContent: '…' })));
