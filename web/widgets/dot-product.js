@@ -6,6 +6,7 @@ import { dot } from '../src/vectors.js';
 import { kernelsReady } from '../src/kernels.js';
 import { el, ensureStylesheet, mark, uniqueId } from './parts/base.js';
 import { defineWidget } from './parts/definitions.js';
+import { ElementBase } from './parts/element-base.js';
 
 const MAX_PLACES = 8;
 // The module computes in float32: numbers beyond this become Infinity.
@@ -35,7 +36,7 @@ function parseEntry(text) {
   return Number(cleaned);
 }
 
-export class DotProduct extends HTMLElement {
+export class DotProduct extends ElementBase {
   connectedCallback() {
     if (this.built) return;
     this.built = true;
@@ -162,12 +163,12 @@ export class DotProduct extends HTMLElement {
   }
 
   #compute() {
-    const rows = [...this.tableBody.rows];
+    const rows = [...this.tableBody.children];
     // A box that is not a number: its place has no product and the sum waits.
     const waiting = [...this.invalid].map((key) => ({ name: key[0], k: Number(key.slice(1)) })).filter(({ k }) => k < this.a.length);
     if (waiting.length) {
       const blank = new Set(waiting.map(({ k }) => k));
-      rows.forEach((row, k) => { if (blank.has(k)) row.cells[3].textContent = '—'; });
+      rows.forEach((row, k) => { if (blank.has(k)) row.children[3].textContent = '—'; });
       this.sumCell.textContent = '—';
       const { name, k } = waiting[0];
       const text = rows[k].querySelectorAll('input')[name === 'a' ? 0 : 1].value;
@@ -182,7 +183,7 @@ export class DotProduct extends HTMLElement {
     // Each product is the dot product of one place, so the module does every sum.
     const products = this.a.map((x, k) => dot([x], [this.b[k]]));
     const sum = dot(this.a, this.b);
-    [...this.tableBody.rows].forEach((row, k) => { row.cells[3].textContent = pretty(products[k]); });
+    [...this.tableBody.children].forEach((row, k) => { row.children[3].textContent = pretty(products[k]); });
     this.sumCell.textContent = pretty(sum);
     this.result = { products, sum };
     const terms = products.map((p, k) => (k && p < 0 ? `(${pretty(p)})` : pretty(p))).join(' + ');

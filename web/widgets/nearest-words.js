@@ -148,8 +148,8 @@ export class WordPairs extends ModelWidget {
     const button = el('button', { type: 'button', className: 'ew-token ew-link', textContent: text, title: `Show the closest tokens to ${text}` });
     button.addEventListener('click', () => {
       target.pick(id);
-      const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
-      target.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
+      const still = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+      target.scrollIntoView?.({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
     });
     return button;
   }

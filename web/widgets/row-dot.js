@@ -18,7 +18,7 @@ import { int, num } from './parts/format.js';
 import { TokenPicker, hasTokenizer, tokenLabel } from './parts/token-picker.js';
 import { findTokenId } from '../src/model/for-widgets.js';
 import { defineWidget } from './parts/definitions.js';
-import { cssPixelContext } from './parts/canvas.js';
+import { cssPixelContext, whenResized } from './parts/canvas.js';
 
 /**
  * Everyday words of the chapter's stories: the presets' pairs are found
@@ -137,8 +137,7 @@ export class RowDotProduct extends ModelWidget {
     this.strips.addEventListener('click', (event) => this.#pointer(event));
     this.strips.addEventListener('pointermove', (event) => { if (event.pointerType === 'mouse') this.#pointer(event); });
     this.strips.addEventListener('keydown', (event) => this.#key(event));
-    this.resizeObserver = new ResizeObserver(() => this.#drawChart());
-    this.resizeObserver.observe(this.chart);
+    this.resizeObserver = whenResized(this.chart, () => this.#drawChart());
   }
 
   attributeChangedCallback(name, before, after) {
@@ -294,6 +293,7 @@ export class RowDotProduct extends ModelWidget {
     const { running } = this.numbers;
     const n = running.length;
     const { context, width, height } = cssPixelContext(canvas, 300, 110);
+    if (!context) return;
     const style = getComputedStyle(this);
     const ink = style.color || '#222';
     const top = Math.max(0, ...running), bottom = Math.min(0, ...running);
@@ -342,7 +342,7 @@ export class RowDotProduct extends ModelWidget {
     // Three decimals, as the page writes them: the editor's products are of the numbers it shows.
     const three = (row) => Array.from(row.subarray(0, 3), (x) => Number(x.toFixed(3)));
     editor.setVectors(three(rowA), three(rowB));
-    editor.scrollIntoView({ block: 'nearest' });
+    editor.scrollIntoView?.({ block: 'nearest' });
     editor.querySelector('input')?.focus({ preventScroll: true });
   }
 }

@@ -28,6 +28,8 @@ import { ModelWidget, el, scrollCue, uniqueId, whenVisible } from './parts/base.
 import { snapshotIndexOf } from './parts/model-source.js';
 import { defaultModelFiles } from '../src/default-model.js';
 import { packageFile } from '../src/files.js';
+import { isNode } from '../src/runtime.js';
+import { readBytes } from '../src/sources/index.js';
 import { int, num } from './parts/format.js';
 import { hasTokenizer, shareVocabulary, vocabularyOf } from './parts/token-picker.js';
 import { groupIds } from './parts/vocabulary-groups.js';
@@ -452,6 +454,8 @@ export class TrainingSlider extends ModelWidget {
 }
 
 async function fetchOk(url) {
+  // The package's own files under Vitest's jsdom are file: URLs, which Node's fetch does not read.
+  if (isNode && new URL(url, document.baseURI).protocol === 'file:') return new Response((await readBytes(url, 'file')).bytes);
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${new URL(url, document.baseURI).pathname}: HTTP ${response.status}`);
   return response;

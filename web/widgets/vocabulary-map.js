@@ -19,7 +19,7 @@
 // focus; the word box picks. The + and − buttons, keys and a pinch zoom
 // around the picked word while it is on the map. The list under the map
 // says the same as the picture, in words.
-import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { ModelWidget, el, linkStylesheet, uniqueId } from './parts/base.js';
 import { TokenPicker, hasTokenizer, modelWordForms, notOneToken, tokenLabel } from './parts/token-picker.js';
 import { VOCABULARY_GROUPS, groupIds, drawShape } from './parts/vocabulary-groups.js';
 import { axisMap } from './parts/word-axes.js';
@@ -37,8 +37,7 @@ let stylesheetUrl;
 
 function ensureOwnStylesheet() {
   stylesheetUrl ??= packageFile('web/widgets/vocabulary-map.css', () => new URL('./vocabulary-map.css', import.meta.url));
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === stylesheetUrl.href)) return;
-  document.head.append(el('link', { rel: 'stylesheet', href: stylesheetUrl.href }));
+  linkStylesheet(stylesheetUrl);
 }
 
 function mapOf(model, method, onProgress) {
