@@ -6,11 +6,12 @@ import { defaultModelFiles } from '../default-model.js';
 import { loadTables } from './tables.js';
 import { loadTokenizer } from './tokenizer-host.js';
 import { internalsOf } from './internals.js';
+import { unproxied } from '../proxies.js';
 import { kernelsReady } from '../kernels.js';
 import { Model } from './model.js';
 
 function shareTokenizer(model) {
-  const host = internalsOf.get(model)?.tokenizer;
+  const host = internalsOf.get(unproxied(model))?.tokenizer;
   if (model.disposed) throw new Error('loadModel: the model whose tokenizer was given has been disposed');
   if (!host) throw new Error('loadModel: the model whose tokenizer was given has no tokenizer');
   host.refs++;

@@ -3,6 +3,7 @@
 // error when it cannot, and a "ready" signal.
 import { modelFilesOf, sharedModel } from './model-source.js';
 import { mark } from '../../src/runtime.js';
+import { unproxied } from '../../src/proxies.js';
 import { int } from './format.js';
 import { ElementBase } from './element-base.js';
 
@@ -393,6 +394,8 @@ export class ModelWidget extends ElementBase {
       return;
     }
     if (count !== this.#loadCount) return;
+    // A model kept in a framework's Proxy (Vue's ref()): the widget keeps the model itself.
+    model = unproxied(model);
     const wait = this.#whenWorthShowing();
     if (wait) {
       await wait;
