@@ -113,7 +113,8 @@ test('a .wasm that cannot be read rejects loadModel() and ready, and dot() names
     console.log(JSON.stringify({ load, started, computed, weights: defaultModelFiles.weights.href }));`);
   const { load, started, computed, weights, uncaught } = JSON.parse(out);
   assert.equal(uncaught, undefined);
-  assert.match(load, /^Could not read file:\/\/\S+\/missing\/web\/dist\/embeddings\.wasm: ENOENT$/);
+  // The file's URL, and what to do: where a bundler copied no file, locateFiles().
+  assert.match(load, /^Could not read file:\/\/\S+\/missing\/web\/dist\/embeddings\.wasm: ENOENT\. The package finds its files beside its modules .*call locateFiles\(\) with where they are served from/);
   assert.equal(started, load);
   assert.match(computed, /^dot: the WebAssembly module could not start: /);
   assert.equal(weights, new URL('model/model.safetensors', root).href);

@@ -64,7 +64,10 @@ export async function loadModel(files = defaultModelFiles) {
     kernelsReady,
   ].map((promise) => promise.then((value) => ({ value }), (error) => ({ error }))))
     .then((results) => {
-      const failed = results.find((result) => result.error);
+      // A module that cannot start says so first: its .wasm missing (an app
+      // whose bundler copied none of the package's files) is what the other
+      // files' failures follow from, and its message says what to do.
+      const failed = results[2].error ? results[2] : results.find((result) => result.error);
       if (failed) {
         for (const result of results) result.value?.dispose();
         throw failed.error;
