@@ -10,6 +10,7 @@
 //   <ew-word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76" for="nearest"></ew-word-pairs>
 import { rowView, cosine } from '../index.js';
 import { ModelWidget, el } from './parts/base.js';
+import { settableAttributes } from './parts/attributes.js';
 import { TokenPicker, tokenLabel, notOneToken } from './parts/token-picker.js';
 
 import { neighbourList } from './parts/neighbours.js';
@@ -190,5 +191,7 @@ export class WordPairs extends ModelWidget {
   }
 }
 
+settableAttributes(NearestWords, ['k']);
+settableAttributes(WordPairs, ['pairs']);
 defineWidget('ew-nearest-words', NearestWords);
 defineWidget('ew-word-pairs', WordPairs);

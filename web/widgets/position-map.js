@@ -9,6 +9,7 @@
 //
 //   <ew-position-map src="model/" place="2" other="3"></ew-position-map>
 import { ModelWidget, el } from './parts/base.js';
+import { settableAttributes } from './parts/attributes.js';
 import { HeatGrid } from './parts/heat-grid.js';
 import { legend, tableImage } from './parts/color.js';
 import { int, num } from './parts/format.js';
@@ -169,7 +170,7 @@ export class PositionMap extends ModelWidget {
     // The waves beside the learned map where the page asks for them (the chapter does; the training slider's maps do not).
     const withWaves = this.hasAttribute('waves');
     const waves = withWaves ? sinusoidMap(model) : undefined;
-    this.waves = waves?.map;
+    this.wavesMap = waves?.map;
     this.summary.textContent = `${int(n)} places, so the model reads at most ${int(n)} tokens at a time. ` +
       'Each cell is the cosine similarity of two places’ lists: 1 means they point the same way.' +
       (withWaves ? ` Beside it, on the same colours, the fixed waves of the original transformer for ${int(n)} places of ${int(model.width)} numbers.` : '');
@@ -227,7 +228,7 @@ export class PositionMap extends ModelWidget {
     const n = Math.min(ROTARY_PLACES, model.context || ROTARY_PLACES);
     const map = rotaryMap(n, rotary.dims, rotary.theta);
     this.map = map;
-    this.waves = undefined;
+    this.wavesMap = undefined;
     this.wavesGrid = undefined;
     this.wavesColumn.hidden = true;
     this.wavesDetails.hidden = true;
@@ -259,6 +260,11 @@ export class PositionMap extends ModelWidget {
     return Number.isInteger(value) && value >= 1 && value <= n ? value : Math.min(fallback, n);
   }
 
+  /** The sine and cosine waves' map shown beside the learned one (the `waves` attribute), once shown. */
+  get waves() {
+    return this.wavesMap;
+  }
+
   /** Compares two places (counted from 1), in every map shown. */
   compare(place, other) {
     if (!this.map) return;
@@ -288,7 +294,7 @@ export class PositionMap extends ModelWidget {
     const what = this.rotary ? 'In this model’s rotary map, place' : 'Place';
     this.profileText.textContent = n > 1
       ? `${what} ${r + 1} is most like place ${best + 1} (${num(row[best], 2)}) and least like place ${worst + 1} (${num(row[worst], 2)}). ` +
-        `The line below is its row of the map${this.waves ? '; the dashed line, the waves’' : ''}.`
+        `The line below is its row of the map${this.wavesMap ? '; the dashed line, the waves’' : ''}.`
       : '';
     this.#scores(r, c);
     this.#drawProfile();
@@ -296,7 +302,7 @@ export class PositionMap extends ModelWidget {
 
   /** The chapter's two pairs, and the pair chosen, scored in each map (beside the waves, or of rotary positions). */
   #scores(r, c) {
-    this.scores.hidden = !(this.waves || this.rotary);
+    this.scores.hidden = !(this.wavesMap || this.rotary);
     if (this.scores.hidden) return;
     const n = this.map.rows;
     const pairs = [[2, 3], [2, 51], [r + 1, c + 1]].filter(([p, q], i, all) => p <= n && q <= n &&
@@ -309,7 +315,7 @@ export class PositionMap extends ModelWidget {
       el('tbody', {}, ...pairs.map(([p, q]) => el('tr', {},
         el('th', { scope: 'row', textContent: `${p} and ${q}` }),
         el('td', { textContent: at(this.map, p, q) }),
-        ...(this.waves ? [el('td', { textContent: at(this.waves, p, q) })] : [])))));
+        ...(this.wavesMap ? [el('td', { textContent: at(this.wavesMap, p, q) })] : [])))));
     this.scores.replaceChildren(table);
   }
 
@@ -358,10 +364,10 @@ export class PositionMap extends ModelWidget {
       context.stroke();
     };
     line(row);
-    if (this.waves) {
+    if (this.wavesMap) {
       context.setLineDash([5, 4]);
       context.globalAlpha = 0.7;
-      line(this.waves.data.subarray(r * n, (r + 1) * n));
+      line(this.wavesMap.data.subarray(r * n, (r + 1) * n));
       context.setLineDash([]);
       context.globalAlpha = 1;
     }
@@ -373,4 +379,5 @@ export class PositionMap extends ModelWidget {
   }
 }
 
+settableAttributes(PositionMap, ['waves']);
 defineWidget('ew-position-map', PositionMap);

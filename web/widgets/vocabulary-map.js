@@ -20,6 +20,7 @@
 // around the picked word while it is on the map. The list under the map
 // says the same as the picture, in words.
 import { ModelWidget, el, linkStylesheet, uniqueId } from './parts/base.js';
+import { settableAttributes } from './parts/attributes.js';
 import { TokenPicker, hasTokenizer, modelWordForms, notOneToken, tokenLabel } from './parts/token-picker.js';
 import { VOCABULARY_GROUPS, groupIds, drawShape } from './parts/vocabulary-groups.js';
 import { axisMap } from './parts/word-axes.js';
@@ -63,7 +64,7 @@ export class VocabularyMap extends ModelWidget {
   build() {
     ensureOwnStylesheet();
     const method = this.getAttribute('method');
-    this.method = method === 'pca' || method === 'axes' ? method : 'umap';
+    this.method_ = method === 'pca' || method === 'axes' ? method : 'umap';
     this.shownGroups = new Set(VOCABULARY_GROUPS.map((g) => g.key));
     this.view = { scale: 1, x: 0, y: 0 };
     this.pointers = new Map();
@@ -143,6 +144,8 @@ export class VocabularyMap extends ModelWidget {
 
   /** The token picked now. */
   get tokenId() { return this.id_; }
+  /** How the map shown is made: 'umap', 'pca' or 'axes'. */
+  get method() { return this.method_; }
   /** The map shown now (a Matrix of vocabSize × 2). */
   get map() { return this.map_; }
   /** Where a token's dot is drawn, in CSS pixels from the canvas's top left corner. */
@@ -180,7 +183,7 @@ export class VocabularyMap extends ModelWidget {
   async setMethod(method, { force = false } = {}) {
     this.ensureBuilt();
     if (method === this.method && !force && this.map_) return;
-    this.method = method;
+    this.method_ = method;
     for (const button of this.methodButtons) button.setAttribute('aria-pressed', String(button.dataset.method === method));
     this.axesForm.hidden = method !== 'axes';
     const model = this.model;
@@ -212,7 +215,7 @@ export class VocabularyMap extends ModelWidget {
     this.ensureBuilt();
     const model = this.model;
     if (!model) return;
-    this.method = 'axes';
+    this.method_ = 'axes';
     for (const button of this.methodButtons) button.setAttribute('aria-pressed', String(button.dataset.method === 'axes'));
     this.axesForm.hidden = false;
     const axes = { from, to, ...(upFrom !== undefined && upTo !== undefined ? { upFrom, upTo } : {}) };
@@ -401,4 +404,5 @@ export class VocabularyMap extends ModelWidget {
 
 }
 
+settableAttributes(VocabularyMap, ['method']);
 defineWidget('ew-vocabulary-map', VocabularyMap);
