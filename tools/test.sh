@@ -59,9 +59,11 @@ run_browser() {
 }
 
 # The package as an author's site gets it: npm pack's tarball installed
-# offline into fresh apps built by Vite, webpack and esbuild (this
-# repository's pinned dev dependencies), a page with an import map, Node and
-# TypeScript, the pages loaded in Chromium (build/consumers/).
+# offline into fresh apps built by Vite, webpack, esbuild, Rollup and Parcel
+# (this repository's pinned dev dependencies), a page with an import map,
+# Node and TypeScript, the pages loaded in Chromium (build/consumers/); and
+# in the frameworks' apps: Next.js (built, started, loaded in Chromium),
+# React with TypeScript, Vue, Svelte, Vitest (build/frameworks/).
 run_consumers() {
   node --test --test-reporter=spec tests/consumers/
 }

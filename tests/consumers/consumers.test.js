@@ -2,10 +2,13 @@
 // offline into a fresh folder of apps, each built the way its tool's
 // documentation says (docs/embedding.md has one section per consumer) and
 // loaded in Chromium: Vite (build, then its preview server), webpack 5
-// with no configuration, esbuild with locateFiles() and the copy step, a
-// static page with an import map, Node by import and by require, and
-// TypeScript's --strict. The bundlers come from this repository's
-// node_modules (pinned dev dependencies), so nothing is downloaded.
+// with no configuration, esbuild and Rollup with locateFiles() and the copy
+// step (and Rollup without it, whose page must say what to do), Parcel with
+// its two lines of configuration, a static page with an import map, Node by
+// import and by require, and TypeScript's --strict. The bundlers come from
+// this repository's node_modules (pinned dev dependencies), so nothing is
+// downloaded. The frameworks (Next.js, React, Vue, Svelte, Vitest) are in
+// frameworks.test.js.
 //
 // Each browser app loads the default model by the package's name, shows
 // the answer of the API, defines every widget by name, hands its model to
@@ -15,53 +18,23 @@
 // snapshots by the names the package gives them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { createServer } from 'node:http';
-import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createChapterServer, listenOnLoopback } from '../../tools/serve.mjs';
 import { launch, openPage } from '../browser/helpers/browser.js';
-import { loadModel, rowView, cosine, ready, backend } from '../../web/index.js';
+import { app as appIn, apps, bin, command, expectedAnswers, outcome, packedInto, repository, settled, staticServer } from './helpers.js';
 
-const run = promisify(execFile);
-const repository = fileURLToPath(new URL('../../', import.meta.url));
-const apps = fileURLToPath(new URL('apps/', import.meta.url));
 const work = join(repository, 'build/consumers');
-const bin = (name) => join(repository, 'node_modules/.bin', name);
 const node = (script, { cwd }) => command(process.execPath, [script], cwd);
 
-/** Runs a command in `cwd`; on failure, its output is in the error's message. */
-async function command(file, args, cwd, env = {}) {
-  try {
-    return await run(file, args, { cwd, maxBuffer: 1 << 24, env: { ...process.env, ...env } });
-  } catch (error) {
-    error.message = `${[file, ...args].join(' ')} in ${cwd} failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`;
-    throw error;
-  }
-}
-
-/** Installs the tarball into `folder` from the file alone (nothing else to fetch: the package depends on none). */
-function install(folder) {
-  return command('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(work, state.pack.filename)], folder);
-}
-
 /**
- * An app's folder, holding a package.json as a fresh app has, and the one
- * node_modules the apps share, or (`ownInstall`) one of its own: Vite's dev
- * server serves no file from outside its app.
+ * An app's folder, sharing the one node_modules of the apps, or
+ * (`ownInstall`) with one of its own: Vite's dev server serves no file
+ * from outside its app.
  */
-async function app(name, files, { ownInstall = false } = {}) {
-  const folder = join(work, name);
-  await mkdir(folder, { recursive: true });
-  await writeFile(join(folder, 'package.json'), `${JSON.stringify({ name: `${name}-app`, private: true, type: 'module' }, null, 2)}\n`);
-  await (ownInstall ? install(folder) : symlink('../node_modules', join(folder, 'node_modules')));
-  for (const [to, from] of Object.entries(files)) {
-    await mkdir(join(folder, to, '..'), { recursive: true });
-    await (typeof from === 'string' ? cp(join(apps, from), join(folder, to)) : writeFile(join(folder, to), from.text));
-  }
-  return folder;
+function app(name, files, { ownInstall = false } = {}) {
+  return appIn(work, name, files, ownInstall ? { modules: (folder) => state.install(folder) } : {});
 }
 
 /** The app's page with its script tag(s) in place of the marker. */
@@ -70,52 +43,13 @@ async function pageWith(scripts) {
   return { text: html.replace('<!-- the script -->', scripts) };
 }
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm' };
-
-/**
- * The plainest static server: whole files, no range requests, no
- * Content-Security-Policy (a page's import map is an inline script).
- */
-async function staticServer(root) {
-  const server = createServer(async (request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname));
-    try {
-      const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
-      const body = await readFile(file);
-      response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
-      response.end(body);
-    } catch {
-      response.writeHead(404);
-      response.end();
-    }
-  });
-  return { origin: await listenOnLoopback(server), close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
 const state = { servers: [] };
 
 before(async () => {
-  await rm(work, { recursive: true, force: true });
-  await mkdir(work, { recursive: true });
-  // The tarball, as `npm publish` would send it, installed from the file alone.
-  const { stdout } = await command('npm', ['pack', '--json', '--pack-destination', work], repository);
-  state.pack = JSON.parse(stdout)[0];
-  await writeFile(join(work, 'package.json'), '{ "name": "consumer-apps", "private": true }\n');
-  await install(work);
+  Object.assign(state, await packedInto(work));
+  state.expected = await expectedAnswers();
 
-  // The answers the apps must give: the package's own, computed here from the repository.
-  const model = await loadModel();
-  const id = (text) => model.tokenId(text);
-  await ready;
-  state.expected = {
-    backend,  // set once ready has resolved (a live binding)
-    cosine: cosine(rowView(model.wte, id('·girl')), rowView(model.wte, id('·boy'))),
-    nearest: model.nearest('·girl', 3).map(({ text }) => text),
-    snapshots: JSON.parse(await readFile(join(repository, 'model/snapshots/index.json'), 'utf8')).snapshots.length,
-  };
-  model.dispose();
-
-  const [vite, webpack, esbuild, , typescript] = await Promise.all([
+  const [vite, webpack, esbuild, , typescript, , parcel, rollup, rollupUncopied] = await Promise.all([
     app('vite', { 'index.html': await pageWith('<script type="module" src="/main.js"></script>'), 'main.js': 'page/main.js' }, { ownInstall: true }),
     app('webpack', { 'src/index.js': 'page/main.js', 'dist/index.html': await pageWith('<script defer src="main.js"></script>') }),
     app('esbuild', {
@@ -125,10 +59,23 @@ before(async () => {
     app('import-map', { 'index.html': await pageWith(await readFile(join(apps, 'import-map/scripts.html'), 'utf8')), 'main.js': 'page/main.js' }),
     app('typescript', { 'main.ts': 'typescript/main.ts', 'tsconfig.json': 'typescript/tsconfig.json', 'tsconfig.nodenext.json': 'typescript/tsconfig.nodenext.json' }),
     app('node', { 'import.mjs': 'node/import.mjs', 'require.cjs': 'node/require.cjs' }),
+    // Its package.json as docs/embedding.md has it; a lockfile, as every app has, tells Parcel where the project is.
+    app('parcel', {
+      'package.json': 'parcel/package.json', '.parcelrc': 'parcel/.parcelrc', 'package-lock.json': { text: '{ "lockfileVersion": 3, "packages": {} }\n' },
+      'index.html': await pageWith('<script type="module" src="main.js"></script>'), 'main.js': 'page/main.js',
+    }),
+    app('rollup', {
+      'rollup.config.mjs': 'rollup/rollup.config.mjs', 'src/main.js': 'esbuild/main.js', 'src/files.js': 'esbuild/files.js', 'src/page.js': 'page/main.js',
+      'dist/index.html': await pageWith('<script type="module" src="main.js"></script>'),
+    }),
+    // Rollup without locateFiles() and the copy step: the page must say what is missing and what to do.
+    app('rollup-uncopied', {
+      'rollup.config.mjs': 'rollup/rollup.config.mjs', 'src/main.js': 'page/main.js',
+      'dist/index.html': await pageWith('<script type="module" src="main.js"></script>'),
+    }),
   ]);
 
   // Node and TypeScript need no browser: they run beside the builds.
-  const settled = (promise) => promise.then((result) => ({ result }), (error) => ({ error }));
   const nodeFolder = join(work, 'node');
   state.node = settled(Promise.all([node('import.mjs', { cwd: nodeFolder }), node('require.cjs', { cwd: nodeFolder })]));
   const tsc = join(repository, 'node_modules/typescript/bin/tsc');
@@ -136,10 +83,15 @@ before(async () => {
     .map((config) => command(process.execPath, [tsc, '-p', config], typescript))));
   // The builds, side by side; each as its documentation says, the tools from this repository.
   const esbuildSteps = (await readFile(join(apps, 'esbuild/build.sh'), 'utf8')).replaceAll('npx esbuild', bin('esbuild'));
+  const rollupSteps = (await readFile(join(apps, 'rollup/build.sh'), 'utf8')).replaceAll('npx rollup', bin('rollup'));
   state.builds = await Promise.all([
     command(process.execPath, [join(repository, 'node_modules/vite/bin/vite.js'), 'build'], vite),
     command(process.execPath, [fileURLToPath(new URL('run-webpack.mjs', import.meta.url))], webpack),
     command('sh', ['-e', '-c', esbuildSteps], esbuild),
+    // Parcel's own cache would outlive the test: --no-cache.
+    command(bin('parcel'), ['build', '--no-cache'], parcel),
+    command('sh', ['-e', '-c', rollupSteps], rollup),
+    command(bin('rollup'), ['-c'], rollupUncopied),
   ].map(settled));
 
   const { createServer: viteServer, preview } = await import('vite');
@@ -156,13 +108,18 @@ before(async () => {
     return origin;
   };
   const plain = await staticServer(work);
-  state.servers.push(plain);
+  // Parcel's page holds an import map (an inline script, which the chapter server's policy refuses), its files at the site's root.
+  const parcelSite = await staticServer(join(parcel, 'dist'));
+  state.servers.push(plain, parcelSite);
   state.origins = {
     vite: vitePreview.resolvedUrls.local[0],
     viteDev: viteDev.resolvedUrls.local[0],
     webpack: `${await served(join(webpack, 'dist'))}/`,
     esbuild: `${await served(join(esbuild, 'dist'))}/`,
     importMap: `${plain.origin}/import-map/`,
+    parcel: `${parcelSite.origin}/`,
+    rollup: `${await served(join(rollup, 'dist'))}/`,
+    rollupUncopied: `${await served(join(rollupUncopied, 'dist'))}/`,
   };
   state.browser = await launch();
 });
@@ -175,11 +132,6 @@ after(async () => {
 /** A build's outcome: throws its output if it failed. */
 function built(index) {
   return outcome(state.builds[index]);
-}
-
-function outcome({ result, error }) {
-  if (error) throw error;
-  return result;
 }
 
 /**
@@ -237,6 +189,31 @@ async function visit(url) {
   }
 }
 
+/**
+ * The app at `url` until its widgets are ready, then closed (its map and
+ * slider left unmade): for an app whose files take a road another app's
+ * full visit has taken already.
+ */
+async function visitUntilReady(url) {
+  const page = await openPage(state.browser);
+  const failed = [];
+  page.on('response', (response) => { if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) failed.push(`${response.status()} ${response.url()}`); });
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => [...document.querySelectorAll('body > ew-nearest-words, body > ew-trace-table')]
+      .every((widget) => ['ready', 'error'].includes(widget.dataset.state)) && document.querySelector('#answer').textContent !== '…', undefined, { timeout: 120000 });
+    const shown = await page.evaluate(() => ({
+      answer: document.querySelector('#answer').textContent,
+      states: [...document.querySelectorAll('body > ew-nearest-words, body > ew-trace-table')].map((widget) => `${widget.localName} ${widget.dataset.state}`),
+      nearest: [...document.querySelectorAll('ew-nearest-words .ew-neighbour .ew-token')].slice(0, 3).map((token) => token.textContent),
+      traced: document.querySelector('ew-trace-table').trace?.tokens.map((token) => token.text),
+    }));
+    return { shown, failed, problems: page.problems };
+  } finally {
+    await page.context().close();
+  }
+}
+
 /** What every browser app must show. */
 function checkApp(seen) {
   assert.equal(seen.shown.error, undefined, 'loadModel() and model.map() succeed');
@@ -282,7 +259,8 @@ test('the tarball: a LICENSE, the package\'s files and not the chapter page\'s, 
 
 test('docs/embedding.md shows the configuration these apps have, as they have it', async () => {
   const docs = await readFile(join(repository, 'docs/embedding.md'), 'utf8');
-  for (const file of ['esbuild/files.js', 'esbuild/build.sh', 'import-map/scripts.html', 'typescript/tsconfig.json']) {
+  for (const file of ['esbuild/files.js', 'esbuild/build.sh', 'import-map/scripts.html', 'typescript/tsconfig.json',
+    'parcel/package.json', 'parcel/.parcelrc', 'rollup/rollup.config.mjs', 'rollup/build.sh']) {
     assert.ok(docs.includes(await readFile(join(apps, file), 'utf8')), `docs/embedding.md holds tests/consumers/apps/${file}`);
   }
 });
@@ -307,6 +285,44 @@ test('webpack 5: built with its default settings', async () => {
 test('esbuild: with locateFiles() and the copy step', async () => {
   built(2);
   checkApp(await visit(state.origins.esbuild));
+});
+
+test('Parcel 2: with its .parcelrc and packageExports, as docs/embedding.md has them', async () => {
+  built(3);
+  checkApp(await visit(state.origins.parcel));
+});
+
+test('Rollup 4 with node-resolve: with locateFiles() and the copy step', async () => {
+  built(4);
+  // esbuild's road to the files (locateFiles() and the same copy), whose full visit sees the map's Worker and the slider's snapshots.
+  const { shown, failed, problems } = await visitUntilReady(state.origins.rollup);
+  assert.deepEqual(shown, {
+    answer: String(state.expected.cosine), states: ['ew-nearest-words ready', 'ew-trace-table ready'],
+    nearest: state.expected.nearest, traced: ['Lily', '·saw', '·Max'],
+  });
+  assert.deepEqual({ failed, problems }, { failed: [], problems: [] });
+});
+
+test('Rollup without the copy step: the page says which .wasm is missing, at which URL, and to call locateFiles()', async () => {
+  built(5);
+  const page = await openPage(state.browser);
+  try {
+    await page.goto(state.origins.rollupUncopied);
+    await page.waitForFunction(() => document.querySelector('#answer').dataset.error
+      && document.querySelector('ew-nearest-words').dataset.state === 'error', undefined, { timeout: 60000 });
+    const said = await page.evaluate(() => ({
+      answer: document.querySelector('#answer').dataset.error,
+      widget: document.querySelector('ew-nearest-words .ew-error-message').textContent,
+    }));
+    // Where Rollup left the package's new URL('../dist/embeddings.wasm', import.meta.url): beside its bundle.
+    const wasm = `${state.origins.rollupUncopied}dist/embeddings.wasm`;
+    for (const message of [said.answer, said.widget]) {
+      assert.ok(message.startsWith(`Could not fetch ${wasm}: HTTP 404. `), message);
+      assert.match(message, /call locateFiles\(\) with where they are served from/);
+    }
+  } finally {
+    await page.context().close();
+  }
 });
 
 test('a static page with an import map', async () => {

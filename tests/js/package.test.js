@@ -55,6 +55,26 @@ test('no node: module is reachable from a browser\'s graph: the entries bundle f
   assert.equal(import.meta.resolve('#platform'), new URL('web/src/platform/node.js', root).href);
 });
 
+test('every entry imports in plain Node, as on a server or in a Worker: nothing thrown, no element defined, every class there', async () => {
+  const entries = ['embeddings-and-position', 'embeddings-and-position/widgets', 'embeddings-and-position/widgets/definitions',
+    ...elements.map((name) => `embeddings-and-position/widgets/${name}`)];
+  // A fresh process: no other test's globals, so a module that touched a DOM API would throw.
+  const out = JSON.parse(await inFreshNode(`
+    const seen = {};
+    for (const entry of ${JSON.stringify(entries)}) {
+      const exports = await import(entry);
+      seen[entry] = Object.keys(exports).filter((key) => typeof exports[key] === 'function').sort();
+    }
+    console.log(JSON.stringify({ seen, dom: ['document', 'HTMLElement', 'customElements'].filter((name) => name in globalThis) }));`));
+  assert.deepEqual(out.dom, [], 'no DOM here, none made up');
+  assert.deepEqual(Object.keys(out.seen), entries);
+  assert.ok(out.seen['embeddings-and-position'].includes('loadModel'));
+  assert.deepEqual(out.seen['embeddings-and-position/widgets'], ['ChapterCode', 'DotProduct', 'EmbeddingTable', 'NearestWords', 'OneHotLookup',
+    'PositionMap', 'RowDotProduct', 'TraceTable', 'TrainingSlider', 'VocabularyMap', 'WordAnalogy', 'WordCosine', 'WordPairs', 'modelFilesOf', 'sharedModel']);
+  assert.deepEqual(out.seen['embeddings-and-position/widgets/definitions'], ['deferWidgetDefinitions', 'defineDeferredWidgets', 'defineWidget']);
+  for (const name of elements) assert.ok(out.seen[`embeddings-and-position/widgets/${name}`].length > 0, `${name} exports its class`);
+});
+
 test('require() loads the package (nothing awaits at a module\'s top level)', async () => {
   const required = createRequire(import.meta.url)('../../web/index.js');
   const model = await required.loadModel();
@@ -93,7 +113,8 @@ test('a .wasm that cannot be read rejects loadModel() and ready, and dot() names
     console.log(JSON.stringify({ load, started, computed, weights: defaultModelFiles.weights.href }));`);
   const { load, started, computed, weights, uncaught } = JSON.parse(out);
   assert.equal(uncaught, undefined);
-  assert.match(load, /^Could not read file:\/\/\S+\/missing\/web\/dist\/embeddings\.wasm: ENOENT$/);
+  // The file's URL, and what to do: where a bundler copied no file, locateFiles().
+  assert.match(load, /^Could not read file:\/\/\S+\/missing\/web\/dist\/embeddings\.wasm: ENOENT\. The package finds its files beside its modules .*call locateFiles\(\) with where they are served from/);
   assert.equal(started, load);
   assert.match(computed, /^dot: the WebAssembly module could not start: /);
   assert.equal(weights, new URL('model/model.safetensors', root).href);

@@ -128,7 +128,7 @@ function beforePrint() {
   fixed = canvases;
   const slider = $('#slider');
   const learning = slider?.learnMap;
-  const sliderDrawn = slider?.dataset.state === 'ready' && learning?.showing === 'layout' && learning.shown === slider.index && slider.curve?.svg;
+  const sliderDrawn = slider?.dataset.state === 'ready' && learning?.showing === 'layout' && learning.shown === slider.index && slider.lossCurve?.svg;
   slider?.classList.toggle('ew-unprinted', !sliderDrawn);
   if (dark?.matches) repaint(PAPER);
   if (document.documentElement.dataset.print !== 'ready') preparePrint().catch(() => {});

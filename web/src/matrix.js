@@ -1,5 +1,7 @@
 // Tables of numbers: model.wte, model.wpe, a trace's rows, a cosine map.
 
+import { markItself, proxySafe, unproxied } from './proxies.js';
+
 const inspect = Symbol.for('nodejs.util.inspect.custom');
 
 // The numbers of each Matrix, kept off the object (rather than in private
@@ -69,6 +71,7 @@ export class Matrix {
       value: `${rows} × ${cols}${name ? ` ${name}` : ''}${dtype === 'float32' ? '' : ` (${dtype})`}: ` +
         (rows && cols ? `[${firstNumbers(this.data, 4, dtype)}]` : 'no numbers'),
     });
+    markItself(this);
     Object.freeze(this);
   }
 
@@ -131,6 +134,9 @@ export class Matrix {
     return `${head}\n${lines.join('\n')}`;
   }
 }
+
+// Its methods and getters work on a Matrix kept in a Proxy (Vue's reactive(), say).
+proxySafe(Matrix);
 
 export function checkIndex(i, size, what, caller) {
   if (typeof i !== 'number') {

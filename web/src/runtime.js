@@ -45,18 +45,32 @@ export function observed(module, role) {
  * Compiles the .wasm at `url` (a file: URL in Node); also the layout
  * module's (map.js). Over HTTP, a compile the page's first script started
  * for the same URL is taken instead of fetching again; if that one failed
- * (a network error while the page loaded), this tries once more.
+ * (a network error while the page loaded), this tries once more. A file
+ * that is not there, or is no WebAssembly (a server's page for a missing
+ * file), is an error that names its URL and what to do.
  */
 export async function compileWasm(url) {
   if (url.protocol === 'file:') {
     const { readFileBytes } = await import('#platform');
     const bytes = await readFileBytes(url).catch((error) => {
-      throw new Error(`Could not read ${url.href}: ${error.code ?? error.message}`, { cause: error });
+      throw new Error(`Could not read ${url.href}: ${error.code ?? error.message}${WHERE_FILES_ARE}`, { cause: error });
     });
-    return WebAssembly.compile(bytes);
+    return WebAssembly.compile(bytes).catch((error) => { throw notWebAssembly(url, error); });
   }
   const early = takeEarlyCompile(url);
-  return early ? early.catch(() => fetchAndCompileWasm(url)) : fetchAndCompileWasm(url);
+  const compiled = early ? early.catch(() => fetchAndCompileWasm(url)) : fetchAndCompileWasm(url);
+  return compiled.catch((error) => {
+    throw error instanceof WebAssembly.CompileError ? notWebAssembly(url, error) : new Error(`${error.message}${WHERE_FILES_ARE}`, { cause: error });
+  });
+}
+
+// What to do when the package's .wasm is not where its modules look for it (docs/embedding.md, "Rollup", "esbuild").
+const WHERE_FILES_ARE = '. The package finds its files beside its modules (new URL(…, import.meta.url)); ' +
+  'where a bundler does not copy them (Rollup, esbuild), copy them yourself and call locateFiles() with where they are served from, ' +
+  'before anything loads';
+
+function notWebAssembly(url, error) {
+  return new Error(`${url.href ?? url} is not WebAssembly (${error.message})${WHERE_FILES_ARE}`, { cause: error });
 }
 
 // What each role's instance is called in the messages of a failed instance, and what to do then.

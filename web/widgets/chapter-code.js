@@ -14,8 +14,9 @@
 import { el, ensureStylesheet, uniqueId } from './parts/base.js';
 import { consoleFormat } from './parts/format.js';
 import { defineWidget } from './parts/definitions.js';
+import { ElementBase } from './parts/element-base.js';
 
-export class ChapterCode extends HTMLElement {
+export class ChapterCode extends ElementBase {
   #lines = [];
 
   connectedCallback() {

@@ -6,6 +6,7 @@ import { dot } from '../src/vectors.js';
 import { kernelsReady } from '../src/kernels.js';
 import { el, ensureStylesheet, mark, uniqueId } from './parts/base.js';
 import { defineWidget } from './parts/definitions.js';
+import { ElementBase } from './parts/element-base.js';
 
 const MAX_PLACES = 8;
 // The module computes in float32: numbers beyond this become Infinity.
@@ -35,18 +36,22 @@ function parseEntry(text) {
   return Number(cleaned);
 }
 
-export class DotProduct extends HTMLElement {
+export class DotProduct extends ElementBase {
+  // The two vectors, kept off the `a` and `b` a framework sets: those are the attributes.
+  #a;
+  #b;
+
   connectedCallback() {
     if (this.built) return;
     this.built = true;
     ensureStylesheet();
     this.classList.add('ew');
-    this.a = parseVector(this.getAttribute('a'), [1, 2, 3]);
-    this.b = parseVector(this.getAttribute('b'), [4, 0, -1]);
+    this.#a = parseVector(this.getAttribute('a'), [1, 2, 3]);
+    this.#b = parseVector(this.getAttribute('b'), [4, 0, -1]);
     /** The boxes that hold no number ("a0", "b2"), whose places have no product. */
     this.invalid = new Set();
-    while (this.b.length < this.a.length) this.b.push(0);
-    this.b.length = this.a.length;
+    while (this.#b.length < this.#a.length) this.#b.push(0);
+    this.#b.length = this.#a.length;
     this.tableBody = el('tbody');
     this.captionId = uniqueId('ew-dot');
     this.table = el('table', { className: 'ew-dot-table', 'aria-describedby': this.captionId },
@@ -60,17 +65,17 @@ export class DotProduct extends HTMLElement {
         el('th', { scope: 'row', colSpan: 3, textContent: 'Sum: the dot product' }),
         this.sumCell = el('td', { className: 'ew-dot-sum' }))));
     this.add = el('button', { type: 'button', className: 'ew-button', textContent: 'Add a place' });
-    this.remove = el('button', { type: 'button', className: 'ew-button', textContent: 'Remove the last place' });
+    this.removeButton = el('button', { type: 'button', className: 'ew-button', textContent: 'Remove the last place' });
     // Until the module is up nothing can be computed: the buttons wait with it.
     this.reset = el('button', { type: 'button', className: 'ew-button', textContent: 'Back to the example', disabled: true });
-    this.add.disabled = this.remove.disabled = true;
+    this.add.disabled = this.removeButton.disabled = true;
     this.limitNote = el('p', { className: 'ew-help ew-dot-limit', id: uniqueId('ew-dot-limit'), textContent: `${MAX_PLACES} places is this editor’s limit: enough to see how the sum grows. The model’s own lists have many more.` });
     this.add.setAttribute('aria-describedby', this.limitNote.id);
-    this.add.addEventListener('click', () => { this.a.push(0); this.b.push(0); this.#rows(); this.#focusLast(); });
-    this.remove.addEventListener('click', () => { this.a.pop(); this.b.pop(); this.#rows(); });
+    this.add.addEventListener('click', () => { this.#a.push(0); this.#b.push(0); this.#rows(); this.#focusLast(); });
+    this.removeButton.addEventListener('click', () => { this.#a.pop(); this.#b.pop(); this.#rows(); });
     this.reset.addEventListener('click', () => {
-      this.a = parseVector(this.getAttribute('a'), [1, 2, 3]);
-      this.b = parseVector(this.getAttribute('b'), [4, 0, -1]);
+      this.#a = parseVector(this.getAttribute('a'), [1, 2, 3]);
+      this.#b = parseVector(this.getAttribute('b'), [4, 0, -1]);
       this.#rows();
     });
     this.sentence = el('p', { className: 'ew-dot-sentence', id: this.captionId, role: 'status', 'aria-live': 'polite' });
@@ -78,7 +83,7 @@ export class DotProduct extends HTMLElement {
     this.append(
       el('p', { className: 'ew-help', textContent: 'Change any number; the products and their sum follow.' }),
       this.table,
-      el('div', { className: 'ew-buttons' }, this.add, this.remove, this.reset),
+      el('div', { className: 'ew-buttons' }, this.add, this.removeButton, this.reset),
       this.limitNote,
       this.sentence,
       this.code);
@@ -98,18 +103,19 @@ export class DotProduct extends HTMLElement {
 
   /** The vectors as numbers, [a, b]. */
   get vectors() {
-    return [this.a.slice(), this.b.slice()];
+    return [this.#a.slice(), this.#b.slice()];
   }
 
   #rows() {
     this.invalid.clear();
-    this.tableBody.replaceChildren(...this.a.map((_, k) => {
+    const vectors = { a: this.#a, b: this.#b };
+    this.tableBody.replaceChildren(...this.#a.map((_, k) => {
       const cells = ['a', 'b'].map((name) => {
         const input = el('input', {
           type: 'text',
           inputMode: 'decimal',
           className: 'ew-input ew-number',
-          value: plain(this[name][k]),
+          value: plain(vectors[name][k]),
           'aria-label': `${name}, place ${k + 1}`,
         });
         input.addEventListener('input', () => {
@@ -122,7 +128,7 @@ export class DotProduct extends HTMLElement {
           input.setAttribute('aria-invalid', valid ? 'false' : 'true');
           this.invalid.delete(`${name}${k}`);
           if (valid) {
-            this[name][k] = value;
+            vectors[name][k] = value;
             this.#compute();
             return;
           }
@@ -133,9 +139,9 @@ export class DotProduct extends HTMLElement {
       });
       return el('tr', {}, el('th', { scope: 'row', textContent: String(k + 1) }), ...cells, el('td', { className: 'ew-dot-product' }));
     }));
-    this.add.disabled = this.a.length >= MAX_PLACES;
+    this.add.disabled = this.#a.length >= MAX_PLACES;
     this.limitNote.hidden = !this.add.disabled;
-    this.remove.disabled = this.a.length <= 1;
+    this.removeButton.disabled = this.#a.length <= 1;
     this.#compute();
   }
 
@@ -156,18 +162,18 @@ export class DotProduct extends HTMLElement {
       this.setAttribute('b', y.join(' '));
       return;
     }
-    this.a = x;
-    this.b = y;
+    this.#a = x;
+    this.#b = y;
     this.#rows();
   }
 
   #compute() {
-    const rows = [...this.tableBody.rows];
+    const rows = [...this.tableBody.children];
     // A box that is not a number: its place has no product and the sum waits.
-    const waiting = [...this.invalid].map((key) => ({ name: key[0], k: Number(key.slice(1)) })).filter(({ k }) => k < this.a.length);
+    const waiting = [...this.invalid].map((key) => ({ name: key[0], k: Number(key.slice(1)) })).filter(({ k }) => k < this.#a.length);
     if (waiting.length) {
       const blank = new Set(waiting.map(({ k }) => k));
-      rows.forEach((row, k) => { if (blank.has(k)) row.cells[3].textContent = '—'; });
+      rows.forEach((row, k) => { if (blank.has(k)) row.children[3].textContent = '—'; });
       this.sumCell.textContent = '—';
       const { name, k } = waiting[0];
       const text = rows[k].querySelectorAll('input')[name === 'a' ? 0 : 1].value;
@@ -180,9 +186,9 @@ export class DotProduct extends HTMLElement {
       return;
     }
     // Each product is the dot product of one place, so the module does every sum.
-    const products = this.a.map((x, k) => dot([x], [this.b[k]]));
-    const sum = dot(this.a, this.b);
-    [...this.tableBody.rows].forEach((row, k) => { row.cells[3].textContent = pretty(products[k]); });
+    const products = this.#a.map((x, k) => dot([x], [this.#b[k]]));
+    const sum = dot(this.#a, this.#b);
+    [...this.tableBody.children].forEach((row, k) => { row.children[3].textContent = pretty(products[k]); });
     this.sumCell.textContent = pretty(sum);
     this.result = { products, sum };
     const terms = products.map((p, k) => (k && p < 0 ? `(${pretty(p)})` : pretty(p))).join(' + ');
@@ -196,7 +202,7 @@ export class DotProduct extends HTMLElement {
     // widened to a double); the comment is the sum as the table shows it, "≈" where a console prints more digits.
     const shown = plain(sum);
     const comment = !Number.isFinite(sum) || String(sum) === shown ? String(sum) : `≈ ${shown}`;
-    this.code.textContent = `dot([${this.a.map(plain).join(', ')}], [${this.b.map(plain).join(', ')}]); // ${comment}`;
+    this.code.textContent = `dot([${this.#a.map(plain).join(', ')}], [${this.#b.map(plain).join(', ')}]); // ${comment}`;
     this.dispatchEvent(new CustomEvent('ew-change', { bubbles: true, detail: this.result }));
   }
 }

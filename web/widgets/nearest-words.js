@@ -10,6 +10,7 @@
 //   <ew-word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76" for="nearest"></ew-word-pairs>
 import { rowView, cosine } from '../index.js';
 import { ModelWidget, el } from './parts/base.js';
+import { settableAttributes } from './parts/attributes.js';
 import { TokenPicker, tokenLabel, notOneToken } from './parts/token-picker.js';
 
 import { neighbourList } from './parts/neighbours.js';
@@ -148,8 +149,8 @@ export class WordPairs extends ModelWidget {
     const button = el('button', { type: 'button', className: 'ew-token ew-link', textContent: text, title: `Show the closest tokens to ${text}` });
     button.addEventListener('click', () => {
       target.pick(id);
-      const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
-      target.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
+      const still = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+      target.scrollIntoView?.({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
     });
     return button;
   }
@@ -190,5 +191,7 @@ export class WordPairs extends ModelWidget {
   }
 }
 
+settableAttributes(NearestWords, ['k']);
+settableAttributes(WordPairs, ['pairs']);
 defineWidget('ew-nearest-words', NearestWords);
 defineWidget('ew-word-pairs', WordPairs);

@@ -9,13 +9,14 @@
 //
 //   <ew-position-map src="model/" place="2" other="3"></ew-position-map>
 import { ModelWidget, el } from './parts/base.js';
+import { settableAttributes } from './parts/attributes.js';
 import { HeatGrid } from './parts/heat-grid.js';
 import { legend, tableImage } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { Matrix, cosineMatrix } from '../index.js';
 import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
-import { cssPixelContext } from './parts/canvas.js';
+import { cssPixelContext, whenResized } from './parts/canvas.js';
 
 /** What the widgets say of a model whose positions are not a learned table. */
 export const NO_POSITION_TABLE = 'This model has no position table: it uses rotary positions, which turn each token’s ' +
@@ -158,8 +159,7 @@ export class PositionMap extends ModelWidget {
     this.profileText = el('p', { className: 'ew-profile-text' });
     this.legendHost = el('div');
     this.append(this.summary, this.maps, this.legendHost, this.scores, this.profileText, this.profile, this.wavesDetails);
-    this.resizeObserver = new ResizeObserver(() => this.#drawProfile());
-    this.resizeObserver.observe(this.profile);
+    this.resizeObserver = whenResized(this.profile, () => this.#drawProfile());
   }
 
   show(model) {
@@ -173,7 +173,7 @@ export class PositionMap extends ModelWidget {
     // The waves beside the learned map where the page asks for them (the chapter does; the training slider's maps do not).
     const withWaves = this.hasAttribute('waves');
     const waves = withWaves ? sinusoidMap(model) : undefined;
-    this.waves = waves?.map;
+    this.wavesMap = waves?.map;
     this.summary.textContent = `${int(n)} places, so the model reads at most ${int(n)} tokens at a time. ` +
       'Each cell is the cosine similarity of two places’ lists: 1 means they point the same way.' +
       (withWaves ? ` With it, on the same colours, the map of the fixed waves of the original transformer for ${int(n)} places of ${int(model.width)} numbers.` : '');
@@ -231,7 +231,7 @@ export class PositionMap extends ModelWidget {
     const n = Math.min(ROTARY_PLACES, model.context || ROTARY_PLACES);
     const map = rotaryMap(n, rotary.dims, rotary.theta);
     this.map = map;
-    this.waves = undefined;
+    this.wavesMap = undefined;
     this.wavesGrid = undefined;
     this.wavesColumn.hidden = true;
     this.wavesDetails.hidden = true;
@@ -261,6 +261,11 @@ export class PositionMap extends ModelWidget {
   #place(name, fallback, n = this.model.context) {
     const value = Number(this.getAttribute(name) ?? fallback);
     return Number.isInteger(value) && value >= 1 && value <= n ? value : Math.min(fallback, n);
+  }
+
+  /** The sine and cosine waves' map shown beside the learned one (the `waves` attribute), once shown. */
+  get waves() {
+    return this.wavesMap;
   }
 
   /** Compares two places (counted from 1), in every map shown. */
@@ -299,7 +304,7 @@ export class PositionMap extends ModelWidget {
     const what = this.rotary ? 'In this model’s rotary map, place' : 'Place';
     this.profileText.textContent = n > 1
       ? `${what} ${r + 1} is most like place ${best + 1} (${num(row[best], 2)}) and least like place ${worst + 1} (${num(row[worst], 2)}). ` +
-        `The line below is its row of the map${this.waves ? '; the dashed line, the waves’' : ''}.`
+        `The line below is its row of the map${this.wavesMap ? '; the dashed line, the waves’' : ''}.`
       : '';
     this.#scores(r, c);
     this.#drawProfile();
@@ -308,7 +313,7 @@ export class PositionMap extends ModelWidget {
 
   /** The chapter's two pairs, and the pair chosen, scored in each map (beside the waves, or of rotary positions). */
   #scores(r, c) {
-    this.scores.hidden = !(this.waves || this.rotary);
+    this.scores.hidden = !(this.wavesMap || this.rotary);
     if (this.scores.hidden) return;
     const n = this.map.rows;
     const pairs = [[2, 3], [2, 51], [r + 1, c + 1]].filter(([p, q], i, all) => p <= n && q <= n &&
@@ -321,7 +326,7 @@ export class PositionMap extends ModelWidget {
       el('tbody', {}, ...pairs.map(([p, q]) => el('tr', {},
         el('th', { scope: 'row', textContent: `${p} and ${q}` }),
         el('td', { textContent: at(this.map, p, q) }),
-        ...(this.waves ? [el('td', { textContent: at(this.waves, p, q) })] : [])))));
+        ...(this.wavesMap ? [el('td', { textContent: at(this.wavesMap, p, q) })] : [])))));
     this.scores.replaceChildren(table);
   }
 
@@ -329,6 +334,7 @@ export class PositionMap extends ModelWidget {
     const canvas = this.profile;
     if (!this.map || !this.selected) return;
     const { context, width, height } = cssPixelContext(canvas, 300, 90);
+    if (!context) return;
     const style = getComputedStyle(this);
     this.drawProfileInto(context, width, height, { ink: style.color || '#222', font: style.fontFamily || 'sans-serif' });
   }
@@ -376,10 +382,10 @@ export class PositionMap extends ModelWidget {
       context.stroke();
     };
     line(row);
-    if (this.waves) {
+    if (this.wavesMap) {
       context.setLineDash([5, 4]);
       context.globalAlpha = 0.7;
-      line(this.waves.data.subarray(r * n, (r + 1) * n));
+      line(this.wavesMap.data.subarray(r * n, (r + 1) * n));
       context.setLineDash([]);
       context.globalAlpha = 1;
     }
@@ -397,4 +403,5 @@ installFigures(PositionMap, {
   load: () => import('./parts/figure-grids.js'),
 });
 
+settableAttributes(PositionMap, ['waves']);
 defineWidget('ew-position-map', PositionMap);

@@ -19,7 +19,7 @@ import { TokenPicker, hasTokenizer, tokenLabel } from './parts/token-picker.js';
 import { findTokenId } from '../src/model/for-widgets.js';
 import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
-import { cssPixelContext } from './parts/canvas.js';
+import { cssPixelContext, whenResized } from './parts/canvas.js';
 import { Loupe, neighbourhood } from './parts/loupe.js';
 import { keepInView } from './parts/in-view.js';
 
@@ -143,8 +143,7 @@ export class RowDotProduct extends ModelWidget {
     this.strips.addEventListener('click', (event) => this.#pointer(event, true));
     this.strips.addEventListener('pointermove', (event) => { if (event.pointerType === 'mouse') this.#pointer(event, false); });
     this.strips.addEventListener('keydown', (event) => this.#key(event));
-    this.resizeObserver = new ResizeObserver(() => this.#drawChart());
-    this.resizeObserver.observe(this.chart);
+    this.resizeObserver = whenResized(this.chart, () => this.#drawChart());
   }
 
   attributeChangedCallback(name, before, after) {
@@ -334,6 +333,7 @@ export class RowDotProduct extends ModelWidget {
     const canvas = this.chart;
     if (!this.numbers) return;
     const { context, width, height } = cssPixelContext(canvas, 300, 110);
+    if (!context) return;
     const style = getComputedStyle(this);
     this.drawChartInto(context, width, height, { ink: style.color || '#222', font: style.fontFamily || 'sans-serif' });
   }
@@ -388,7 +388,7 @@ export class RowDotProduct extends ModelWidget {
     // Three decimals, as the page writes them: the editor's products are of the numbers it shows.
     const three = (row) => Array.from(row.subarray(0, 3), (x) => Number(x.toFixed(3)));
     editor.setVectors(three(rowA), three(rowB));
-    editor.scrollIntoView({ block: 'nearest' });
+    editor.scrollIntoView?.({ block: 'nearest' });
     editor.querySelector('input')?.focus({ preventScroll: true });
   }
 }

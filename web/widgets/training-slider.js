@@ -25,6 +25,7 @@
 // curve is `curve` (default: training-curve.json next to the model).
 import { loadModel, alignMap } from '../index.js';
 import { ModelWidget, el, scrollCue, uniqueId, whenVisible } from './parts/base.js';
+import { settableAttributes } from './parts/attributes.js';
 import { snapshotIndexOf } from './parts/model-source.js';
 import { defaultTrainingFiles, fetchOk } from './parts/training-files.js';
 import { int, num } from './parts/format.js';
@@ -89,7 +90,7 @@ export class TrainingSlider extends ModelWidget {
     this.loaded = new Map();   // index → Promise<Model>
     this.used = [];            // indices, least recently shown first
     this.learnMap = new LearningMap();
-    this.curve = new LossCurve();
+    this.lossCurve = new LossCurve();
     this.figures = [];         // index → { cosine, rank, spread, mapRank }, as computed
     this.provisional = [];     // index → a quick map (PCA, aligned) shown while that snapshot's UMAP is laid out
     this.tableBox = el('div', { className: 'ew-table-scroll' });
@@ -107,7 +108,7 @@ export class TrainingSlider extends ModelWidget {
           el('section', { 'aria-label': 'Position map at this step' }, el('h4', { textContent: 'Position map' }), this.map)])),
       el('div', { className: 'ew-two' },
         el('section', { 'aria-label': 'Map of the token table at this step' }, el('h4', { textContent: 'The token table on a map' }), this.learnMap.element),
-        el('section', { 'aria-label': 'Loss during training' }, el('h4', { textContent: 'Loss during training' }), this.curve.element)),
+        el('section', { 'aria-label': 'Loss during training' }, el('h4', { textContent: 'Loss during training' }), this.lossCurve.element)),
       this.tableBox, scrollCue(this.tableBox, { label: 'The figures of each snapshot' }));
     this.range.addEventListener('input', () => this.#go(Number(this.range.value)));
     this.steps = new StepInput(this, { go: (i) => this.#go(i).catch(() => {}) });
@@ -183,6 +184,11 @@ export class TrainingSlider extends ModelWidget {
     return found;
   }
 
+  /** The training snapshots, listed once the index is read: { file, step, tokens_seen, …, url } each. */
+  get snapshots() {
+    return this.snapshotList;
+  }
+
   /** How many snapshots stay loaded. */
   get keep() {
     const keep = Number(this.getAttribute('keep') ?? 4);
@@ -224,8 +230,8 @@ export class TrainingSlider extends ModelWidget {
       throw reason;
     });
     if (!Array.isArray(index.snapshots) || !index.snapshots.length) throw new Error(`${indexUrl.pathname} lists no snapshots`);
-    this.snapshots = index.snapshots.map((entry) => ({ ...entry, url: snapshotUrl(entry.file) }));
-    this.config = config;
+    this.snapshotList = index.snapshots.map((entry) => ({ ...entry, url: snapshotUrl(entry.file) }));
+    this.snapshotConfig = config;
     this.tokenizerBytes = tokenizer;
     this.range.max = String(this.snapshots.length - 1);
     // The steps are far from evenly spaced (training changes most early on): say which is where.
@@ -242,8 +248,8 @@ export class TrainingSlider extends ModelWidget {
       : named?.('training-curve.json') ?? new URL('training-curve.json', new URL(String(files.weights), document.baseURI));
     /** Resolves once the loss curve is drawn, or its failure said. */
     this.curveDrawn = fetchOk(curveUrl).then((response) => response.json())
-      .then((curve) => { this.curve.draw(curve, this.snapshots, this.config?.vocab_size ?? this.model?.vocabSize); this.curve.mark(this.snapshots[this.index]); })
-      .catch((error) => this.curve.fail(`No loss curve: ${error.message}`));
+      .then((curve) => { this.lossCurve.draw(curve, this.snapshots, this.snapshotConfig?.vocab_size ?? this.model?.vocabSize); this.lossCurve.mark(this.snapshots[this.index]); })
+      .catch((error) => this.lossCurve.fail(`No loss curve: ${error.message}`));
     const generation = (this.generation = (this.generation ?? 0) + 1);
     // Another model's snapshots (the source changed): their maps and figures start afresh.
     if (generation > 1) {
@@ -381,7 +387,7 @@ export class TrainingSlider extends ModelWidget {
     let promise = this.loaded.get(i);
     if (!promise) {
       const tokenizer = this.model && !this.model.disposed ? this.model : this.tokenizerBytes;
-      promise = loadModel({ weights: this.snapshots[i].url, config: this.config, tokenizer })
+      promise = loadModel({ weights: this.snapshots[i].url, config: this.snapshotConfig, tokenizer })
         .then((snapshot) => {
           // Same tokenizer.json as the model, so the same token texts.
           if (tokenizer) shareVocabulary(this.model, snapshot);
@@ -408,7 +414,7 @@ export class TrainingSlider extends ModelWidget {
       this.wantEarlier?.();
     }
     this.stepText.textContent = `Snapshot ${i + 1} of ${this.snapshots.length}: ${words}.`;
-    this.curve.mark(entry);
+    this.lossCurve.mark(entry);
     if (this.learnMap.groups) this.#showLayout(i);
     this.loading.textContent = this.loaded.has(i) ? '' : `Loading step ${int(entry.step)}…`;
     // Until the step's snapshot is in, the closest tokens and position map are the last step's: dimmed, and said.
@@ -478,8 +484,10 @@ export class TrainingSlider extends ModelWidget {
 
 // Its figures for a book: element.figure({ format, which }) and a control under it.
 installFigures(TrainingSlider, {
-  names: (slider) => [...(slider.learnMap?.positions ? ['training-map'] : []), ...(slider.curve?.svg ? ['loss-curve'] : [])],
+  names: (slider) => [...(slider.learnMap?.positions ? ['training-map'] : []), ...(slider.lossCurve?.svg ? ['loss-curve'] : [])],
   load: () => import('./parts/figure-maps.js'),
 });
 
+// Attributes a framework may set as properties; the setters set the attributes.
+settableAttributes(TrainingSlider, ['snapshots', 'keep']);
 defineWidget('ew-training-slider', TrainingSlider);

@@ -19,7 +19,8 @@
 // focus; the word box picks. The + and − buttons, keys and a pinch zoom
 // around the picked word while it is on the map. The list under the map
 // says the same as the picture, in words.
-import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { ModelWidget, el, linkStylesheet, uniqueId } from './parts/base.js';
+import { settableAttributes } from './parts/attributes.js';
 import { TokenPicker, hasTokenizer, modelWordForms, notOneToken, tokenLabel } from './parts/token-picker.js';
 import { VOCABULARY_GROUPS, groupIds, drawShape } from './parts/vocabulary-groups.js';
 import { axisMap } from './parts/word-axes.js';
@@ -38,8 +39,7 @@ let stylesheetUrl;
 
 function ensureOwnStylesheet() {
   stylesheetUrl ??= packageFile('web/widgets/vocabulary-map.css', () => new URL('./vocabulary-map.css', import.meta.url));
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === stylesheetUrl.href)) return;
-  document.head.append(el('link', { rel: 'stylesheet', href: stylesheetUrl.href }));
+  linkStylesheet(stylesheetUrl);
 }
 
 function mapOf(model, method, onProgress) {
@@ -65,7 +65,7 @@ export class VocabularyMap extends ModelWidget {
   build() {
     ensureOwnStylesheet();
     const method = this.getAttribute('method');
-    this.method = method === 'pca' || method === 'axes' ? method : 'umap';
+    this.method_ = method === 'pca' || method === 'axes' ? method : 'umap';
     this.shownGroups = new Set(VOCABULARY_GROUPS.map((g) => g.key));
     this.view = { scale: 1, x: 0, y: 0 };
     this.pointers = new Map();
@@ -141,6 +141,8 @@ export class VocabularyMap extends ModelWidget {
 
   /** The token picked now. */
   get tokenId() { return this.id_; }
+  /** How the map shown is made: 'umap', 'pca' or 'axes'. */
+  get method() { return this.method_; }
   /** The map shown now (a Matrix of vocabSize × 2). */
   get map() { return this.map_; }
   /** Where a token's dot is drawn, in CSS pixels from the canvas's top left corner. */
@@ -208,7 +210,7 @@ export class VocabularyMap extends ModelWidget {
     if (method === this.method && !force && this.map_) return;
     // A view asked for another method is not shown on this one.
     if (this.wantedView && this.wantedView.method !== method) this.wantedView = undefined;
-    this.method = method;
+    this.method_ = method;
     for (const button of this.methodButtons) button.setAttribute('aria-pressed', String(button.dataset.method === method));
     this.axesForm.hidden = method !== 'axes';
     const model = this.model;
@@ -240,7 +242,7 @@ export class VocabularyMap extends ModelWidget {
     this.ensureBuilt();
     const model = this.model;
     if (!model) return;
-    this.method = 'axes';
+    this.method_ = 'axes';
     for (const button of this.methodButtons) button.setAttribute('aria-pressed', String(button.dataset.method === 'axes'));
     this.axesForm.hidden = false;
     const axes = { from, to, ...(upFrom !== undefined && upTo !== undefined ? { upFrom, upTo } : {}) };
@@ -440,4 +442,5 @@ export class VocabularyMap extends ModelWidget {
 // Its figures for a book: element.figure({ format, which }) and a control under it.
 installFigures(VocabularyMap, { names: (map) => (map.map ? ['vocabulary-map'] : []), load: () => import('./parts/figure-maps.js') });
 
+settableAttributes(VocabularyMap, ['method']);
 defineWidget('ew-vocabulary-map', VocabularyMap);

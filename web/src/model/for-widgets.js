@@ -1,6 +1,7 @@
 // For the widgets (web/index.js does not export these): what they ask of a
 // model without reading its whole vocabulary.
 import { internalsOf, textHostOf } from './internals.js';
+import { unproxied } from '../proxies.js';
 
 /**
  * For the widgets (web/index.js does not export it): how many ids the
@@ -8,6 +9,7 @@ import { internalsOf, textHostOf } from './internals.js';
  * reading the vocabulary.
  */
 export function tokenizerSize(model) {
+  model = unproxied(model);
   return internalsOf.has(model) ? textHostOf(model).vocabSize : model.vocabulary().length;
 }
 
@@ -17,6 +19,7 @@ export function tokenizerSize(model) {
  * one lookup: no pieces are worked out for a message nobody reads.
  */
 export function findTokenId(model, text) {
+  model = unproxied(model);
   if (!internalsOf.has(model)) {
     try {
       return model.tokenId(text);

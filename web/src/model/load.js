@@ -6,11 +6,12 @@ import { defaultModelFiles } from '../default-model.js';
 import { loadTables } from './tables.js';
 import { loadTokenizer } from './tokenizer-host.js';
 import { internalsOf } from './internals.js';
+import { unproxied } from '../proxies.js';
 import { kernelsReady } from '../kernels.js';
 import { Model } from './model.js';
 
 function shareTokenizer(model) {
-  const host = internalsOf.get(model)?.tokenizer;
+  const host = internalsOf.get(unproxied(model))?.tokenizer;
   if (model.disposed) throw new Error('loadModel: the model whose tokenizer was given has been disposed');
   if (!host) throw new Error('loadModel: the model whose tokenizer was given has no tokenizer');
   host.refs++;
@@ -63,7 +64,10 @@ export async function loadModel(files = defaultModelFiles) {
     kernelsReady,
   ].map((promise) => promise.then((value) => ({ value }), (error) => ({ error }))))
     .then((results) => {
-      const failed = results.find((result) => result.error);
+      // A module that cannot start says so first: its .wasm missing (an app
+      // whose bundler copied none of the package's files) is what the other
+      // files' failures follow from, and its message says what to do.
+      const failed = results[2].error ? results[2] : results.find((result) => result.error);
       if (failed) {
         for (const result of results) result.value?.dispose();
         throw failed.error;

@@ -8,6 +8,7 @@ import { POSITION, TOKEN } from './tables.js';
 import { Trace } from './trace.js';
 import { internalsOf, textHostOf } from './internals.js';
 import { checkText } from './text.js';
+import { markItself, proxySafe, unproxied } from '../proxies.js';
 import { decodeArguments, encodeOptions, notOneToken, specialTokensAround } from './token-text.js';
 
 // How many tokens trace() counts exactly before it says "more than".
@@ -22,6 +23,7 @@ const tableOwners = new WeakMap();
  * tables, from a copy for others.
  */
 export function cosineMatrix(table) {
+  table = unproxied(table);
   const owner = tableOwners.get(table);
   return owner ? owner.cosineMatrix(table) : cosineMatrixOf(table);
 }
@@ -32,6 +34,7 @@ export function cosineMatrix(table) {
  * most 2^30 multiply-adds in one call). A Promise of the Matrix.
  */
 export function cosineMatrixAsync(table, options) {
+  table = unproxied(table);
   const owner = tableOwners.get(table);
   return owner ? owner.cosineMatrixAsync(table, options) : cosineMatrixAsyncOf(table, options);
 }
@@ -39,6 +42,7 @@ export function cosineMatrixAsync(table, options) {
 export class Model {
   constructor(tables, tokenizer) {
     internalsOf.set(this, { tables, tokenizer });
+    markItself(this);
     // Not enumerable: DevTools' one-line preview of a model shows its sizes.
     Object.defineProperty(this, 'preview', {
       value: `${tables.vocabSize} tokens × ${tables.width} numbers, ${describePositions(tables)}, ${tables.parameterCount} learned numbers`,
@@ -350,6 +354,7 @@ export class Model {
    * Matrix works too.
    */
   cosineMatrix(table) {
+    table = unproxied(table);
     const tables = this.#live();
     if (table === null && !tables.hasPositionTable) {
       throw new TypeError('cosineMatrix: this model has no position table: it uses rotary positions (model.wpe is null)');
@@ -380,6 +385,7 @@ export class Model {
    * `options`: { signal, onProgress }.
    */
   async cosineMatrixAsync(table, options = {}) {
+    table = unproxied(table);
     const tables = this.#live();
     if (table === null && !tables.hasPositionTable) {
       throw new TypeError('cosineMatrixAsync: this model has no position table: it uses rotary positions (model.wpe is null)');
@@ -479,3 +485,5 @@ function describePositions(tables) {
 }
 
 markCopy(Model);
+// Its methods and getters work on a Model kept in a Proxy (Vue's ref() and reactive(), say).
+proxySafe(Model);

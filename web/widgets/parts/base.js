@@ -3,21 +3,31 @@
 // error when it cannot, and a "ready" signal.
 import { modelFilesOf, sharedModel } from './model-source.js';
 import { mark } from '../../src/runtime.js';
+import { unproxied } from '../../src/proxies.js';
 import { int } from './format.js';
+import { ElementBase } from './element-base.js';
 
 import { packageFile } from '../../src/files.js';
 
 let stylesheetUrl;
 
+/**
+ * Links the stylesheet at `url` into the document's head once: not when a
+ * link to the same address is there already, the page's own or one a widget
+ * added. Addresses are compared resolved, as the link's `href` reads: a
+ * bundler may give the package's URL relative (Turbopack's `new URL(…)` has
+ * the href "/_next/static/media/…"), which no resolved href equals.
+ */
+export function linkStylesheet(url) {
+  const href = new URL(String(url), document.baseURI).href;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === href)) return;
+  document.head.append(el('link', { rel: 'stylesheet', href }));
+}
+
 /** Adds the widgets' stylesheet to the document once, unless the page links it already. */
 export function ensureStylesheet() {
   stylesheetUrl ??= packageFile('web/widgets/widgets.css', () => new URL('../widgets.css', import.meta.url));
-  const present = [...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === stylesheetUrl.href);
-  if (present) return;
-  const link = document.createElement('link');
-  link.rel = 'stylesheet';
-  link.href = stylesheetUrl.href;
-  document.head.append(link);
+  linkStylesheet(stylesheetUrl);
 }
 
 let uniqueCount = 0;
@@ -90,6 +100,9 @@ export function scrollCue(box, { label = 'Table', text = 'The table goes on: swi
   }
   return cue;
 }
+
+/** What a widget says where there is no canvas (ModelWidget's #sayIfNoCanvas). */
+export const NO_CANVAS = 'The picture needs a canvas, which this browser does not give; the numbers and words are all here.';
 
 // Marks a moment for the page's timing (performance.mark('embeddings:…')), as the package's loader does.
 export { mark };
@@ -228,7 +241,7 @@ function buildAllOnTab() {
  * Until then only its status line is there; every public member that reads
  * a part calls ensureBuilt() first, so nothing outside sees the difference.
  */
-export class ModelWidget extends HTMLElement {
+export class ModelWidget extends ElementBase {
   static get observedAttributes() {
     return ['src', 'weights', 'config', 'tokenizer'];
   }
@@ -381,6 +394,8 @@ export class ModelWidget extends HTMLElement {
       return;
     }
     if (count !== this.#loadCount) return;
+    // A model kept in a framework's Proxy (Vue's ref()): the widget keeps the model itself.
+    model = unproxied(model);
     const wait = this.#whenWorthShowing();
     if (wait) {
       await wait;
@@ -403,9 +418,21 @@ export class ModelWidget extends HTMLElement {
       return;
     }
     if (count !== this.#loadCount) return;
+    this.#sayIfNoCanvas();
     this.dataset.state = 'ready';
     mark(`ready:${this.localName}`);
     this.dispatchEvent(new CustomEvent('ew-ready', { bubbles: true, detail: { model } }));
+  }
+
+  /**
+   * One line, once, where the browser gives no canvas to draw on (jsdom,
+   * happy-dom, a locked-down browser): the widget's numbers and words are
+   * all there (every draw leaves its canvas blank then), its picture is not.
+   */
+  #sayIfNoCanvas() {
+    const canvas = this.querySelector('canvas');
+    if (!canvas || canvas.getContext('2d') || this.querySelector(':scope > .ew-no-canvas')) return;
+    this.statusElement.after(el('p', { className: 'ew-no-canvas ew-muted', textContent: NO_CANVAS }));
   }
 
   #showProgress(progress) {

@@ -64,6 +64,7 @@ export function tableImage(data, rows, cols, limit) {
   canvas.height = Math.max(1, rows);
   if (rows === 0 || cols === 0) return canvas;
   const context = canvas.getContext('2d');
+  if (!context) return canvas;  // no canvas to draw on (jsdom): the picture stays blank
   const image = context.createImageData(cols, rows);
   fillPixels(new Uint32Array(image.data.buffer), data, rows * cols, limit);
   context.putImageData(image, 0, 0);
@@ -217,6 +218,7 @@ export class RowImage {
       this.blocks.set(block, canvas);
       y = 0;
     }
+    if (!context) return;  // no canvas to draw on (jsdom)
     const image = context.createImageData(this.cols, rows);
     const numbers = data.subarray(first * this.cols, (first + rows) * this.cols);
     fillPixels(new Uint32Array(image.data.buffer), this.dtype === 'float32' ? numbers : widen(numbers, this.dtype), rows * this.cols, this.limit);
@@ -313,9 +315,11 @@ export function legend(limit, { label = 'Colour scale', digits = 2 } = {}) {
   bar.width = SIZE;
   bar.height = 1;
   const context = bar.getContext('2d');
-  const image = context.createImageData(SIZE, 1);
-  new Uint32Array(image.data.buffer).set(packed);
-  context.putImageData(image, 0, 0);
+  if (context) {
+    const image = context.createImageData(SIZE, 1);
+    new Uint32Array(image.data.buffer).set(packed);
+    context.putImageData(image, 0, 0);
+  }
   const labels = document.createElement('div');
   labels.className = 'ew-legend-labels';
   for (const [text, name] of [[`${num(-limit, digits)} blue`, 'low'], ['0 white', 'zero'], [`${num(limit, digits)} red`, 'high']]) {

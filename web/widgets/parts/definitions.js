@@ -36,9 +36,14 @@ function underOldName(oldName, name, constructor) {
   };
 }
 
+// Where there is no DOM (Node, a server render, a Worker) there is nothing to
+// define: the widget modules import there and define their elements when the
+// browser imports them again (element-base.js).
+const canDefine = () => typeof customElements === 'object' && customElements !== null;
+
 /** Defines `name` now, or holds it back while a page holds definitions and `group` (its names) is not excepted. */
 function defineOne(name, constructor, group) {
-  if (customElements.get(name)) return;
+  if (!canDefine() || customElements.get(name)) return;
   if (held && !group.some((n) => held.except.has(n))) {
     held.waiting.set(name, constructor);
     return;
@@ -89,7 +94,7 @@ function hasSetter(prototype, key) {
  * class after.
  */
 export function defineDeferredWidgets() {
-  if (!held) return;
+  if (!held || !canDefine()) return;
   const { waiting } = held;
   held = undefined;
   for (const [name, constructor] of waiting) {

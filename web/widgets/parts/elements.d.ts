@@ -3,6 +3,8 @@
 // its tags to HTMLElementTagNameMap; web/widgets/index.d.ts has them all.
 // Hand-written; compiled by tsc in tests/types and tests/consumers.
 import type { Matrix, Model, Neighbour, Trace } from '../../index.js';
+// The elements in React's JSX, Vue's and Svelte's templates, typed wherever the widgets are.
+import './frameworks.js';
 
 /** The files a widget names: the weights, and config.json and tokenizer.json beside them. */
 export interface WidgetFiles {
@@ -108,7 +110,9 @@ export declare class NearestWords extends ModelWidget {
   get word(): string;
   set word(text: string);
   /** How many tokens are listed (the `k` attribute, default 10). */
-  readonly k: number;
+  get k(): number;
+  /** Sets the `k` attribute. */
+  set k(count: number | string);
   /** The id of the token shown. */
   readonly tokenId: number | undefined;
   /** Shows the closest tokens of token `id`. */
@@ -120,7 +124,9 @@ export declare class NearestWords extends ModelWidget {
 /** <ew-word-pairs>: the cosine of given pairs of tokens. */
 export declare class WordPairs extends ModelWidget {
   /** The pairs of the `pairs` attribute, with the book's figure where it gives one. */
-  readonly pairs: { a: string; b: string; book: number | undefined }[];
+  get pairs(): { a: string; b: string; book: number | undefined }[];
+  /** Sets the `pairs` attribute: "·girl ·boy 0.74; ·three ·3". */
+  set pairs(pairs: string);
   /** What is shown: each pair's ids and cosine (null, with why in `missing`, where a word is no single token). */
   readonly results: { a: string; b: string; ids: number[]; score: number | null; missing: string[] }[];
 }
@@ -140,6 +146,10 @@ export declare class DotProduct extends HTMLElement {
 export declare class PositionMap extends FigureWidget {
   /** The heat map, once shown (none for a model without a position table). */
   readonly grid: HeatGrid | undefined;
+  /** The sine and cosine waves' map shown beside the learned one (the `waves` attribute), once shown. */
+  get waves(): Matrix | undefined;
+  /** Sets the `waves` attribute (true) or removes it (false). */
+  set waves(shown: boolean);
   /** Selects the cell of places `place` and `other` (counted from 1). */
   compare(place: number, other: number): void;
   /** The two places compared now (counted from 1), once shown; an `ew-change` event says when they change. */
@@ -204,8 +214,13 @@ export declare class TrainingSlider extends FigureWidget {
    */
   get step(): number | undefined;
   set step(value: number);
-  /** How many snapshots stay loaded (the `keep` attribute, default 4). */
-  readonly keep: number;
+  /** How many snapshots stay loaded (the `keep` attribute, default 4); setting it sets the attribute. */
+  get keep(): number;
+  set keep(count: number | string);
+  /** The training snapshots, once their index is read: each one's file, step, tokens read, losses and URL. */
+  get snapshots(): { file: string; step: number; tokens_seen: number; train_loss: number | null; val_loss: number | null; url: URL | string }[] | undefined;
+  /** Sets the `snapshots` attribute: the URL of the snapshots' index. */
+  set snapshots(url: string);
   /** Snapshot i, loaded (or found loaded). */
   snapshot(i: number): Promise<Model>;
   /**
@@ -236,6 +251,9 @@ export declare class ChapterCode extends HTMLElement {
 export declare class VocabularyMap extends FigureWidget {
   /** The token picked now. */
   readonly tokenId: number | undefined;
+  /** How the map shown is made; setting it sets the `method` attribute, which switches the map. */
+  get method(): 'umap' | 'pca' | 'axes';
+  set method(method: 'umap' | 'pca');
   /** The map shown now (vocabulary × 2). */
   readonly map: Matrix | undefined;
   /** Shows the map made by 'umap' or 'pca'. */

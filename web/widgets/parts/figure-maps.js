@@ -110,7 +110,7 @@ function curveMarkup(svg, palette) {
 }
 
 function lossCurveFigure(slider) {
-  const { curve } = slider;
+  const curve = slider.lossCurve;
   const box = curve.svg.viewBox.baseVal;
   return {
     title: 'The loss during training',

@@ -233,7 +233,7 @@ export class TokenPicker {
     this.input.setAttribute('aria-expanded', 'true');
     if (this.active >= 0) {
       this.input.setAttribute('aria-activedescendant', `${listId}-${this.active}`);
-      this.list.children[this.active]?.scrollIntoView({ block: 'nearest' });
+      this.list.children[this.active]?.scrollIntoView?.({ block: 'nearest' });
     } else {
       this.input.removeAttribute('aria-activedescendant');
     }

@@ -259,6 +259,6 @@ export class TraceView {
     event.preventDefault();
     this.select(r, c);
     this.onSelect?.(this.cursor.r, this.cursor.c);
-    this.body.children[this.cursor.r]?.scrollIntoView({ block: 'nearest' });
+    this.body.children[this.cursor.r]?.scrollIntoView?.({ block: 'nearest' });
   }
 }

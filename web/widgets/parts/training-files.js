@@ -2,6 +2,8 @@
 // index, the snapshots and the loss curve.
 import { defaultModelFiles } from '../../src/default-model.js';
 import { packageFile } from '../../src/files.js';
+import { isNode } from '../../src/runtime.js';
+import { readBytes } from '../../src/sources/index.js';
 
 /**
  * For the default model's files: a function from a training file's path in
@@ -20,6 +22,8 @@ export async function defaultTrainingFiles(files) {
 
 /** fetch(url), or an error naming the file and its HTTP status. */
 export async function fetchOk(url) {
+  // The package's own files under Vitest's jsdom are file: URLs, which Node's fetch does not read.
+  if (isNode && new URL(url, document.baseURI).protocol === 'file:') return new Response((await readBytes(url, 'file')).bytes);
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${new URL(url, document.baseURI).pathname}: HTTP ${response.status}`);
   return response;
