@@ -63,7 +63,7 @@ build_wasm() {
 # module (esbuild, a dev dependency), so the browser fetches one script
 # rather than a waterfall of imports. It includes web/dist/embeddings.js.
 build_page() {
-  node tools/bundle-page.mjs
+  node tools/page/bundle.mjs
 }
 
 build_wasm_tests() {

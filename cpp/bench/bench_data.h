@@ -111,7 +111,7 @@ struct Data {
 };
 
 // The trace text: cpp/bench/trace_text.txt repeated until it has `tokens`
-// tokens, cut after the first `tokens` of them (tools/bench.mjs does the same).
+// tokens, cut after the first `tokens` of them (tools/bench/chapter.mjs does the same).
 inline void make_trace_text(Data& data, std::size_t tokens) {
   std::string base, error;
   embeddings::read_file(source_path("cpp/bench/trace_text.txt"), base, error);

@@ -61,7 +61,7 @@ test('the model is asked for once, before the widgets are up, and every widget s
   assert.equal(await page.evaluate(() => document.querySelector('#table').model === window.model), true);
 });
 
-test('the first model\'s load marks its steps, in order, for the Performance panel and tools/bench-page.mjs', async () => {
+test('the first model\'s load marks its steps, in order, for the Performance panel and tools/bench/page.mjs', async () => {
   const names = ['model-requested', 'load:instance-tables', 'load:header-read', 'load:tables-copied',
     'load:instance-tokenizer', 'load:tokenizer-loaded', 'showing:ew-embedding-table', 'ready:ew-embedding-table'];
   const at = Object.fromEntries(await page.evaluate((list) => list.map((name) =>

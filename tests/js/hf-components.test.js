@@ -235,10 +235,10 @@ test('the WordPiece model (BERT\'s, with BertPreTokenizer and the WordPiece deco
 });
 
 // The Rust crates' Unicode data are older than Node's, from which this
-// package's tables are generated (tools/gen-unicode-tables.mjs): characters
+// package's tables are generated (tools/gen/unicode-tables.mjs): characters
 // given a compatibility or canonical decomposition, or given or taken the
 // category Punctuation, by later versions follow Unicode 17.0 here and the
-// older data there. tools/compare-unicode-components.mjs finds every such code point by
+// older data there. tools/gen/unicode-versions.mjs finds every such code point by
 // putting all of them through both; this pins that list.
 test('characters newer than the Rust library\'s Unicode data follow Unicode here, and only those differ', async () => {
   const codes = (ranges) => ranges.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));

@@ -114,7 +114,7 @@ describe('inputs', () => {
   });
 });
 
-describe('a load marks its steps (User Timing, for DevTools and tools/bench-page.mjs)', () => {
+describe('a load marks its steps (User Timing, for DevTools and tools/bench/page.mjs)', () => {
   test('header, tables, tokenizer and their instances, in order, once each for one load', async () => {
     performance.clearMarks();
     const model = await loadModel(paths());

@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 import { loadModel, Matrix, mapDetails, alignMap } from '../../web/index.js';
 import { neighboursKept, setMapThreads } from '../../web/src/map.js';
-import { bundleWorker, workerFile } from '../../tools/bundle-page.mjs';
+import { bundleWorker, workerFile } from '../../tools/page/bundle.mjs';
 
-const nativeTool = fileURLToPath(new URL('../../build/native/map_layout', import.meta.url));
+const nativeTool = fileURLToPath(new URL('../../build/native/map-layout', import.meta.url));
 let model;
 
 before(async () => { model = await loadModel(); });

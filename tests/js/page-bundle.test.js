@@ -1,11 +1,11 @@
 // The chapter page loads one bundle, web/dist/page.js, built from its
-// sources by tools/bundle-page.mjs: the bundle on disk must be the one
+// sources by tools/page/bundle.mjs: the bundle on disk must be the one
 // those sources build today (or the page would show yesterday's code), and
 // the page must load it rather than the sources.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { bundlePage, bundleFile, firstScriptFile, shippedTableRanges, trainingFilesModule, trainingFilesSource } from '../../tools/bundle-page.mjs';
+import { bundlePage, bundleFile, firstScriptFile, shippedTableRanges, trainingFilesModule, trainingFilesSource } from '../../tools/page/bundle.mjs';
 
 const root = new URL('../../', import.meta.url);
 

@@ -3,7 +3,7 @@
 // same matches at the same places, for the patterns of real tokenizer.json
 // files and for patterns that exercise each construct.
 //
-// The engine runs natively, through tools/regex_matches (tools/build.sh
+// The engine runs natively, through tools/regex-matches (tools/build.sh
 // native builds it). JavaScript is made to read each pattern as Oniguruma
 // (the Rust library's engine) does: \s as the White_Space property, and
 // (?i:...) — which Node 20's RegExp does not have — as classes holding each
@@ -21,7 +21,7 @@ import { modelForTokenizer } from './helpers/big-tokenizer.js';
 import { TRICKY, longTexts, oracleSafe, randomCodePoints, randomText, storyTexts, uniformRandom } from './helpers/text.js';
 import { olderUnicodeSafe } from './helpers/unicode-versions.js';
 
-const TOOL = fileURLToPath(new URL('../../build/native/regex_matches', import.meta.url));
+const TOOL = fileURLToPath(new URL('../../build/native/regex-matches', import.meta.url));
 
 // The Split patterns of Llama 3, Qwen 3 and GPT-4o (o200k), as their
 // tokenizer.json files hold them, and GPT-2's.
@@ -144,7 +144,7 @@ function engineMatches(pattern, texts) {
   assert.ok(existsSync(TOOL), `${TOOL} is missing: run tools/build.sh native`);
   const input = [pattern, ...texts].map((t) => JSON.stringify(t)).join('\n') + '\n';
   const run = spawnSync(TOOL, { input, encoding: 'utf8', maxBuffer: 1 << 28 });
-  assert.equal(run.status, 0, `regex_matches ${JSON.stringify(pattern)}: ${run.stdout.slice(0, 300)}${run.stderr}`);
+  assert.equal(run.status, 0, `regex-matches ${JSON.stringify(pattern)}: ${run.stdout.slice(0, 300)}${run.stderr}`);
   const lines = run.stdout.split('\n');
   lines.pop();
   assert.equal(lines.length, texts.length);
@@ -301,7 +301,7 @@ test('regex: every general category and script name has Rust\'s characters', () 
 
 /**
  * The property names of the generated tables (cpp/src/text/unicode/unicode_tables.inc)
- * and the runs of each one's characters, decoded as tools/gen-unicode-tables.mjs packs them.
+ * and the runs of each one's characters, decoded as tools/gen/unicode-tables.mjs packs them.
  */
 function generatedProperties() {
   const source = readFileSync(new URL('../../cpp/src/text/unicode/unicode_tables.inc', import.meta.url), 'utf8');

@@ -1,7 +1,7 @@
 // A token table of Qwen 2.5 0.5B's shape (151,936 × 896, BF16, no position
 // table), generated on disk by the test: it loads in Node, and nearest and
 // trace work over all of it. (Llama 3.2 1B's 128,256 × 2,048 is in
-// tools/bench-scale.mjs only: CI has two cores.)
+// tools/bench/scale.mjs only: CI has two cores.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';

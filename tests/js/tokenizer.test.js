@@ -211,8 +211,8 @@ test('the test inputs are what the comparisons assume', () => {
 // The pre-tokenizer's letter, number, whitespace and word tables are
 // generated from this Node.js's Unicode data; a stale committed file would
 // make the C++ tokenizer and the JS oracles read characters differently.
-test('cpp/src/text/unicode/unicode_tables.inc is what tools/gen-unicode-tables.mjs makes', () => {
-  const script = fileURLToPath(new URL('../../tools/gen-unicode-tables.mjs', import.meta.url));
+test('cpp/src/text/unicode/unicode_tables.inc is what tools/gen/unicode-tables.mjs makes', () => {
+  const script = fileURLToPath(new URL('../../tools/gen/unicode-tables.mjs', import.meta.url));
   const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stdout + run.stderr);
   assert.match(run.stderr, /unicode_tables\.inc is up to date/);
@@ -254,7 +254,7 @@ describe('the default tokenizer (model/tokenizer.json), @huggingface/tokenizers 
     // the rest are this file's merges (4,096 entries trained on TinyStories),
     // in merge order but for the chapter's three tokens, which have the
     // chapter's ids ("Lily" 665, " girl" 477, " boy" 497), each swapped with
-    // the token that had it ("gether", " loved", " care": tools/renumber_tokens.py).
+    // the token that had it ("gether", " loved", " care": tools/training/renumber.py).
     assert.equal(defaultModel.vocabSize, 4096);
     const pinned = [
       ['Once upon a time, there was a little girl named Lily.', [415, 430, 258, 389, 44, 393, 280, 258, 383, 477, 437, 399, 46]],
@@ -619,7 +619,7 @@ describe('inputs where the JavaScript oracles differ from Hugging Face\'s Rust l
   });
 
   // The package's letter and number tables come from Node's Unicode 17.0
-  // (tools/gen-unicode-tables.mjs), which is also what the JS oracles use.
+  // (tools/gen/unicode-tables.mjs), which is also what the JS oracles use.
   // tokenizers 0.22 uses Unicode 16.0, where these characters are unassigned,
   // so "other": there "x\u{323B0}" is two pieces, here one letter run. This
   // is a known, documented difference (docs/tokenizer.md); the test pins it so

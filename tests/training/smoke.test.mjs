@@ -1,4 +1,4 @@
-// The training tools must not rot: tools/train-default-model.sh --smoke runs
+// The training tools must not rot: tools/training/train-default-model.sh --smoke runs
 // the whole pipeline (C++ tokenizer and encoder, PyTorch training, export) on
 // ~200 KB of TinyStories in seconds, and its output must have the layout the
 // shipped model/ has. Also runs the Python unit tests of the trainer.
@@ -57,13 +57,13 @@ test('trainer unit tests (python3 -m unittest)', () => {
 const haveTinyStories = existsSync(tinyStories);
 const corpusName = haveTinyStories ? 'TinyStories' : 'made-up stories (no TinyStories corpus here)';
 
-test(`tools/train-default-model.sh --smoke builds a complete model folder that loadModel loads (${corpusName})`, { timeout: 600_000 }, async () => {
+test(`tools/training/train-default-model.sh --smoke builds a complete model folder that loadModel loads (${corpusName})`, { timeout: 600_000 }, async () => {
   const out = mkdtempSync(join(tmpdir(), 'smoke-model-'));
   const corpusFolder = haveTinyStories ? undefined : mkdtempSync(join(tmpdir(), 'smoke-corpus-'));
   const corpus = haveTinyStories ? tinyStories : join(corpusFolder, 'stories.txt');
   if (!haveTinyStories) writeFileSync(corpus, madeUpStories(250_000));
   try {
-    execFileSync(join(root, 'tools', 'train-default-model.sh'), ['--smoke', '--out', out, corpus], {
+    execFileSync(join(root, 'tools', 'training', 'train-default-model.sh'), ['--smoke', '--out', out, corpus], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -123,7 +123,7 @@ test(`tools/train-default-model.sh --smoke builds a complete model folder that l
       assert.equal(model.context, T);
       assert.equal(model.parameterCount, claims.parameters);
       assert.equal(model.tokenText(511), '<|endoftext|>');
-      // The pipeline's last step renumbered the bytes a and b (tools/renumber_tokens.py):
+      // The pipeline's last step renumbered the bytes a and b (tools/training/renumber.py):
       // the tokenizer still gives Hugging Face's Rust tokenizers' ids on the renumbered file.
       assert.deepEqual([model.tokenId('a'), model.tokenId('b')], [98, 97]);
       const text = 'Once upon a time, there was a little girl.';
@@ -159,7 +159,7 @@ test(`tools/train-default-model.sh --smoke builds a complete model folder that l
 
 test('the script names what is missing', () => {
   assert.throws(
-    () => execFileSync(join(root, 'tools', 'train-default-model.sh'), [], { cwd: root, stdio: 'pipe' }),
+    () => execFileSync(join(root, 'tools', 'training', 'train-default-model.sh'), [], { cwd: root, stdio: 'pipe' }),
     (error) => /no corpus given/.test(error.stderr.toString()),
   );
 });

@@ -1,5 +1,5 @@
 // The page's first script (built into the classic script
-// web/dist/first-requests.js by tools/bundle-page.mjs, a few kilobytes): run
+// web/dist/first-requests.js by tools/page/bundle.mjs, a few kilobytes): run
 // as soon as the parser reaches it, before the document's first layout and
 // while the bundle still travels and compiles, it asks for the model's
 // weights: their first bytes and, for the shipped model, its two tables at
@@ -13,7 +13,7 @@ import { defaultModelFiles } from '../src/default-model.js';
 import { modelFilesFromAddress } from './model-choice.js';
 
 // Where the shipped model's tables lie in its weights: read from the file's
-// header when tools/bundle-page.mjs built this script, which defines this
+// header when tools/page/bundle.mjs built this script, which defines this
 // constant (the test of the bundle's freshness notices a changed model).
 // Asked for beside the first bytes, the tables wait neither for those bytes'
 // round trip nor for the main thread, which is laying out the page when they

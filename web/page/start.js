@@ -24,6 +24,6 @@ deferWidgetDefinitions({ except: ['ew-embedding-table'] });
 const choice = modelChoiceFromAddress(location.search, document.baseURI);
 export const addressProblems = choice.problems;
 setPageModelFiles(choice.files, { fallback: defaultModelFiles });
-// Marked for the page's timing (tools/bench-page.mjs, the page's tests).
+// Marked for the page's timing (tools/bench/page.mjs, the page's tests).
 performance.mark('embeddings:model-requested');
 sharedModel().catch(() => {});

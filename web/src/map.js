@@ -137,7 +137,7 @@ function workerState() {
     let worker;
     try {
       // The Worker's file is built from map-worker.js and the layout
-      // module's glue (tools/bundle-page.mjs) into one that imports nothing,
+      // module's glue (tools/page/bundle.mjs) into one that imports nothing,
       // named in the form bundlers (Vite, webpack) recognise, bundle and
       // rewrite: a literal URL beside import.meta.url, inside new Worker().
       const located = locatedFile('web/dist/map-worker.js');

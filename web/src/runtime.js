@@ -105,7 +105,7 @@ export async function instantiate(role = 'kernels', { full = false } = {}) {
  * model's load ("load:instance-tables", "load:header-read",
  * "load:tables-copied", "load:tokenizer-loaded"), the widgets' when they
  * show and are ready. DevTools' Performance panel shows them in its Timings
- * track; tools/bench-page.mjs reads the first model's to say where the page's
+ * track; tools/bench/page.mjs reads the first model's to say where the page's
  * load goes. Marks are a nicety: where there are none, nothing is lost.
  */
 export function mark(name) {

@@ -221,7 +221,7 @@ export class VocabularyMap extends ModelWidget {
     }
     this.progress.hidden = false;
     this.progress.textContent = `Computing the ${method.toUpperCase()} map in your browser…`;
-    // "embeddings:map:umap" (or pca), from the request to the drawn map, for tools/bench-map-page.mjs.
+    // "embeddings:map:umap" (or pca), from the request to the drawn map, for tools/bench/map-page.mjs.
     const mark = `embeddings:map:${method}`;
     performance.mark(`${mark}:request`);
     const entry = mapOf(model, method, ({ progress }) => {

@@ -1,4 +1,4 @@
-// GENERATED FILE, DO NOT EDIT. Regenerate with: node tools/compare-unicode-components.mjs
+// GENERATED FILE, DO NOT EDIT. Regenerate with: node tools/gen/unicode-versions.mjs
 // Code points where Hugging Face's Rust library (the tokenizers package) and this package,
 // whose tables are Node's Unicode 17.0, differ, by component. The Rust crates'
 // Unicode data are older: these characters got their decomposition or the

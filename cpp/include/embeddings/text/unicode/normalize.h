@@ -1,7 +1,7 @@
 // Unicode normalization, NFC, NFD, NFKC and NFKD, for tokenizer.json's
 // normalizers (Qwen's NFC). NFKD decomposes by the compatibility mappings
 // as well as the canonical ones; NFKC composes the result as NFC does. The data are generated from Node's
-// Unicode data (tools/gen-unicode-tables.mjs); the algorithm is Unicode's (UAX #15): decompose fully, put
+// Unicode data (tools/gen/unicode-tables.mjs); the algorithm is Unicode's (UAX #15): decompose fully, put
 // each run of marks in canonical order (a stable sort by combining class), and for NFC compose again, each
 // mark with the last starter unless a mark of the same or a higher class stands between them. Hangul
 // syllables are decomposed and composed by formula.

@@ -2,7 +2,7 @@
 // general categories and scripts of Split patterns, and normalization.
 //
 // The tables are generated from Node.js's Unicode data by
-// tools/gen-unicode-tables.mjs into cpp/src/text/unicode/unicode_tables.inc; the file
+// tools/gen/unicode-tables.mjs into cpp/src/text/unicode/unicode_tables.inc; the file
 // header there records the Unicode version. Hugging Face's `tokenizers` uses
 // Oniguruma's tables, which may be a Unicode version or two older: characters
 // assigned since then (rare new letters) can be classified differently.
