@@ -145,8 +145,8 @@ export function createChapterServer(options = {}) {
   if (unknown.length) throw new TypeError(`createChapterServer: unknown option ${unknown.map((key) => JSON.stringify(key)).join(', ')}`);
   const { root, onRequest = () => {}, files, crossOriginIsolated = true } = options;
   const site = root !== undefined;
-  const base = resolve(root ?? repositoryRoot);
   const folders = site ? ['/'] : repositoryFolders;
+  const sendFile = fileSender(resolve(root ?? repositoryRoot), folders);
 
   async function answer(request, response, logged) {
     response.setHeader('Content-Security-Policy', contentSecurityPolicy);
@@ -173,15 +173,59 @@ export function createChapterServer(options = {}) {
     return sendFile(request, response, path);
   }
 
-  function redirect(response, status, location) {
-    response.writeHead(status, { Location: location, 'Content-Length': '0' });
-    response.end();
-    return { status, bytes: 0 };
-  }
+  const server = createServer(async (request, response) => {
+    // The raw target until it is known to decode.
+    const logged = { method: request.method, path: request.url };
+    let entry;
+    try {
+      entry = await answer(request, response, logged);
+    } catch (error) {
+      entry = sendFailure(request, response, error);
+    }
+    onRequest({ ...logged, ...entry });
+  }).on('connect', (request, socket) => {
+    // A CONNECT (proxy) request would otherwise be dropped without an answer.
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  });
+  // A client that half-closes after its request (`nc`, a script) still gets
+  // its answer: by default Node closes the connection at the client's end,
+  // cutting off any answer still being prepared.
+  server.httpAllowHalfOpen = true;
+  return server;
+}
 
-  // The folders a served file must lie in once links are resolved (KaTeX
-  // may sit behind a linked node_modules, so each folder is resolved too).
-  // Resolved once; a folder that does not exist yet is tried again.
+function redirect(response, status, location) {
+  response.writeHead(status, { Location: location, 'Content-Length': '0' });
+  response.end();
+  return { status, bytes: 0 };
+}
+
+/** Answers a Refusal with its status (any other error with 500), or cuts a response already under way. */
+function sendFailure(request, response, error) {
+  const refusal = error instanceof Refusal;
+  const status = refusal ? error.status : 500;
+  const body = refusal ? error.message : 'Internal server error';
+  if (!response.headersSent) {
+    response.writeHead(status, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      ...(status === 405 ? { Allow: 'GET, HEAD' } : {}),
+      ...(refusal ? error.headers : {}),
+    });
+    response.end(request.method === 'HEAD' ? undefined : body);
+  } else {
+    response.destroy();
+  }
+  return { status, bytes: Buffer.byteLength(body) };
+}
+
+/**
+ * sendFile(request, response, path): the file at `path` under `base`, if it
+ * lies in one of `folders` once links are resolved (KaTeX may sit behind a
+ * linked node_modules, so each folder is resolved too). Each folder is
+ * resolved once; one that does not exist yet is tried again.
+ */
+function fileSender(base, folders) {
   const resolvedFolders = new Map();
   async function servedFolders() {
     for (const folder of folders) {
@@ -195,7 +239,7 @@ export function createChapterServer(options = {}) {
     return [...resolvedFolders.values()];
   }
 
-  async function sendFile(request, response, path) {
+  return async function sendFile(request, response, path) {
     let real;
     try {
       real = await realpath(join(base, path));
@@ -226,41 +270,7 @@ export function createChapterServer(options = {}) {
     } finally {
       if (!handed) await handle.close();
     }
-  }
-
-  const server = createServer(async (request, response) => {
-    // The raw target until it is known to decode.
-    const logged = { method: request.method, path: request.url };
-    let entry;
-    try {
-      entry = await answer(request, response, logged);
-    } catch (error) {
-      const refusal = error instanceof Refusal;
-      const status = refusal ? error.status : 500;
-      const body = refusal ? error.message : 'Internal server error';
-      if (!response.headersSent) {
-        response.writeHead(status, {
-          'Content-Type': 'text/plain; charset=utf-8',
-          'Content-Length': String(Buffer.byteLength(body)),
-          ...(status === 405 ? { Allow: 'GET, HEAD' } : {}),
-          ...(refusal ? error.headers : {}),
-        });
-        response.end(request.method === 'HEAD' ? undefined : body);
-      } else {
-        response.destroy();
-      }
-      entry = { status, bytes: Buffer.byteLength(body) };
-    }
-    onRequest({ ...logged, ...entry });
-  }).on('connect', (request, socket) => {
-    // A CONNECT (proxy) request would otherwise be dropped without an answer.
-    socket.end('HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-  });
-  // A client that half-closes after its request (`nc`, a script) still gets
-  // its answer: by default Node closes the connection at the client's end,
-  // cutting off any answer still being prepared.
-  server.httpAllowHalfOpen = true;
-  return server;
+  };
 }
 
 /**

@@ -64,101 +64,119 @@ function generatedTable(rows, cols) {
   return new Matrix(data, rows, cols, { name: `generated ${rows} × ${cols}` });
 }
 
-export async function runMapBench({ markdown = false } = {}) {
-  const model = await loadModel();
-  const colours = groupIds(model.vocabulary()).colours;
-  const lines = [];
-  const row = (...cells) => lines.push(markdown ? `| ${cells.join(' | ')} |` : cells.join('  ·  '));
-
-  // PCA, warm.
+/** PCA of the default model's table, warm: the median of 11 and the map. */
+async function timePca(model) {
   await model.map({ method: 'pca' });
-  const pcaTimes = [];
-  let pca;
+  const times = [];
+  let map;
   for (let i = 0; i < 11; i++) {
     const start = now();
-    pca = await model.map({ method: 'pca' });
-    pcaTimes.push(now() - start);
+    map = await model.map({ method: 'pca' });
+    times.push(now() - start);
   }
+  return { ms: median(times), map };
+}
 
-  // UMAP: ours, umap-js, ours, ours, umap-js.
+/** umap-js on the table's rows with cosine distance: its time, epochs, map and the 10-NN it keeps. */
+async function umapJsRun(umapJs, model, rows) {
+  const cosineDistance = (a, b) => {
+    let ab = 0, aa = 0, bb = 0;
+    for (let k = 0; k < a.length; k++) { ab += a[k] * b[k]; aa += a[k] * a[k]; bb += b[k] * b[k]; }
+    return 1 - ab / Math.sqrt(aa * bb);
+  };
+  const start = now();
+  const layout = new umapJs.UMAP({ nComponents: 2, nNeighbors: 15, minDist: 0.1, distanceFn: cosineDistance });
+  const points = layout.fit(rows);
+  const ms = now() - start;
+  const flat = new Float32Array(points.length * 2);
+  points.forEach(([x, y], i) => { flat[2 * i] = x; flat[2 * i + 1] = y; });
+  const map = new Matrix(flat, points.length, 2);
+  const run = { ms, epochs: layout.getNEpochs(), map, kept: await neighboursKept(model.wte, map, 10) };
+  process.stderr.write(`  map: umap-js ${seconds(ms)}, kept ${(100 * run.kept).toFixed(2)}%\n`);
+  return run;
+}
+
+/** UMAP by model.map and by umap-js, in turns (ours, umap-js, ours, ours, umap-js). */
+async function umapRuns(model) {
   const umapJs = loadUmapJs();
-  const ours = [], oursKept = [];
-  let umap;
+  const ours = { ms: [], kept: [], map: undefined };
   const runOurs = async (seed) => {
     const start = now();
-    umap = await model.map({ method: 'umap', neighbours: 15, minDist: 0.1, seed });
-    ours.push(now() - start);
-    oursKept.push(await neighboursKept(model.wte, umap, 10));
-    process.stderr.write(`  map: model.map umap (seed ${seed}) ${seconds(ours.at(-1))}, kept ${(100 * oursKept.at(-1)).toFixed(2)}%\n`);
+    ours.map = await model.map({ method: 'umap', neighbours: 15, minDist: 0.1, seed });
+    ours.ms.push(now() - start);
+    ours.kept.push(await neighboursKept(model.wte, ours.map, 10));
+    process.stderr.write(`  map: model.map umap (seed ${seed}) ${seconds(ours.ms.at(-1))}, kept ${(100 * ours.kept.at(-1)).toFixed(2)}%\n`);
   };
   // A warm-up on a small table: the layout module compiles and the engine warms up, uncounted.
   await model.map({ table: new Matrix(model.wte.data.slice(0, 500 * model.width), 500, model.width), epochs: 20 });
   await runOurs(1);
   const theirs = [];
   const rows = umapJs && Array.from({ length: model.vocabSize }, (_, i) => Array.from(model.wte.rowView(i)));
-  const runTheirs = async () => {
-    if (!umapJs) return;
-    const cosineDistance = (a, b) => {
-      let ab = 0, aa = 0, bb = 0;
-      for (let k = 0; k < a.length; k++) { ab += a[k] * b[k]; aa += a[k] * a[k]; bb += b[k] * b[k]; }
-      return 1 - ab / Math.sqrt(aa * bb);
-    };
-    const start = now();
-    const layout = new umapJs.UMAP({ nComponents: 2, nNeighbors: 15, minDist: 0.1, distanceFn: cosineDistance });
-    const points = layout.fit(rows);
-    const ms = now() - start;
-    const flat = new Float32Array(points.length * 2);
-    points.forEach(([x, y], i) => { flat[2 * i] = x; flat[2 * i + 1] = y; });
-    const map = new Matrix(flat, points.length, 2);
-    theirs.push({ ms, epochs: layout.getNEpochs(), map, kept: await neighboursKept(model.wte, map, 10) });
-    process.stderr.write(`  map: umap-js ${seconds(ms)}, kept ${(100 * theirs.at(-1).kept).toFixed(2)}%\n`);
-  };
-  await runTheirs();
+  if (umapJs) theirs.push(await umapJsRun(umapJs, model, rows));
   await runOurs(2);
   await runOurs(3);
-  await runTheirs();
-  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const percents = (xs) => xs.map((x) => (100 * x).toFixed(1)).join(', ');
+  if (umapJs) theirs.push(await umapJsRun(umapJs, model, rows));
+  return { ours, theirs };
+}
 
-  const kept = {
-    ours: mean(oursKept),
-    pca: await neighboursKept(model.wte, pca, 10),
-    theirs: theirs.length && mean(theirs.map((t) => t.kept)),
-  };
-  const spread = { ours: colourSpread(umap, colours), pca: colourSpread(pca, colours), theirs: theirs.length && colourSpread(theirs[0].map, colours) };
-
-  // GPT-2's shape.
+/** PCA and UMAP of a generated table of GPT-2's shape: their times. */
+async function timeGpt2Shape(model) {
   const big = generatedTable(50257, 768);
   let start = now();
   await model.map({ method: 'pca', table: big });
-  const bigPca = now() - start;
+  const pca = now() - start;
   start = now();
   await model.map({ table: big });
-  const bigUmap = now() - start;
+  return { pca, umap: now() - start };
+}
 
-  const ourMedian = median(ours), theirMedian = theirs.length && median(theirs.map((t) => t.ms));
-  if (markdown) lines.push('| case | time | 10-NN kept | colour words\' spread |', '|---|---|---|---|');
-  row('PCA, 4,096 × 128, WebAssembly (median of 11)', seconds(median(pcaTimes)), `${(100 * kept.pca).toFixed(1)}%`, `${(100 * spread.pca).toFixed(1)}%`);
-  row(`UMAP by model.map (${mapDetailsOf(umap).epochs} epochs, seeds 1-3: median time, mean kept)`, seconds(ourMedian),
-    `${(100 * kept.ours).toFixed(1)}% (${percents(oursKept)})`, `${(100 * spread.ours).toFixed(2)}%`);
-  if (theirs.length) {
-    row(`UMAP by umap-js (${theirs[0].epochs} epochs, ${theirs.length} runs: median time, mean kept)`, seconds(theirMedian),
-      `${(100 * kept.theirs).toFixed(1)}% (${percents(theirs.map((t) => t.kept))})`, `${(100 * spread.theirs).toFixed(2)}%`);
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const percents = (xs) => xs.map((x) => (100 * x).toFixed(1)).join(', ');
+const percent = (x, digits = 1) => `${(100 * x).toFixed(digits)}%`;
+
+function printTargets(pca, ourMedian, theirs, kept) {
+  console.log('\nTargets:');
+  const status = (ok) => (ok ? 'met    ' : 'NOT met');
+  console.log(`  ${status(pca.ms < 20)}  PCA under 20 ms in WebAssembly: ${seconds(pca.ms)}`);
+  if (!theirs.length) {
+    console.log('  (umap-js is not installed: set UMAP_JS to its lib/umap-js.js to compare)');
+    return;
   }
-  row('PCA, generated 50,257 × 768 (the Krylov method)', seconds(bigPca), '', '');
-  row('UMAP, generated 50,257 × 768 (NN-descent)', seconds(bigUmap), '', '');
+  const theirMedian = median(theirs.map((t) => t.ms));
+  console.log(`  ${status(theirMedian / ourMedian >= 10)}  UMAP ≥ 10× faster than umap-js: ${(theirMedian / ourMedian).toFixed(1)}×`);
+  console.log(`  ${status(kept.ours >= kept.theirs)}  UMAP keeps at least as many 10-NN as umap-js: ${percent(kept.ours, 2)} vs ${percent(kept.theirs, 2)}`);
+}
+
+export async function runMapBench({ markdown = false } = {}) {
+  const model = await loadModel();
+  const colours = groupIds(model.vocabulary()).colours;
+  const lines = [];
+  const row = (...cells) => lines.push(markdown ? `| ${cells.join(' | ')} |` : cells.join('  ·  '));
+  const pca = await timePca(model);
+  const { ours, theirs } = await umapRuns(model);
+  const kept = {
+    ours: mean(ours.kept),
+    pca: await neighboursKept(model.wte, pca.map, 10),
+    theirs: theirs.length && mean(theirs.map((t) => t.kept)),
+  };
+  const spread = { ours: colourSpread(ours.map, colours), pca: colourSpread(pca.map, colours), theirs: theirs.length && colourSpread(theirs[0].map, colours) };
+  const gpt2 = await timeGpt2Shape(model);
+
+  const ourMedian = median(ours.ms);
+  if (markdown) lines.push('| case | time | 10-NN kept | colour words\' spread |', '|---|---|---|---|');
+  row('PCA, 4,096 × 128, WebAssembly (median of 11)', seconds(pca.ms), percent(kept.pca), percent(spread.pca));
+  row(`UMAP by model.map (${mapDetailsOf(ours.map).epochs} epochs, seeds 1-3: median time, mean kept)`, seconds(ourMedian),
+    `${percent(kept.ours)} (${percents(ours.kept)})`, percent(spread.ours, 2));
+  if (theirs.length) {
+    row(`UMAP by umap-js (${theirs[0].epochs} epochs, ${theirs.length} runs: median time, mean kept)`, seconds(median(theirs.map((t) => t.ms))),
+      `${percent(kept.theirs)} (${percents(theirs.map((t) => t.kept))})`, percent(spread.theirs, 2));
+  }
+  row('PCA, generated 50,257 × 768 (the Krylov method)', seconds(gpt2.pca), '', '');
+  row('UMAP, generated 50,257 × 768 (NN-descent)', seconds(gpt2.umap), '', '');
   console.log('\nThe vocabulary map (the 10-NN kept: share of each token\'s 10 nearest cosine neighbours in 128-d ' +
     'kept among its 10 nearest on the map; spread: mean distance between the colour words over that between random tokens):\n');
   console.log(lines.join('\n'));
-  console.log('\nTargets:');
-  const status = (ok) => (ok ? 'met    ' : 'NOT met');
-  console.log(`  ${status(median(pcaTimes) < 20)}  PCA under 20 ms in WebAssembly: ${seconds(median(pcaTimes))}`);
-  if (theirs.length) {
-    console.log(`  ${status(theirMedian / ourMedian >= 10)}  UMAP ≥ 10× faster than umap-js: ${(theirMedian / ourMedian).toFixed(1)}×`);
-    console.log(`  ${status(kept.ours >= kept.theirs)}  UMAP keeps at least as many 10-NN as umap-js: ${(100 * kept.ours).toFixed(2)}% vs ${(100 * kept.theirs).toFixed(2)}%`);
-  } else {
-    console.log('  (umap-js is not installed: set UMAP_JS to its lib/umap-js.js to compare)');
-  }
+  printTargets(pca, ourMedian, theirs, kept);
   model.dispose();
 }
 

@@ -434,6 +434,84 @@ function summarizeFloor(floors, pages) {
   };
 }
 
+/**
+ * Each profile's loads: for each round the floor, then each page (in turns,
+ * the first of them changing each round), so a slow spell of the machine
+ * hits all alike. One list of results per page, one entry per profile.
+ */
+async function measureProfiles(browser, server, profiles, pagePaths, runs) {
+  const pageResults = pagePaths.map(() => []);
+  for (const profile of profiles) {
+    for (const pagePath of pagePaths) await loadPage(browser, server, profile, { pagePath });  // warms the server's file cache, not the browser's
+    const lists = pagePaths.map(() => []), floors = [];
+    for (let i = 0; i < runs; i++) {
+      floors.push(await loadPage(browser, server, profile, { floor: true }));
+      for (let k = 0; k < pagePaths.length; k++) {
+        const j = (i + k) % pagePaths.length;
+        lists[j].push(await loadPage(browser, server, profile, { pagePath: pagePaths[j] }));
+      }
+    }
+    lists.forEach((list, j) => {
+      const page = summarize(list), floor = summarizeFloor(floors, list);
+      pageResults[j].push({ profile, ...page, ...floor, errors: [...page.errors, ...floor.errors] });
+    });
+  }
+  return pageResults;
+}
+
+const ms = (x) => (x === undefined || !Number.isFinite(x) ? '–' : `${Math.round(x)} ms`);
+const span = (t) => (t.median === undefined ? '–' : `${ms(t.median)} (${Math.round(t.min)}–${Math.round(t.max)})`);
+const kb = (x) => (x === undefined ? '–' : `${(x / 1000).toFixed(1)} kB`);
+
+/** The table's rows: a label and the cell of one profile's results. */
+function resultRows(weightsSize) {
+  return [
+    [`floor: same bytes, compile, parse, paint ${FLOOR_ROWS} rows`, (r) => span(r.floor)],
+    ['first model widget ÷ floor (medians; pairs\' range)', (r) => `${r.ratio.toFixed(2)}× (${r.pairRatios.min.toFixed(2)}–${r.pairRatios.max.toFixed(2)})`],
+    ['first widget ready (dot product, needs no model)', (r) => span(r.firstWidget)],
+    ['first model widget ready', (r) => span(r.firstModelWidget)],
+    ['embedding table ready (top of the page)', (r) => span(r.table)],
+    ...LOAD_STAGES.map(([name, label]) => [`  ${label}`, (r) => span(r.stages[name])]),
+    ['every figure in the text filled', (r) => span(r.figures)],
+    ['every model widget ready (those off screen build after first paint)', (r) => span(r.everyModelWidget)],
+    ['the weights\' first request sent (the floor\'s)', (r) => `${span(r.weightsAsked)} [${ms(r.floorWeightsAsked)}]`],
+    ['the tables\' last byte in (the floor\'s)', (r) => `${span(r.tablesArrived)} [${ms(r.floorTablesArrived)}]`],
+    ['DOMContentLoaded', (r) => span(r.domContentLoaded)],
+    ['load event', (r) => span(r.load)],
+    ['bytes fetched, all', (r) => kb(r.bytes.total)],
+    ['  the floor\'s', (r) => kb(r.floorBytes)],
+    ['  embeddings.wasm (and layout.wasm, the map\'s)', (r) => kb(r.bytes.wasm)],
+    ['  JavaScript: the first script, the page, widgets, package and Emscripten\'s glue', (r) => kb(r.bytes.pageJs)],
+    ['  JavaScript: KaTeX (after the widgets, when idle)', (r) => kb(r.bytes.katexJs)],
+    ['  CSS / fonts', (r) => `${kb(r.bytes.css)} / ${kb(r.bytes.fonts)}`],
+    ['  model.safetensors (range requests)', (r) => `${kb(r.bytes.weights)} of ${kb(weightsSize)} in ${r.bytes.weightRequests} requests`],
+    ['  config.json / tokenizer.json', (r) => `${kb(r.bytes.config)} / ${kb(r.bytes.tokenizer)}`],
+    ['  training snapshots (load when scrolled to)', (r) => kb(r.bytes.snapshots)],
+  ];
+}
+
+
+/** One page's table: a column per profile. */
+function printPage(pagePath, results, rows, { haveModel, runs, wasmSize, wasmGzip, markdown }) {
+  const header = ['page', ...results.map((r) => r.profile.name)];
+  const body = rows.map(([label, f]) => [label, ...results.map(f)]);
+  console.log(`\nPage ${pagePath}: ${haveModel ? 'default model (model/)' : 'generated model of the default shape (model/ is empty)'}; ` +
+    `Chromium headless on localhost (the network profile throttled by DevTools); median of ${runs} cold loads (range in brackets), ` +
+    'each beside a load of the floor page. ' +
+    `embeddings.wasm: ${wasmSize} bytes (${wasmGzip} gzipped).\n`);
+  if (markdown) {
+    const line = (cells) => `| ${cells.join(' | ')} |`;
+    const indent = (cells) => [cells[0].replace(/^ +/, (m) => '&nbsp;'.repeat(2 * m.length)), ...cells.slice(1)];
+    console.log([line(header), line(header.map((_, i) => (i ? '---:' : '---'))), ...body.map((r) => line(indent(r)))].join('\n'));
+  } else {
+    const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
+    const pad = (cells) => cells.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+    console.log([pad(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(pad)].join('\n'));
+  }
+  const errors = results.flatMap((r) => r.errors);
+  if (errors.length) console.log(`\nPage errors: ${[...new Set(errors)].join('; ')}`);
+}
+
 export async function runPageBench({ runs = 5, markdown = false, profile: wantProfile = false, trace = false, desktopOnly = false, network = true, pagePaths = ['/web/page/'] } = {}) {
   if (!existsSync(CHROMIUM)) {
     console.log(`\nPage: skipped (no Chromium at ${CHROMIUM}).`);
@@ -460,27 +538,9 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
       network: { latency: 150, downloadThroughput: 9e6 / 8, uploadThroughput: 2e6 / 8 },
     },
   ].slice(0, desktopOnly ? 1 : network ? 3 : 2);
-  // One list of results per page, one entry per profile.
-  const pageResults = pagePaths.map(() => []);
-  let profileText, traceText;
+  let pageResults, profileText, traceText;
   try {
-    for (const profile of profiles) {
-      for (const pagePath of pagePaths) await loadPage(browser, server, profile, { pagePath });  // warms the server's file cache, not the browser's
-      // Interleaved: the floor, then each page (in turns, the first of them changing each round),
-      // so a slow spell of the machine hits all alike.
-      const lists = pagePaths.map(() => []), floors = [];
-      for (let i = 0; i < runs; i++) {
-        floors.push(await loadPage(browser, server, profile, { floor: true }));
-        for (let k = 0; k < pagePaths.length; k++) {
-          const j = (i + k) % pagePaths.length;
-          lists[j].push(await loadPage(browser, server, profile, { pagePath: pagePaths[j] }));
-        }
-      }
-      lists.forEach((list, j) => {
-        const page = summarize(list), floor = summarizeFloor(floors, list);
-        pageResults[j].push({ profile, ...page, ...floor, errors: [...page.errors, ...floor.errors] });
-      });
-    }
+    pageResults = await measureProfiles(browser, server, profiles, pagePaths, runs);
     if (wantProfile) profileText = await profileLoad(browser, server, pagePaths[0]);
     if (trace) traceText = await traceLoads(browser, server, pagePaths, runs);
   } finally {
@@ -490,53 +550,9 @@ export async function runPageBench({ runs = 5, markdown = false, profile: wantPr
 
   const wasmPath = `${root}web/dist/embeddings.wasm`;
   const wasmSize = statSync(wasmPath).size, wasmGzip = gzipSync(readFileSync(wasmPath), { level: 9 }).length;
-  const ms = (x) => (x === undefined || !Number.isFinite(x) ? '–' : `${Math.round(x)} ms`);
-  const span = (t) => (t.median === undefined ? '–' : `${ms(t.median)} (${Math.round(t.min)}–${Math.round(t.max)})`);
-  const kb = (x) => (x === undefined ? '–' : `${(x / 1000).toFixed(1)} kB`);
-  const rows = [
-    [`floor: same bytes, compile, parse, paint ${FLOOR_ROWS} rows`, (r) => span(r.floor)],
-    ['first model widget ÷ floor (medians; pairs\' range)', (r) => `${r.ratio.toFixed(2)}× (${r.pairRatios.min.toFixed(2)}–${r.pairRatios.max.toFixed(2)})`],
-    ['first widget ready (dot product, needs no model)', (r) => span(r.firstWidget)],
-    ['first model widget ready', (r) => span(r.firstModelWidget)],
-    ['embedding table ready (top of the page)', (r) => span(r.table)],
-    ...LOAD_STAGES.map(([name, label]) => [`  ${label}`, (r) => span(r.stages[name])]),
-    ['every figure in the text filled', (r) => span(r.figures)],
-    ['every model widget ready (those off screen build after first paint)', (r) => span(r.everyModelWidget)],
-    ['the weights\' first request sent (the floor\'s)', (r) => `${span(r.weightsAsked)} [${ms(r.floorWeightsAsked)}]`],
-    ['the tables\' last byte in (the floor\'s)', (r) => `${span(r.tablesArrived)} [${ms(r.floorTablesArrived)}]`],
-    ['DOMContentLoaded', (r) => span(r.domContentLoaded)],
-    ['load event', (r) => span(r.load)],
-    ['bytes fetched, all', (r) => kb(r.bytes.total)],
-    ['  the floor\'s', (r) => kb(r.floorBytes)],
-    ['  embeddings.wasm (and layout.wasm, the map\'s)', (r) => kb(r.bytes.wasm)],
-    ['  JavaScript: the first script, the page, widgets, package and Emscripten\'s glue', (r) => kb(r.bytes.pageJs)],
-    ['  JavaScript: KaTeX (after the widgets, when idle)', (r) => kb(r.bytes.katexJs)],
-    ['  CSS / fonts', (r) => `${kb(r.bytes.css)} / ${kb(r.bytes.fonts)}`],
-    ['  model.safetensors (range requests)', (r) => `${kb(r.bytes.weights)} of ${kb(weightsSize)} in ${r.bytes.weightRequests} requests`],
-    ['  config.json / tokenizer.json', (r) => `${kb(r.bytes.config)} / ${kb(r.bytes.tokenizer)}`],
-    ['  training snapshots (load when scrolled to)', (r) => kb(r.bytes.snapshots)],
-  ];
-  for (const [j, results] of pageResults.entries()) printPage(pagePaths[j], results);
-
-  function printPage(pagePath, results) {
-    const header = ['page', ...results.map((r) => r.profile.name)];
-    const body = rows.map(([label, f]) => [label, ...results.map(f)]);
-    console.log(`\nPage ${pagePath}: ${haveModel ? 'default model (model/)' : 'generated model of the default shape (model/ is empty)'}; ` +
-      `Chromium headless on localhost (the network profile throttled by DevTools); median of ${runs} cold loads (range in brackets), ` +
-      'each beside a load of the floor page. ' +
-      `embeddings.wasm: ${wasmSize} bytes (${wasmGzip} gzipped).\n`);
-    if (markdown) {
-      const line = (cells) => `| ${cells.join(' | ')} |`;
-      const indent = (cells) => [cells[0].replace(/^ +/, (m) => '&nbsp;'.repeat(2 * m.length)), ...cells.slice(1)];
-      console.log([line(header), line(header.map((_, i) => (i ? '---:' : '---'))), ...body.map((r) => line(indent(r)))].join('\n'));
-    } else {
-      const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-      const pad = (cells) => cells.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
-      console.log([pad(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(pad)].join('\n'));
-    }
-    const errors = results.flatMap((r) => r.errors);
-    if (errors.length) console.log(`\nPage errors: ${[...new Set(errors)].join('; ')}`);
-  }
+  const rows = resultRows(weightsSize);
+  const about = { haveModel, runs, wasmSize, wasmGzip, markdown };
+  for (const [j, results] of pageResults.entries()) printPage(pagePaths[j], results, rows, about);
   if (profileText) console.log(profileText);
   if (traceText) console.log(traceText);
   // The targets are the last page's (with --page before --page after: the page after).

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Lists the C++ functions longer than a limit (80 lines by default, from
-// the first line of the signature to the closing brace) in the given files
-// and folders, and fails if there are any. It reads code as clang-format
+// Lists the C++ and JavaScript functions longer than a limit (80 lines by
+// default, from the first line of the signature to the closing brace) in
+// the given files and folders, and fails if there are any. JavaScript
+// (.js, .mjs) is read by TypeScript's parser, a dev dependency: every
+// function, method, accessor and arrow function with a body counts, each
+// on its own (an inner function's lines count in its outer one's too);
+// folders named dist or node_modules are skipped. C++ is read as clang-format
 // leaves it: braces are counted outside comments, strings, character
 // literals and preprocessor lines; a brace opens a function's body when it
 // follows a parenthesis at namespace or class scope, after a space (a braced
@@ -10,7 +14,8 @@
 // are not counted.
 //   node tools/check/function-length.mjs [--limit N] [--list] PATH...
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import ts from 'typescript';
 
 const args = process.argv.slice(2);
 let limit = 80;
@@ -22,9 +27,40 @@ for (let i = 0; i < args.length; ++i) {
   else paths.push(args[i]);
 }
 
+const isJavaScript = (path) => /\.m?js$/.test(path);
+
 function sources(path) {
-  if (statSync(path).isDirectory()) return readdirSync(path).sort().flatMap((name) => sources(join(path, name)));
-  return /\.(cpp|cc|h|hpp)$/.test(path) ? [path] : [];
+  if (statSync(path).isDirectory()) {
+    if (['dist', 'node_modules'].includes(basename(path))) return [];
+    return readdirSync(path).sort().flatMap((name) => sources(join(path, name)));
+  }
+  return /\.(cpp|cc|h|hpp)$/.test(path) || isJavaScript(path) ? [path] : [];
+}
+
+/** A JavaScript function's name: its own, or that of the variable, property or class member it is. */
+function nameOf(node, source) {
+  if (node.name) return node.name.getText(source);
+  const parent = node.parent;
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))) {
+    return parent.name.getText(source);
+  }
+  return '(anonymous)';
+}
+
+function longJavaScriptFunctions(file) {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const found = [];
+  const visit = (node) => {
+    if (ts.isFunctionLike(node) && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      const last = source.getLineAndCharacterOfPosition(node.end).line + 1;
+      const lines = last - first + 1;
+      if (lines > limit || list) found.push({ file, line: first, lines, name: nameOf(node, source) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
 }
 
 // The code with comments, string and character literals blanked (newlines
@@ -73,6 +109,7 @@ function code(text) {
 const lineOf = (text, offset) => text.slice(0, offset).split('\n').length;
 
 function longFunctions(file) {
+  if (isJavaScript(file)) return longJavaScriptFunctions(file);
   const text = code(readFileSync(file, 'utf8'));
   const found = [];
   const scopes = [];  // 'scope' (namespace, class, enum, initializer) or 'function'
@@ -115,4 +152,5 @@ if (over.length > 0) {
   console.error(`${over.length} function(s) over ${limit} lines`);
   process.exit(1);
 }
-if (!list) console.log(`function length: none over ${limit} lines in ${files.length} C++ files`);
+const javaScript = files.filter(isJavaScript).length;
+if (!list) console.log(`function length: none over ${limit} lines in ${files.length - javaScript} C++ and ${javaScript} JavaScript files`);
