@@ -1,5 +1,5 @@
 // Embind glue between the C++ library and web/: buffer handoff and one
-// declarative binding block. The sessions (embeddings/session.h) do the
+// declarative binding block. The sessions (embeddings/session/model_session.h, text_session.h) do the
 // work; this file only tells them how much memory the WebAssembly heap has
 // left, turns their buffers into addresses JavaScript can write through, and
 // names what JavaScript may call. Every address JavaScript uses comes from
@@ -13,7 +13,8 @@
 #include <string>
 
 #include "embeddings/kernels/kernels.h"
-#include "embeddings/session/session.h"
+#include "embeddings/session/model_session.h"
+#include "embeddings/session/text_session.h"
 
 namespace {
 

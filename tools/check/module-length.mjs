@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Lists the JavaScript modules longer than a limit (500 lines by default)
-// in the given folders, and fails if there are any: a module that long
-// holds more than one job, and is split by job (docs/design.md). Built
-// output (dist/) and installed packages (node_modules/) are not read.
+// Lists the JavaScript modules and C++ files (sources and headers) longer
+// than a limit (500 lines by default) in the given folders, and fails if
+// there are any: a file that long holds more than one job, and is split by
+// job (docs/design.md). Built output (dist/), installed packages
+// (node_modules/) and generated tables (.inc) are not read.
 //   node tools/check/module-length.mjs [--limit N] PATH...
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -20,7 +21,7 @@ function modules(path) {
     if (['dist', 'node_modules'].includes(basename(path))) return [];
     return readdirSync(path).sort().flatMap((name) => modules(join(path, name)));
   }
-  return /\.m?js$/.test(path) ? [path] : [];
+  return /\.(m?js|cpp|cc|h|hpp)$/.test(path) ? [path] : [];
 }
 
 const long = paths.flatMap(modules).map((path) => {
@@ -29,7 +30,7 @@ const long = paths.flatMap(modules).map((path) => {
 }).filter(({ lines }) => lines > limit);
 for (const { path, lines } of long) console.error(`${path}: ${lines} lines (at most ${limit})`);
 if (long.length) {
-  console.error(`${long.length} JavaScript module${long.length === 1 ? ' is' : 's are'} over ${limit} lines: split each by job.`);
+  console.error(`${long.length} file${long.length === 1 ? ' is' : 's are'} over ${limit} lines: split each by job.`);
   process.exit(1);
 }
-console.log(`No JavaScript module over ${limit} lines in ${paths.join(' ')}.`);
+console.log(`No JavaScript module or C++ file over ${limit} lines in ${paths.join(' ')}.`);

@@ -11,7 +11,7 @@
 
 using embeddings::test::bits_of;
 
-TEST(Widen, EverySixteenBitNumberWidensExactly) {
+TEST(SixteenBitNumbers, EveryOneWidensExactly) {
   for (std::uint32_t bits = 0; bits < 0x10000; ++bits) {
     const auto half = static_cast<std::uint16_t>(bits);
     const float f16 = embeddings::f16_bits_to_f32(half), expected16 = embeddings::test::f16_oracle(half);

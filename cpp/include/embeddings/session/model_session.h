@@ -1,22 +1,18 @@
 // What one loaded model is to its caller: a ModelSession owns the tables
-// loader, the two tables and a workspace for every later call; a TextSession owns the tokenizer and the
-// buffers text passes through. The WebAssembly bindings hand these to
-// JavaScript almost unchanged (bindings/embind.cpp), and the native tests
-// drive them the same way.
+// loader, the two tables and a workspace for every later call. The
+// WebAssembly bindings hand it to JavaScript almost unchanged
+// (bindings/embind.cpp), and the native tests drive it the same way.
 //
 // Memory discipline. A ModelSession allocates everything it will ever need in
 // read_header(), before a byte of the tables is read, and checks the total
 // against a MemoryBudget first: so a model that cannot fit is refused with
 // its sizes, and no later call allocates more than a short message. (The
 // JavaScript layer relies on this: views of the tables stay valid only while
-// the memory under them never grows.) A TextSession's memory follows the
-// text it is given; each request is checked against the budget before it is
-// made.
+// the memory under them never grows.)
 //
-// Failures are `false` (or a null buffer) with error() saying why, never an
-// exception or an abort. Messages name no file: error_source() says which
-// file a ModelSession's error is about, and the caller, which knows what it
-// called the files, names it.
+// Failures are `false` with error() saying why, never an exception or an
+// abort. Messages name no file: error_source() says which file an error is
+// about, and the caller, which knows what it called the files, names it.
 #pragma once
 
 #include <cstddef>
@@ -26,29 +22,11 @@
 #include <vector>
 
 #include "embeddings/common/buffer.h"
+#include "embeddings/common/memory_budget.h"
 #include "embeddings/formats/tables_loader.h"
 #include "embeddings/kernels/kernels.h"
-#include "embeddings/text/tokenizer.h"
 
 namespace embeddings {
-
-// How much more memory malloc can hand out. The default is unbounded (native
-// code, where an allocation that fails is reported anyway); the WebAssembly
-// bindings ask the heap; tests give a fixed number.
-class MemoryBudget {
- public:
-  using Probe = std::uint64_t (*)();
-  MemoryBudget() = default;
-  // `room` is exact and may be slow (it may walk the heap); `fast_room`, a
-  // cheap lower bound (what memory can still grow by), answers first.
-  MemoryBudget(Probe room, Probe fast_room) : room_(room), fast_room_(fast_room) {}
-  std::uint64_t room() const;
-  bool has_room(std::uint64_t bytes) const;
-
- private:
-  Probe room_ = nullptr;
-  Probe fast_room_ = nullptr;
-};
 
 // Longest vector a caller copies into a session at once: longer vectors from
 // outside are processed in chunks of this many numbers, so none needs an
@@ -65,16 +43,6 @@ inline constexpr std::size_t kSlackBytes = 1 << 20;
 // parsing. (tokenizer.json is not read as a tree; its loader estimates its
 // own tables and checks them against the budget.)
 inline constexpr std::uint64_t kJsonBytesPerInputByte = 96;
-// Worst case of Tokenizer::encode per input byte: the ids (4, doubled by
-// vector growth), a piece's symbols (16) and merge queue (up to 3 entries of
-// 12, doubled), the prefixed copy of a gap (1), with margin.
-inline constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
-// And with offsets: each id's (16, doubled by vector growth), the model's
-// spans of a piece (12 an id) and the normalized text's (8 a byte), with margin.
-inline constexpr std::uint64_t kOffsetsBytesPerInputByte = 64;
-// Slots of a TextSession's piece cache: 256 KiB, enough for the words of
-// a long story (what it saves on TinyStories: docs/benchmarks.md).
-inline constexpr std::size_t kPieceCacheSlots = 4096;
 // Tokens one trace holds for a model without a position table (rotary
 // positions): its context (Llama 3's is 131,072) would make the trace rows
 // gigabytes, and the chapter traces sentences.
@@ -213,100 +181,6 @@ class ModelSession {
   double sums_[3] = {};
   Buffer<unsigned char> header_;
   Buffer<char> config_;
-};
-
-class TextSession {
- public:
-  explicit TextSession(MemoryBudget budget = {}) : budget_(budget) {}
-
-  const std::string& error() const { return error_; }
-
-  // The caller writes UTF-8 (tokenizer.json, or text to encode) into a
-  // buffer of the size it asks for, then calls load() or encode(). Null
-  // when there is no memory for it.
-  char* input_buffer(std::size_t bytes);
-  bool load();
-  bool loaded() const { return loaded_; }
-
-  // Encodes the input buffer; the ids are at ids(), id_count() of them.
-  bool encode();
-  // The same, unless the text has more than `max_tokens` tokens: then
-  // over_limit() is true and the ids are unspecified (the encoder stops
-  // early). False only on failure (memory short, no tokenizer).
-  bool encode_at_most(std::size_t max_tokens);
-  // The same with Hugging Face's options: the post-processors' special
-  // tokens (BOS, [CLS] ... [SEP]), and a pair of texts, the buffer's first
-  // `first_bytes` bytes and the rest (a first_bytes past its end: one text).
-  // With `offsets`, also each id's offsets (Tokenizer::EncodeOptions::offsets),
-  // at offsets(), id_count() of them, and as 32-bit words at the address in
-  // output_address()[3]: begin, end, sequence, partial (0 or 1) for each;
-  // past `max_tokens` tokens, over_limit(), as encode_at_most() says it.
-  bool encode_special(std::size_t first_bytes, bool add_special_tokens, bool offsets = false,
-                      std::size_t max_tokens = kNoLimit);
-  const TokenOffsets* offsets() const { return offsets_.data(); }
-  bool over_limit() const { return over_limit_; }
-  const std::int32_t* ids() const { return ids_.data(); }
-  std::size_t id_count() const { return ids_.size(); }
-  // Frees what the last encode kept, so a long text does not stay resident.
-  void release();
-
-  // Encoding text after text without an allocation each time: the caller
-  // writes the UTF-8 of a text into text_buffer(bytes), which is kept
-  // between calls (and grows when a text needs more), then calls
-  // encode_text() with the count of bytes it wrote. The ids are where
-  // encode() puts them (release() frees them; the buffer stays, as large as
-  // the longest text asked for).
-  char* text_buffer(std::size_t bytes);
-  bool encode_text(std::size_t length);
-  bool encode_text_at_most(std::size_t length, std::size_t max_tokens);
-  bool encode_text_special(std::size_t length, std::size_t first_bytes, bool add_special_tokens);
-
-  // Decoding: the caller writes `count` ids at ids_input(count), then calls
-  // decode(); the text is at decoded() until the next decode() or release().
-  std::int32_t* ids_input(std::size_t count);
-  bool decode();
-  // The same without the added tokens marked special (skip_special_tokens).
-  bool decode_skipping_special();
-  std::string_view decoded() const { return decoded_; }
-
-  // What the last encode or decode produced, also as words at
-  // output_address(): [0] the address of the ids or of the text, [1] their
-  // count in ids or bytes, [2] over_limit(), [3] the address of the offsets
-  // (0 without them). A caller across a slow boundary
-  // reads them there rather than making three more calls (each Embind call
-  // costs a few percent of a short encode).
-  const std::uintptr_t* output_address() const { return output_; }
-
-  const Tokenizer& tokenizer() const { return tokenizer_; }
-  // Every id's display text as one JSON array ("" for unused ids).
-  std::string vocabulary_json() const;
-
- private:
-  struct Request {
-    std::size_t first_bytes = static_cast<std::size_t>(-1);  // A pair's first text; past the end: no pair.
-    bool add_special_tokens = false;
-    bool offsets = false;
-  };
-  bool encode_checked(std::string_view text, const std::size_t* max_tokens, const Request& request);
-  bool decode_with(bool skip_special_tokens);
-  void set_output(const void* data, std::size_t count);
-  bool fail(std::string message);
-  std::string_view input() const { return {input_.data(), input_.size()}; }
-
-  MemoryBudget budget_;
-  Tokenizer tokenizer_;
-  // The pieces encoded so far (piece_cache.h): JavaScript encodes text after
-  // text through one session.
-  PieceCache piece_cache_;
-  bool loaded_ = false;
-  bool over_limit_ = false;
-  std::uintptr_t output_[4] = {};
-  std::string error_, decoded_;
-  Buffer<char> input_;
-  Buffer<char> text_;  // text_buffer()'s
-  std::vector<std::int32_t> ids_;
-  std::vector<TokenOffsets> offsets_;
-  Buffer<std::int32_t> ids_in_;
 };
 
 }  // namespace embeddings
