@@ -37,12 +37,31 @@ test('the page runs from the bundle: no source module is fetched, and nothing is
   assert.deepEqual(await page.violations(), []);
 });
 
-test('the widgets\' stylesheet is linked once, from web/widgets/, and the formulas found KaTeX', async () => {
+test('the widgets\' stylesheet is linked once, from web/widgets/, and the formulas found KaTeX\'s', async () => {
   const sheets = await page.evaluate(() => [...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => new URL(l.href).pathname));
   assert.equal(sheets.filter((p) => p.endsWith('/widgets.css')).length, 1);
   assert.ok(sheets.includes('/web/widgets/widgets.css'));
   assert.ok(sheets.includes('/node_modules/katex/dist/katex.min.css'));
-  assert.ok(await page.evaluate(() => document.querySelectorAll('.tex.typeset .katex').length > 0));
+});
+
+test('the formulas come typeset from the build: every one in place as KaTeX renders it, and KaTeX\'s script never travels', async () => {
+  const paths = server.requests.map((r) => r.path);
+  assert.ok(paths.includes('/web/dist/formulas.js'));
+  assert.deepEqual(paths.filter((p) => p.includes('/katex/') && p.endsWith('.js')), [], 'no KaTeX script is fetched');
+  const formulas = await page.evaluate(() => [...document.querySelectorAll('.tex[data-tex]')].map((element) => ({
+    tex: element.dataset.tex, display: element.classList.contains('display'), typeset: element.classList.contains('typeset'),
+    katex: element.querySelectorAll(':scope > .katex, :scope > .katex-display > .katex').length,
+    // Its styles set through the CSSOM, as katex.render() sets them: none left in data-style.
+    styled: element.querySelectorAll('[style]').length, left: element.querySelectorAll('[data-style]').length,
+  })));
+  assert.ok(formulas.length >= 10);
+  const { default: katex } = await import('katex');
+  for (const formula of formulas) {
+    assert.ok(formula.typeset && formula.katex === 1, `${formula.tex} is typeset`);
+    assert.equal(formula.left, 0);
+    const styles = katex.renderToString(formula.tex, { displayMode: formula.display, output: 'htmlAndMathml' }).match(/ style="/g)?.length ?? 0;
+    assert.equal(formula.styled, styles, `${formula.tex}: each of KaTeX's styles is set`);
+  }
 });
 
 test('the model is asked for once, before the widgets are up, and every widget shares that load', async () => {
