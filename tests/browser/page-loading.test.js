@@ -183,3 +183,50 @@ test('for the shipped model the first script asks for both tables beside the fir
     await held.context().close();
   }
 });
+
+// ---- The document's first layout (web/page/page.css, later-parts.js) ----------
+
+test('the document\'s first layout lays out the first screen\'s part alone; the later parts follow, one per idle task, and then are parts like any other', async () => {
+  const held = await openPage(browser, { width: 375, height: 812, touch: true });
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  await held.route('**/web/dist/page.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  try {
+    await held.goto(`${server.origin}/web/page/`, { waitUntil: 'domcontentloaded' });
+    // Laid out by the browser before any script of the page's has run: the first screen's
+    // part and those near it (the browser's margin), none of the chapter's second half.
+    const parts = () => held.evaluate(() => [...document.querySelectorAll('main .part, #training, .colophon')].map((part) => ({
+      name: `${part.closest('section')?.id ?? 'footer'} ${part.className}`,
+      laidOut: part.firstElementChild.checkVisibility({ contentVisibilityAuto: true }),
+    })));
+    const first = await parts();
+    assert.ok(first.length > 10 && first[0].name === 'embeddings part story' && first[0].laidOut);
+    const far = first.filter((part) => /^(dot|position|training|footer) /.test(part.name));
+    assert.ok(far.length >= 9 && far.every((part) => !part.laidOut), JSON.stringify(first));
+    // Each marked laid out in a task of its own (one record per observer callback), in the document's order.
+    await held.evaluate(() => {
+      window.__batches = [];
+      new MutationObserver((records) => {
+        window.__batches.push(records.filter((record) => record.target.classList.contains('laid-out')).map((record) => record.target));
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'] });
+    });
+    release();
+    await held.waitForFunction(() => document.documentElement.dataset.parts === 'laid-out', undefined, { timeout: 60000 });
+    const after = await parts();
+    assert.ok(after.every((part) => part.laidOut), JSON.stringify(after.filter((part) => !part.laidOut)));
+    const marked = await held.evaluate(() => {
+      const later = [...document.querySelectorAll('main > section > .part:not(#embeddings > .story), #training, .colophon')];
+      const batches = window.__batches.filter((batch) => batch.length);
+      return { alone: batches.every((batch) => batch.length === 1), inOrder: batches.flat().every((part, i) => later[i] === part), count: batches.length, later: later.length };
+    });
+    assert.deepEqual(marked, { alone: true, inOrder: true, count: first.length - 1, later: first.length - 1 });
+    assert.equal(await held.evaluate(() => getComputedStyle(document.querySelector('#dot .part')).contentVisibility), 'visible');
+    assert.deepEqual(held.problems, []);
+  } finally {
+    release();
+    await held.context().close();
+  }
+});

@@ -18,6 +18,7 @@ import { installGlossary } from './glossary.js';
 import { fillDotFigures, fillFirstFigures, fillLaterFigures, keepLearnedSentence, modelSummary, sizeOf } from './figures.js';
 import { fillCode, fillDotCode } from './code-lines.js';
 import { typesetWhenIdle } from './formulas.js';
+import { layOutLaterParts } from './later-parts.js';
 
 // The page's script loads async, so start.js asks for the model as soon as
 // the script arrives, while the browser still parses, styles and lays out
@@ -195,6 +196,7 @@ async function main() {
     showModelFailure(error);
     document.documentElement.dataset.page = 'error';
     typesetWhenIdle();
+    layOutLaterParts();
     return;
   }
   const shown = showModel(model);
@@ -241,6 +243,7 @@ async function main() {
   pageState.start();
   console.info(consoleBanner(model));
   typesetWhenIdle();
+  layOutLaterParts();
 }
 
 $('#model-files')?.addEventListener('change', (event) => {
