@@ -8,6 +8,7 @@ import { loadTokenizer } from './tokenizer-host.js';
 import { internalsOf } from './internals.js';
 import { kernelsReady } from '../kernels.js';
 import { Model } from './model.js';
+import { yieldToMain } from '../event-loop.js';
 
 function shareTokenizer(model) {
   const host = internalsOf.get(model)?.tokenizer;
@@ -70,6 +71,7 @@ export async function loadModel(files = defaultModelFiles) {
       }
       return results.map((result) => result.value);
     });
+  await yieldToMain();
   if (signal?.aborted) {
     // Aborted while the last step ran: the caller no longer wants the model.
     tokenizer?.dispose();
