@@ -276,6 +276,7 @@ export class TrainingSlider extends ModelWidget {
       this.provisional[i] = undefined;
       this.dataset.learned = String(last - i + 1);
       if (this.index === i) this.#showLayout(i);
+      if (i === last) this.#prepareFirstStep();
     }
     this.layingOut = undefined;
     this.#sayStatus();
@@ -341,6 +342,18 @@ export class TrainingSlider extends ModelWidget {
     if (view.layouts[i]) return;
     this.provisional[i] = later >= 0 ? alignMap(map, view.layouts[later]) : map;
     if (this.index === i) this.#showLayout(i);
+  }
+
+  /**
+   * Step 0 ("these numbers start out random") is where a reader goes first,
+   * and where Play starts from the last step: its snapshot and its quick
+   * map are made ahead, once the step shown has its map, so that going
+   * there shows them at once rather than after the maps of every step
+   * between (each map starts from the one after it).
+   */
+  #prepareFirstStep() {
+    if (this.index === 0 || this.learnMap.layouts[0] || this.provisional[0]) return;
+    this.snapshot(0).then((snapshot) => this.#provisionalMap(0, snapshot)).catch(() => {});
   }
 
   /** Disposes of a snapshot the background lay-out loaded, unless the slider shows it or keeps it. */
@@ -432,8 +445,9 @@ export class TrainingSlider extends ModelWidget {
     if (this.index >= this.snapshots.length - 1) this.#go(0);
     const tick = async () => {
       if (this.index >= this.snapshots.length - 1) return this.#stop();
-      // Wait for the map of the step shown (laid out from the last step back) before moving on.
-      if (this.learnMap.groups && !this.learnMap.layouts[this.index]) {
+      // Wait for a map of the step shown before moving on: its UMAP, or the quick map shown
+      // while the UMAP waits for the steps after it (laid out from the last step back).
+      if (this.learnMap.groups && !this.learnMap.layouts[this.index] && !this.provisional[this.index]) {
         this.timer = setTimeout(tick, 200);
         return;
       }
