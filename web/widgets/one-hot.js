@@ -13,7 +13,7 @@ import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
 import { TokenPicker, tokenLabel } from './parts/token-picker.js';
 import { defineWidget } from './parts/definitions.js';
-import { cssPixelContext } from './parts/canvas.js';
+import { cssPixelContext, watchCanvas } from './parts/canvas.js';
 
 // Rows drawn on each side of the token's: the others are counted, not drawn.
 const AROUND = 2;
@@ -52,8 +52,7 @@ export class OneHotLookup extends ModelWidget {
       if (row) this.pick(Number(row.dataset.row));
     });
     this.figure.addEventListener('keydown', (event) => this.#key(event));
-    this.resizeObserver = new ResizeObserver(() => this.#drawBar());
-    this.resizeObserver.observe(this.bar);
+    watchCanvas(this.bar, () => this.#drawBar());
   }
 
   attributeChangedCallback(name, before, after) {
@@ -175,8 +174,13 @@ export class OneHotLookup extends ModelWidget {
   #drawBar() {
     const model = this.model;
     if (!model || this.current === undefined) return;
-    const canvas = this.bar;
-    const { context, width, height } = cssPixelContext(canvas, 300, 16);
+    const rows = model.vocabSize;
+    this.barLabels.replaceChildren(el('span', { textContent: '0' }),
+      el('span', { textContent: `the 1 at ${int(this.current)}`, className: 'ew-onehot-bar-one' }),
+      el('span', { textContent: int(rows - 1) }));
+    const drawing = cssPixelContext(this.bar, 300, 16);
+    if (!drawing) return;
+    const { context, width, height } = drawing;
     const style = getComputedStyle(this);
     context.clearRect(0, 0, width, height);
     context.fillStyle = style.getPropertyValue('--ew-soft').trim() || '#f3f3f6';
@@ -185,10 +189,6 @@ export class OneHotLookup extends ModelWidget {
     // At least 3 px wide, so the single 1 among thousands of zeros shows.
     const x = (this.current / model.vocabSize) * width;
     context.fillRect(Math.min(width - 3, Math.max(0, x - 1)), 0, Math.max(3, width / model.vocabSize), height);
-    const rows = model.vocabSize;
-    this.barLabels.replaceChildren(el('span', { textContent: '0' }),
-      el('span', { textContent: `the 1 at ${int(this.current)}`, className: 'ew-onehot-bar-one' }),
-      el('span', { textContent: int(rows - 1) }));
   }
 
   #key(event) {

@@ -14,7 +14,7 @@ import { legend, tableImage } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { Matrix, cosineMatrix } from '../index.js';
 import { defineWidget } from './parts/definitions.js';
-import { cssPixelContext } from './parts/canvas.js';
+import { cssPixelContext, watchCanvas } from './parts/canvas.js';
 
 /** What the widgets say of a model whose positions are not a learned table. */
 export const NO_POSITION_TABLE = 'This model has no position table: it uses rotary positions, which turn each token’s ' +
@@ -155,8 +155,7 @@ export class PositionMap extends ModelWidget {
     this.profileText = el('p', { className: 'ew-profile-text' });
     this.legendHost = el('div');
     this.append(this.summary, this.maps, this.legendHost, this.scores, this.profileText, this.profile, this.wavesDetails);
-    this.resizeObserver = new ResizeObserver(() => this.#drawProfile());
-    this.resizeObserver.observe(this.profile);
+    watchCanvas(this.profile, () => this.#drawProfile());
   }
 
   show(model) {
@@ -317,7 +316,9 @@ export class PositionMap extends ModelWidget {
   #drawProfile() {
     const canvas = this.profile;
     if (!this.map || !this.selected) return;
-    const { context, width, height } = cssPixelContext(canvas, 300, 90);
+    const drawing = cssPixelContext(canvas, 300, 90);
+    if (!drawing) return;
+    const { context, width, height } = drawing;
     const style = getComputedStyle(this);
     const ink = style.color || '#222';
     const n = this.map.rows, { r, c } = this.selected;

@@ -18,7 +18,7 @@ import { int, num } from './parts/format.js';
 import { TokenPicker, hasTokenizer, tokenLabel } from './parts/token-picker.js';
 import { findTokenId } from '../src/model/for-widgets.js';
 import { defineWidget } from './parts/definitions.js';
-import { cssPixelContext } from './parts/canvas.js';
+import { cssPixelContext, watchCanvas } from './parts/canvas.js';
 
 /**
  * Everyday words of the chapter's stories: the presets' pairs are found
@@ -137,8 +137,7 @@ export class RowDotProduct extends ModelWidget {
     this.strips.addEventListener('click', (event) => this.#pointer(event));
     this.strips.addEventListener('pointermove', (event) => { if (event.pointerType === 'mouse') this.#pointer(event); });
     this.strips.addEventListener('keydown', (event) => this.#key(event));
-    this.resizeObserver = new ResizeObserver(() => this.#drawChart());
-    this.resizeObserver.observe(this.chart);
+    watchCanvas(this.chart, () => this.#drawChart());
   }
 
   attributeChangedCallback(name, before, after) {
@@ -293,7 +292,9 @@ export class RowDotProduct extends ModelWidget {
     if (!this.numbers) return;
     const { running } = this.numbers;
     const n = running.length;
-    const { context, width, height } = cssPixelContext(canvas, 300, 110);
+    const drawing = cssPixelContext(canvas, 300, 110);
+    if (!drawing) return;
+    const { context, width, height } = drawing;
     const style = getComputedStyle(this);
     const ink = style.color || '#222';
     const top = Math.max(0, ...running), bottom = Math.min(0, ...running);
