@@ -9,6 +9,7 @@
 // two: the same word keeps its token row wherever it stands, but its sum
 // changes with its place.
 import { ModelWidget, el } from './parts/base.js';
+import { yieldToMain } from '../src/event-loop.js';
 import { legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
@@ -31,13 +32,13 @@ export class TraceTable extends ModelWidget {
   }
 
   build() {
-    const update = () => this.#schedule();
-    this.boxA = new TextBox({ label: this.hasAttribute('compare') ? 'Text 1' : 'Text', value: this.getAttribute('text') ?? DEFAULT_TEXT, onInput: update });
+    this.boxA = new TextBox({ label: this.hasAttribute('compare') ? 'Text 1' : 'Text', value: this.getAttribute('text') ?? DEFAULT_TEXT,
+      onInput: () => this.#schedule('a') });
     this.viewA = new TraceView({ label: 'Trace of text 1: one row per token', onSelect: (r) => this.#rowSelected(1, this.trace, r) });
     this.legendHost = el('div');
     this.append(this.boxA.element, this.viewA.element);
     if (this.hasAttribute('compare')) {
-      this.boxB = new TextBox({ label: 'Text 2', value: this.getAttribute('compare') || DEFAULT_COMPARE, onInput: update });
+      this.boxB = new TextBox({ label: 'Text 2', value: this.getAttribute('compare') || DEFAULT_COMPARE, onInput: () => this.#schedule('b') });
       this.viewB = new TraceView({ label: 'Trace of text 2: one row per token', onSelect: (r) => this.#rowSelected(2, this.compareTrace, r) });
       this.comparison = el('div', { className: 'ew-compare', 'aria-live': 'polite' });
       this.append(this.boxB.element, this.viewB.element, this.comparison);
@@ -51,7 +52,7 @@ export class TraceTable extends ModelWidget {
       const box = name === 'text' ? this.boxA : this.boxB;
       if (box && after !== null && box.input.value !== after) {
         box.input.value = after;
-        this.#schedule();
+        this.#schedule(name === 'text' ? 'a' : 'b');
       }
       return;
     }
@@ -93,11 +94,16 @@ export class TraceTable extends ModelWidget {
     this.dispatchEvent(new CustomEvent('ew-trace-row', { bubbles: true, detail: { text, row, id: token.id, token: token.text } }));
   }
 
-  show(model) {
+  // Each text's rows in a task of their own, then the comparison: the first show draws some forty strips.
+  async show(model) {
     this.limit = tableLimit(model);
     this.legendHost.replaceChildren(legend(this.limit, { label: 'Colours of the token, position and sum lists' }));
     this.#sayWhatTheModelAdds(model);
-    this.#update();
+    if (!this.boxB) return this.#update();
+    this.#update(new Set(['a']), 'none');
+    await yieldToMain();
+    if (this.model === model) this.#update(new Set(['b']));
+    return undefined;
   }
 
   /**
@@ -117,25 +123,50 @@ export class TraceTable extends ModelWidget {
       'The trace shows only your own tokens, as the chapter counts them.';
   }
 
-  #schedule() {
+  /**
+   * A key typed into a box: on the next frame that box's text is traced
+   * again and its rows that changed are drawn; what follows from it (the
+   * comparison of the two texts, the ew-trace event and what listens to
+   * it) once the browser has painted and is idle, so that a key is painted
+   * within a frame or two, even on a slow phone.
+   */
+  #schedule(box) {
+    (this.changed ??= new Set()).add(box);
     if (this.pending) return;
     this.pending = requestAnimationFrame(() => {
       this.pending = 0;
-      this.#update();
+      const changed = this.changed;
+      this.changed = new Set();
+      this.#update(changed, 'idle');
     });
   }
 
-  #update() {
+  /** Traces the changed boxes' texts (a, b) and shows them; then (`then`: 'now', 'idle' or 'none') the comparison and the event. */
+  #update(changed = new Set(['a', 'b']), then = 'now') {
     const model = this.model;
     if (!model) return;
-    /** The trace of the first box (cut to the context when the text is longer). */
-    this.trace = this.boxA.trace(model);
-    this.viewA.set(model, this.trace, this.limit);
-    if (this.boxB) {
+    if (changed.has('a')) {
+      /** The trace of the first box (cut to the context when the text is longer). */
+      this.trace = this.boxA.trace(model);
+      this.viewA.set(model, this.trace, this.limit);
+    }
+    if (this.boxB && changed.has('b')) {
       this.compareTrace = this.boxB.trace(model);
       this.viewB.set(model, this.compareTrace, this.limit);
-      this.#compare();
     }
+    if (then === 'now') this.#afterTrace();
+    if (then !== 'idle' || this.afterPending) return;
+    const idle = typeof requestIdleCallback === 'function' ? (run) => requestIdleCallback(run, { timeout: 250 }) : (run) => setTimeout(run, 0);
+    this.afterPending = true;
+    idle(() => {
+      this.afterPending = false;
+      if (this.model === model) this.#afterTrace();
+    });
+  }
+
+  /** The comparison of the two texts, and the ew-trace event: once the texts' traces are shown. */
+  #afterTrace() {
+    if (this.boxB && this.compareTrace) this.#compare();
     this.dispatchEvent(new CustomEvent('ew-trace', { bubbles: true, detail: { trace: this.trace } }));
   }
 
