@@ -8,7 +8,7 @@ import { rowView, dot, cosine, loadModel, ready } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
 import { pageModelFailure } from '../widgets/parts/model-source.js';
 import { hasTokenizer } from '../widgets/parts/token-picker.js';
-import { defineDeferredWidgets } from '../widgets/parts/definitions.js';
+import { defineDeferredWidgets, defineDeferredWidgetsInTurns } from '../widgets/parts/definitions.js';
 import { ModelWidget } from '../widgets/parts/base.js';
 import { TrainingSlider } from '../widgets/training-slider.js';
 import { modelFilesFromPicked } from './model-choice.js';
@@ -34,7 +34,10 @@ const traceWidget = $('#trace');
 // failed to (start.js held them back), at the latest before the figures
 // further down are filled, and at once if the reader presses a key or
 // touches the page first.
-$('#table')?.updated.finally(defineDeferredWidgets);
+$('#table')?.updated.finally(() => {
+  layOutLaterParts();
+  defineDeferredWidgetsInTurns();
+});
 for (const type of ['keydown', 'pointerdown']) window.addEventListener(type, defineDeferredWidgets, { capture: true, once: true });
 
 // ---- The browser console ------------------------------------------------------
@@ -103,7 +106,7 @@ async function showModel(model) {
   fillFirstFigures(model);
   await afterNextFrame();
   if (current !== model) return false;
-  defineDeferredWidgets();
+  defineDeferredWidgetsInTurns();
   fillLaterFigures(model);
   fillCode(model);
   return true;
@@ -243,7 +246,6 @@ async function main() {
   pageState.start();
   console.info(consoleBanner(model));
   typesetWhenIdle();
-  layOutLaterParts();
 }
 
 $('#model-files')?.addEventListener('change', (event) => {

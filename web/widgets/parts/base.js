@@ -3,6 +3,7 @@
 // error when it cannot, and a "ready" signal.
 import { modelFilesOf, sharedModel } from './model-source.js';
 import { mark } from '../../src/runtime.js';
+import { yieldToMain } from '../../src/event-loop.js';
 import { int } from './format.js';
 
 import { packageFile } from '../../src/files.js';
@@ -245,6 +246,8 @@ export class ModelWidget extends HTMLElement {
   #near;
   #nearObserver;
   #wake;
+  // A far widget waiting to show: called once it is built (the idle queue builds in the document's order).
+  #onBuilt;
 
   connectedCallback() {
     ensureStylesheet();
@@ -276,6 +279,7 @@ export class ModelWidget extends HTMLElement {
     this.#prepare();
     this.build();
     this.dataset.built = '';
+    this.#onBuilt?.();
   }
 
   /**
@@ -326,9 +330,12 @@ export class ModelWidget extends HTMLElement {
     // The model came before the browser's first answer: ask now rather than wait a frame for it.
     if (this.#near === undefined) return measureNearness(this, (near) => this.#learnNear(near)).then(() => this.#whenWorthShowing());
     if (this.#near) return undefined;
+    // Shown in an idle turn after its build: the builds go in the document's
+    // order, one widget each, and a show meanwhile would build its widget first.
     return new Promise((resolve) => {
       this.#wake = resolve;
-      whenIdle().then(resolve);
+      if (this.#built) whenIdle().then(resolve);
+      else this.#onBuilt = () => whenIdle().then(resolve);
     });
   }
 
@@ -381,10 +388,17 @@ export class ModelWidget extends HTMLElement {
       return;
     }
     if (count !== this.#loadCount) return;
+    // Every widget of a page waits for the same load: each shows in a task
+    // of its own, not all of them in the one that resolved it. (A model
+    // handed over shows in the same turn.)
+    if (this.#given === undefined) {
+      await yieldToMain();
+      if (count !== this.#loadCount) return;
+    }
     const wait = this.#whenWorthShowing();
     if (wait) {
       await wait;
-      this.#wake = undefined;
+      this.#wake = this.#onBuilt = undefined;
       if (count !== this.#loadCount) return;
     }
     this.ensureBuilt();
