@@ -53,11 +53,6 @@ function place(element, html) {
   element.classList.add('typeset');
 }
 
-/** Runs `check` once the browser has painted next, when its layout is clean: reading sizes then forces none. */
-function afterNextPaint(check) {
-  requestAnimationFrame(() => setTimeout(check, 0));
-}
-
 async function typeset() {
   const [{ default: typeset }] = await Promise.all([import('../dist/formulas.js'), loadStylesheet()]);
   const waiting = await nearFirst([...document.querySelectorAll('.tex[data-tex]')]);
@@ -74,26 +69,32 @@ async function typeset() {
   }
   if (missing.length) console.warn(`Formulas left as plain text (web/dist/formulas.js is older than the page: tools/build.sh page): ${missing.join('; ')}`);
   // Each display formula is checked again when its own box changes width
-  // (its column did) and when fonts arrive (KaTeX's glyphs widen it), once
-  // the browser has laid the page out for them, so that reading the widths
-  // forces no layout. Watching the body instead ran the check on every
-  // change of the page's height while the widgets build, and its reads
-  // between writes forced a layout per formula: 345 ms of a phone's main
-  // thread in one profiled load.
-  // The page's formulas are "ready" once each has been checked the first time.
+  // (its column did) and when its pieces do (KaTeX's fonts arrived and
+  // widened its glyphs), as the browser reports them after its own layout,
+  // so that reading the widths forces no layout. (Watching the body instead
+  // ran the check on every change of the page's height while the widgets
+  // built, and its reads between writes forced a layout per formula: 345 ms
+  // of a phone's main thread in one profiled load; checking when the fonts
+  // arrived forced one of the whole page.) The formulas are "ready" once
+  // each has been checked the first time (a formula in a part not laid out
+  // yet, page.css, is checked once it is).
   const formulas = [...document.querySelectorAll('.tex.display.typeset')];
-  const checkAll = () => markWideFormulas(formulas);
-  const ready = () => { document.documentElement.dataset.formulas = 'ready'; };
-  let first = true;
+  const formulaOf = new Map();
+  const checked = new Set();
   const watcher = new ResizeObserver((entries) => {
-    markWideFormulas(entries.map((entry) => entry.target));
-    if (first) ready();
-    first = false;
+    const changed = [...new Set(entries.map((entry) => formulaOf.get(entry.target)))];
+    markWideFormulas(changed);
+    if (checked.size === formulas.length) return;
+    for (const formula of changed) checked.add(formula);
+    if (checked.size === formulas.length) document.documentElement.dataset.formulas = 'ready';
   });
-  for (const element of formulas) watcher.observe(element);
-  if (!formulas.length) ready();
-  document.fonts?.addEventListener('loadingdone', () => afterNextPaint(checkAll));
-  document.fonts?.ready.then(() => afterNextPaint(checkAll));
+  for (const formula of formulas) {
+    for (const watched of [formula, ...formula.querySelectorAll('.katex-html > .base')]) {
+      formulaOf.set(watched, formula);
+      watcher.observe(watched);
+    }
+  }
+  if (!formulas.length) document.documentElement.dataset.formulas = 'ready';
 }
 
 /**
