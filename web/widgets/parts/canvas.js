@@ -33,17 +33,44 @@ export function watchCanvas(canvas, draw) {
   }
 }
 
+// Canvases whose drawing waits for their skipped part of the page to be rendered again.
+const waiting = new Set();
+let listening = false;
+
+function waitForRendering(canvas) {
+  waiting.add(canvas);
+  if (listening) return;
+  listening = true;
+  document.addEventListener('contentvisibilityautostatechange', (event) => {
+    if (event.skipped) return;
+    for (const waiter of [...waiting]) {
+      if (!event.target.contains(waiter)) continue;
+      waiting.delete(waiter);
+      drawers.get(waiter)?.();
+    }
+  }, { capture: true });
+}
+
 /**
  * The canvas's 2D context, its backing store sized to its CSS box times the
  * device's pixel ratio and scaled back, so that drawing is in CSS pixels;
  * with the box's width and height: the size the browser last reported for a
  * watched canvas (or the fallbacks, for a box of no size). Null for a
- * watched canvas before the browser's first report, which draws it: until
- * then it is not laid out (and so not seen), and reading its styles would
- * force the layout this waits for.
+ * watched canvas before the browser's first report, which draws it, or
+ * while its part of the page is not rendered (it is drawn when it is):
+ * until then it is not seen, and reading its styles would force the layout
+ * this waits for.
  */
 export function cssPixelContext(canvas, fallbackWidth, fallbackHeight) {
-  if (drawers.has(canvas) && !sizes.has(canvas) && typeof ResizeObserver === 'function') return null;
+  if (drawers.has(canvas) && typeof ResizeObserver === 'function') {
+    if (!sizes.has(canvas)) return null;
+    // In a part of the page whose rendering is skipped (content-visibility: auto, off screen),
+    // reading styles forces its layout: it is drawn when the part is rendered again.
+    if (canvas.checkVisibility?.({ contentVisibilityAuto: true }) === false) {
+      waitForRendering(canvas);
+      return null;
+    }
+  }
   const size = sizes.get(canvas);
   const width = size?.width || fallbackWidth, height = size?.height || fallbackHeight;
   const ratio = window.devicePixelRatio || 1;
