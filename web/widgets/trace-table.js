@@ -125,10 +125,10 @@ export class TraceTable extends ModelWidget {
 
   /**
    * A key typed into a box: on the next frame that box's text is traced
-   * again and its rows that changed are drawn; what follows from it (the
-   * comparison of the two texts, the ew-trace event and what listens to
-   * it) once the browser has painted and is idle, so that a key is painted
-   * within a frame or two, even on a slow phone.
+   * again, its rows that changed are drawn and the comparison of the two
+   * texts is written; what listens to the trace (the ew-trace event: the
+   * page's Code lines, its address) once the browser has painted and is
+   * idle, so that a key is painted within a frame or two, even on a slow phone.
    */
   #schedule(box) {
     (this.changed ??= new Set()).add(box);
@@ -141,7 +141,7 @@ export class TraceTable extends ModelWidget {
     });
   }
 
-  /** Traces the changed boxes' texts (a, b) and shows them; then (`then`: 'now', 'idle' or 'none') the comparison and the event. */
+  /** Traces the changed boxes' texts (a, b) and shows them with the comparison; then says so (`then`: 'now', 'idle' or 'none', for neither). */
   #update(changed = new Set(['a', 'b']), then = 'now') {
     const model = this.model;
     if (!model) return;
@@ -154,19 +154,23 @@ export class TraceTable extends ModelWidget {
       this.compareTrace = this.boxB.trace(model);
       this.viewB.set(model, this.compareTrace, this.limit);
     }
-    if (then === 'now') this.#afterTrace();
-    if (then !== 'idle' || this.afterPending) return;
+    if (then === 'none') return;
+    if (this.boxB && this.compareTrace) this.#compare();
+    if (then === 'now') {
+      this.#announce();
+      return;
+    }
+    if (this.announcePending) return;
     const idle = typeof requestIdleCallback === 'function' ? (run) => requestIdleCallback(run, { timeout: 250 }) : (run) => setTimeout(run, 0);
-    this.afterPending = true;
+    this.announcePending = true;
     idle(() => {
-      this.afterPending = false;
-      if (this.model === model) this.#afterTrace();
+      this.announcePending = false;
+      if (this.model === model) this.#announce();
     });
   }
 
-  /** The comparison of the two texts, and the ew-trace event: once the texts' traces are shown. */
-  #afterTrace() {
-    if (this.boxB && this.compareTrace) this.#compare();
+  /** Says that the trace changed (ew-trace), once it is shown. */
+  #announce() {
     this.dispatchEvent(new CustomEvent('ew-trace', { bubbles: true, detail: { trace: this.trace } }));
   }
 
