@@ -24,6 +24,7 @@
 // each snapshot's map and figures are kept for the page's life. The loss
 // curve is `curve` (default: training-curve.json next to the model).
 import { loadModel, alignMap } from '../index.js';
+import { yieldToMain } from '../src/event-loop.js';
 import { ModelWidget, el, scrollCue, uniqueId, whenVisible } from './parts/base.js';
 import { snapshotIndexOf } from './parts/model-source.js';
 import { defaultModelFiles } from '../src/default-model.js';
@@ -255,7 +256,12 @@ export class TrainingSlider extends ModelWidget {
       if (this.generation !== generation) return;
       this.layingOut = i;
       this.#sayStatus();
-      const snapshot = await this.snapshot(i);
+      let snapshot = await this.snapshot(i);
+      // The figures, the map's request and what follows its answer each in a task of their own.
+      await yieldToMain();
+      if (this.generation !== generation) return;
+      // The slider may have let it go meanwhile (#evict): load it again.
+      if (snapshot.disposed) snapshot = await this.snapshot(i);
       if (!this.learnMap.groups) {
         const groups = groupIds(vocabularyOf(snapshot));
         const labelled = [word, pair].map((text) => ({ id: snapshot.tokenId(text), text }));
@@ -263,7 +269,9 @@ export class TrainingSlider extends ModelWidget {
         this.pairIds = labelled.map((l) => l.id);
       }
       const { cosine, rank } = pairFigures(snapshot, word, pair);
+      await yieldToMain();
       const map = await (i === last ? snapshot.map() : snapshot.map({ init: layouts[i + 1], epochs: WARM_EPOCHS }));
+      await yieldToMain();
       if (this.generation !== generation) return;
       layouts[i] = i === last ? map : alignMap(map, layouts[i + 1]);
       const { spread, mapRank } = mapFigures(layouts[i], this.learnMap.groups.colours, ...this.pairIds);
