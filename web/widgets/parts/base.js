@@ -102,8 +102,14 @@ const requestIdle = typeof requestIdleCallback === 'function'
   ? (callback) => requestIdleCallback(callback, { timeout: 500 })
   : (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 16);
 
+// Whether an idle callback is asked for: one at a time, however entries are queued meanwhile.
+let idleAsked = false;
+
 function runIdleQueue() {
+  if (idleAsked) return;
+  idleAsked = true;
   requestIdle((deadline) => {
+    idleAsked = false;
     let entry, took;
     // Small jobs share an idle period while it lasts: one per period put
     // eight far widgets' builds eight frames apart, and every widget's show
@@ -119,9 +125,15 @@ function runIdleQueue() {
   });
 }
 
+// The far widgets' builds go before the shows queued meanwhile (each widget
+// waiting for the model shows in a task of its own, so its show may be
+// queued before a build): each build builds the first widget waiting in the
+// document's order, and a show then finds its widget built in that order.
 function queueIdle(entry) {
-  idleQueue.push(entry);
-  if (idleQueue.length === 1) runIdleQueue();
+  const firstShow = entry.small ? idleQueue.findIndex((queued) => !queued.small) : -1;
+  if (firstShow >= 0) idleQueue.splice(firstShow, 0, entry);
+  else idleQueue.push(entry);
+  runIdleQueue();
 }
 
 /**
@@ -246,8 +258,6 @@ export class ModelWidget extends HTMLElement {
   #near;
   #nearObserver;
   #wake;
-  // A far widget waiting to show: called once it is built (the idle queue builds in the document's order).
-  #onBuilt;
 
   connectedCallback() {
     ensureStylesheet();
@@ -279,7 +289,6 @@ export class ModelWidget extends HTMLElement {
     this.#prepare();
     this.build();
     this.dataset.built = '';
-    this.#onBuilt?.();
   }
 
   /**
@@ -330,12 +339,9 @@ export class ModelWidget extends HTMLElement {
     // The model came before the browser's first answer: ask now rather than wait a frame for it.
     if (this.#near === undefined) return measureNearness(this, (near) => this.#learnNear(near)).then(() => this.#whenWorthShowing());
     if (this.#near) return undefined;
-    // Shown in an idle turn after its build: the builds go in the document's
-    // order, one widget each, and a show meanwhile would build its widget first.
     return new Promise((resolve) => {
       this.#wake = resolve;
-      if (this.#built) whenIdle().then(resolve);
-      else this.#onBuilt = () => whenIdle().then(resolve);
+      whenIdle().then(resolve);
     });
   }
 
@@ -398,7 +404,7 @@ export class ModelWidget extends HTMLElement {
     const wait = this.#whenWorthShowing();
     if (wait) {
       await wait;
-      this.#wake = this.#onBuilt = undefined;
+      this.#wake = undefined;
       if (count !== this.#loadCount) return;
     }
     this.ensureBuilt();
