@@ -230,3 +230,52 @@ test('the document\'s first layout lays out the first screen\'s part alone; the 
     await held.context().close();
   }
 });
+
+// ---- No long task: the load's steps and the widgets' shows are tasks of their own ----------
+
+test('the model\'s load and the widgets\' shows are split into tasks: each instance\'s start-up, each step of the load and each widget\'s show a task of its own', async () => {
+  const traced = await openPage(browser);
+  const cdp = await traced.context().newCDPSession(traced);
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { categories: 'toplevel,blink.user_timing', transferMode: 'ReportEvents' });
+  try {
+    await traced.goto(`${server.origin}/web/page/`);
+    await traced.waitForFunction(() => document.documentElement.dataset.page === 'ready');
+    assert.deepEqual(await waitForWidgets(traced, '#table, #nearest, #pairs, #dot-widget, #positions, #trace'), []);
+  } finally {
+    await cdp.send('Tracing.end');
+    await complete;
+    await traced.context().close();
+  }
+  // Each mark's task: the main thread's outermost events, one after the other (a task's microtask
+  // checkpoint, traced just after it, counts as that task's).
+  const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && String(e.name).startsWith('embeddings:'));
+  const { pid, tid } = marks.find((e) => e.name === 'embeddings:model-requested');
+  const tasks = [];
+  for (const e of events.filter((x) => x.pid === pid && x.tid === tid && x.ph === 'X' && x.dur >= 0).sort((a, b) => a.ts - b.ts)) {
+    const last = tasks.at(-1);
+    if (last && e.ts < last.ts + last.dur) continue;  // inside the last one
+    if (last && e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint' && e.ts - (last.ts + last.dur) < 50) {
+      last.dur = e.ts + e.dur - last.ts;
+      continue;
+    }
+    tasks.push({ ts: e.ts, dur: e.dur });
+  }
+  const taskOf = (name) => {
+    const mark = marks.find((e) => e.name === `embeddings:${name}`);
+    assert.ok(mark, `the page marks embeddings:${name}`);
+    return tasks.findIndex((task) => task.ts <= mark.ts && mark.ts <= task.ts + task.dur);
+  };
+  const apart = (...names) => {
+    const found = names.map(taskOf);
+    assert.ok(found.every((task) => task >= 0), `${names.join(', ')}: each inside a task of the main thread`);
+    assert.equal(new Set(found).size, names.length, `${names.join(', ')} come in tasks of their own (${found.join(', ')})`);
+  };
+  // The three instances' start-ups (20-80 ms each on a phone), the load's steps, and the first widgets' shows.
+  apart('load:instance-tables', 'load:instance-kernels', 'load:instance-tokenizer');
+  apart('load:instance-tables', 'load:header-read', 'load:tables-copied');
+  apart('load:instance-tokenizer', 'load:tokenizer-loaded');
+  apart('ready:ew-embedding-table', 'ready:ew-nearest-words', 'ready:ew-dot-product');
+});
