@@ -247,6 +247,8 @@ export class TrainingSlider extends ModelWidget {
   async #learn(generation, word, pair) {
     const last = this.snapshots.length - 1;
     const { layouts } = this.learnMap;
+    // Step 0's table travels while the first map is laid out (#prepareFirstStep makes its quick map).
+    if (last > 0 && this.index !== 0) this.snapshot(0).catch(() => {});
     for (let i = last; i >= 0; i--) {
       while (this.generation === generation && i < this.earliestShown - LAID_OUT_AHEAD) {
         this.layingOut = undefined;
