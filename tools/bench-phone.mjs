@@ -248,11 +248,14 @@ async function session(browser, origin, profile, pagePath = '/web/page/') {
     const first = pictures.find((p) => p.showing === 'pca' || p.showing === 'layout');
     const umap = pictures.find((p) => p.showing === 'layout');
     result.figures.stepZero = { first: first ? first.at - tappedAt : Infinity, umap: umap ? umap.at - tappedAt : Infinity, load: at() };
+    // Play, from step 0: the time until the slider shows step 1 (its range's value), Play still pressed.
+    const play = page.locator('#slider .ew-slider-line > button');
     const playAt = await now(cdp);
-    await tap(page, profile, '#slider .ew-slider-line > .ew-button');
+    await (profile.touch ? play.tap() : play.click());
     const moved = await evaluate(cdp, `new Promise((resolve) => { const check = () => {
-      const range = document.querySelector('#slider input[type="range"]');
-      if (range.value !== '0' || performance.now() - ${playAt} > 60000) resolve(performance.now()); else setTimeout(check, 20); }; check(); })`);
+      const slider = document.querySelector('#slider'), range = slider.querySelector('input[type="range"]');
+      const playing = slider.querySelector('.ew-slider-line > button').getAttribute('aria-pressed') === 'true';
+      if ((range.value === '1' && playing) || performance.now() - ${playAt} > 60000) resolve(performance.now()); else setTimeout(check, 20); }; check(); })`);
     result.figures.play = { moved: moved - playAt, load: at() };
     record = await bench();
     result.figures.after = { ...taskFigures(record.longTasks.filter((t) => t.start >= settledAt)), load: at() };
