@@ -16,6 +16,7 @@ let watcher;
 export function watchCanvas(canvas, draw) {
   drawers.set(canvas, draw);
   if (typeof ResizeObserver !== 'function') return;
+  watchNearness(canvas);
   watcher ??= new ResizeObserver((entries) => {
     for (const entry of entries) {
       const ratio = window.devicePixelRatio || 1;
@@ -33,22 +34,27 @@ export function watchCanvas(canvas, draw) {
   }
 }
 
-// Canvases whose drawing waits for their skipped part of the page to be rendered again.
-const waiting = new Set();
-let listening = false;
+// Whether each watched canvas is within a screen of the viewport, as the
+// browser reports it (an IntersectionObserver: after its own layout, so
+// reading it costs none). A canvas farther away, or in a part of the page
+// whose rendering is skipped (content-visibility: auto, off screen), where
+// reading a style forces that part's layout, is drawn when it comes near.
+const near = new WeakMap();
+const waiting = new WeakSet();
+let nearness;
 
-function waitForRendering(canvas) {
-  waiting.add(canvas);
-  if (listening) return;
-  listening = true;
-  document.addEventListener('contentvisibilityautostatechange', (event) => {
-    if (event.skipped) return;
-    for (const waiter of [...waiting]) {
-      if (!event.target.contains(waiter)) continue;
-      waiting.delete(waiter);
-      drawers.get(waiter)?.();
+function watchNearness(canvas) {
+  if (typeof IntersectionObserver !== 'function') return;
+  nearness ??= new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      near.set(entry.target, entry.isIntersecting);
+      if (entry.isIntersecting && waiting.has(entry.target)) {
+        waiting.delete(entry.target);
+        drawers.get(entry.target)?.();
+      }
     }
-  }, { capture: true });
+  }, { rootMargin: '100% 0px' });
+  nearness.observe(canvas);
 }
 
 /**
@@ -56,18 +62,16 @@ function waitForRendering(canvas) {
  * device's pixel ratio and scaled back, so that drawing is in CSS pixels;
  * with the box's width and height: the size the browser last reported for a
  * watched canvas (or the fallbacks, for a box of no size). Null for a
- * watched canvas before the browser's first report, which draws it, or
- * while its part of the page is not rendered (it is drawn when it is):
- * until then it is not seen, and reading its styles would force the layout
- * this waits for.
+ * watched canvas before the browser's first report of its size, which
+ * draws it, or while it is not near the viewport (it is drawn when it
+ * comes near): until then it is not seen, and reading its styles could
+ * force the layout this waits for.
  */
 export function cssPixelContext(canvas, fallbackWidth, fallbackHeight) {
   if (drawers.has(canvas) && typeof ResizeObserver === 'function') {
     if (!sizes.has(canvas)) return null;
-    // In a part of the page whose rendering is skipped (content-visibility: auto, off screen),
-    // reading styles forces its layout: it is drawn when the part is rendered again.
-    if (canvas.checkVisibility?.({ contentVisibilityAuto: true }) === false) {
-      waitForRendering(canvas);
+    if (near.get(canvas) === false || (typeof IntersectionObserver === 'function' && !near.has(canvas))) {
+      waiting.add(canvas);
       return null;
     }
   }
