@@ -152,10 +152,10 @@ describe(`an <ew-embedding-table> given a fresh model (${modelMode} model)`, () 
     const resolveAll = () => page.evaluate((list) => list.map((text) => document.querySelector('#fresh').picker.resolve(text)), texts);
     assert.deepEqual(await resolveAll(), expected, 'looked up in the module');
     assert.equal(await page.evaluate(() => window.vocabularyReads), 0, 'still unread');
-    // A reader comes to the box: the vocabulary and the search index are made.
+    // A reader comes to the box: the vocabulary and the search index are made (once the focus has been painted).
     const input = page.locator('#fresh input[role="combobox"]');
     await input.focus();
-    assert.equal(await page.evaluate(() => window.vocabularyReads), 1);
+    await page.waitForFunction(() => window.vocabularyReads === 1);
     assert.deepEqual(await resolveAll(), expected, 'from the index');
     // And the list offers what it offered before: both forms of Lily, named.
     await input.fill('Lily');

@@ -4,7 +4,8 @@
 // isolated (as tools/serve.mjs serves it) and on one when it is not, and
 // comes out the same, bit for bit, as the Node API's (which works in
 // slices), with or without a starting layout, by UMAP (exact neighbours
-// and NN-descent) or PCA (the covariance and the Krylov methods); an
+// and NN-descent) or PCA (the covariance and the Krylov methods); a PCA
+// asked for while a UMAP is under way comes first; an
 // AbortSignal ends the Worker and rejects with its reason, while a map
 // asked for beside it is still made (by the next Worker).
 import { test, describe, before, after } from 'node:test';
@@ -84,6 +85,25 @@ describe('model.map in the browser', () => {
     });
     assert.deepEqual({ first: result.first, second: result.second, after: result.after }, { first: 'reader left', second: suite.model.vocabSize, after: suite.model.vocabSize });
     assert.ok(result.progressed >= 2);
+    assert.deepEqual(page.problems, []);
+  });
+
+  test('a PCA asked for while a UMAP is laid out comes back first, between the UMAP\'s slices; both are Node\'s maps', async () => {
+    const order = await page.evaluate(async () => {
+      const model = document.querySelector('#nearest').model;
+      const done = [];
+      let pca;
+      const umap = model.map({ seed: 11, onProgress: () => {
+        pca ??= model.map({ method: 'pca', table: new model.wte.constructor(model.wte.data.slice(0, 600 * model.width), 600, model.width) })
+          .then((map) => { done.push('pca'); return Array.from(map.data); });
+      } }).then((map) => { done.push('umap'); return Array.from(map.data.slice(0, 64)); });
+      const umapPoints = await umap;
+      return { done, pca: await pca, umap: umapPoints };
+    });
+    assert.deepEqual(order.done, ['pca', 'umap']);
+    const table = new Matrix(suite.model.wte.data.slice(0, 600 * suite.model.width), 600, suite.model.width);
+    assert.deepEqual(order.pca, Array.from((await suite.model.map({ table, method: 'pca' })).data));
+    assert.deepEqual(order.umap, Array.from((await suite.model.map({ seed: 11 })).data.slice(0, 64)));
     assert.deepEqual(page.problems, []);
   });
 

@@ -33,7 +33,8 @@ before(async () => {
   browser = await launch();
   page = await openPage(browser);
   await page.goto(`${origin}/web/page/?model=/model/rotary/`);
-  await page.waitForFunction(() => document.documentElement.dataset.page === 'ready');
+  // Every part laid out too (web/page/later-parts.js): the tests read the widgets' rendered text.
+  await page.waitForFunction(() => document.documentElement.dataset.page === 'ready' && document.documentElement.dataset.parts === 'laid-out');
 });
 
 after(async () => {

@@ -37,12 +37,31 @@ test('the page runs from the bundle: no source module is fetched, and nothing is
   assert.deepEqual(await page.violations(), []);
 });
 
-test('the widgets\' stylesheet is linked once, from web/widgets/, and the formulas found KaTeX', async () => {
+test('the widgets\' stylesheet is linked once, from web/widgets/, and the formulas found KaTeX\'s', async () => {
   const sheets = await page.evaluate(() => [...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => new URL(l.href).pathname));
   assert.equal(sheets.filter((p) => p.endsWith('/widgets.css')).length, 1);
   assert.ok(sheets.includes('/web/widgets/widgets.css'));
   assert.ok(sheets.includes('/node_modules/katex/dist/katex.min.css'));
-  assert.ok(await page.evaluate(() => document.querySelectorAll('.tex.typeset .katex').length > 0));
+});
+
+test('the formulas come typeset from the build: every one in place as KaTeX renders it, and KaTeX\'s script never travels', async () => {
+  const paths = server.requests.map((r) => r.path);
+  assert.ok(paths.includes('/web/dist/formulas.js'));
+  assert.deepEqual(paths.filter((p) => p.includes('/katex/') && p.endsWith('.js')), [], 'no KaTeX script is fetched');
+  const formulas = await page.evaluate(() => [...document.querySelectorAll('.tex[data-tex]')].map((element) => ({
+    tex: element.dataset.tex, display: element.classList.contains('display'), typeset: element.classList.contains('typeset'),
+    katex: element.querySelectorAll(':scope > .katex, :scope > .katex-display > .katex').length,
+    // Its styles set through the CSSOM, as katex.render() sets them: none left in data-style.
+    styled: element.querySelectorAll('[style]').length, left: element.querySelectorAll('[data-style]').length,
+  })));
+  assert.ok(formulas.length >= 10);
+  const { default: katex } = await import('katex');
+  for (const formula of formulas) {
+    assert.ok(formula.typeset && formula.katex === 1, `${formula.tex} is typeset`);
+    assert.equal(formula.left, 0);
+    const styles = katex.renderToString(formula.tex, { displayMode: formula.display, output: 'htmlAndMathml' }).match(/ style="/g)?.length ?? 0;
+    assert.equal(formula.styled, styles, `${formula.tex}: each of KaTeX's styles is set`);
+  }
 });
 
 test('the model is asked for once, before the widgets are up, and every widget shares that load', async () => {
@@ -163,4 +182,100 @@ test('for the shipped model the first script asks for both tables beside the fir
   } finally {
     await held.context().close();
   }
+});
+
+// ---- The document's first layout (web/page/page.css, later-parts.js) ----------
+
+test('the document\'s first layout lays out the first screen\'s part alone; the later parts follow, one per idle task, and then are parts like any other', async () => {
+  const held = await openPage(browser, { width: 375, height: 812, touch: true });
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  await held.route('**/web/dist/page.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  try {
+    await held.goto(`${server.origin}/web/page/`, { waitUntil: 'domcontentloaded' });
+    // Laid out by the browser before any script of the page's has run: the first screen's
+    // part and those near it (the browser's margin), none of the chapter's second half.
+    const parts = () => held.evaluate(() => [...document.querySelectorAll('main .part, #training, .colophon')].map((part) => ({
+      name: `${part.closest('section')?.id ?? 'footer'} ${part.className}`,
+      laidOut: part.firstElementChild.checkVisibility({ contentVisibilityAuto: true }),
+    })));
+    const first = await parts();
+    assert.ok(first.length > 10 && first[0].name === 'embeddings part story' && first[0].laidOut);
+    const far = first.filter((part) => /^(dot|position|training|footer) /.test(part.name));
+    assert.ok(far.length >= 9 && far.every((part) => !part.laidOut), JSON.stringify(first));
+    // Each marked laid out in a task of its own (one record per observer callback), in the document's order.
+    await held.evaluate(() => {
+      window.__batches = [];
+      new MutationObserver((records) => {
+        window.__batches.push(records.filter((record) => record.target.classList.contains('laid-out')).map((record) => record.target));
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'] });
+    });
+    release();
+    await held.waitForFunction(() => document.documentElement.dataset.parts === 'laid-out', undefined, { timeout: 60000 });
+    const after = await parts();
+    assert.ok(after.every((part) => part.laidOut), JSON.stringify(after.filter((part) => !part.laidOut)));
+    const marked = await held.evaluate(() => {
+      const later = [...document.querySelectorAll('main > section > .part:not(#embeddings > .story), #training, .colophon')];
+      const batches = window.__batches.filter((batch) => batch.length);
+      return { alone: batches.every((batch) => batch.length === 1), inOrder: batches.flat().every((part, i) => later[i] === part), count: batches.length, later: later.length };
+    });
+    assert.deepEqual(marked, { alone: true, inOrder: true, count: first.length - 1, later: first.length - 1 });
+    assert.equal(await held.evaluate(() => getComputedStyle(document.querySelector('#dot .part')).contentVisibility), 'visible');
+    assert.deepEqual(held.problems, []);
+  } finally {
+    release();
+    await held.context().close();
+  }
+});
+
+// ---- No long task: the load's steps and the widgets' shows are tasks of their own ----------
+
+test('the model\'s load and the widgets\' shows are split into tasks: each instance\'s start-up, each step of the load and each widget\'s show a task of its own', async () => {
+  const traced = await openPage(browser);
+  const cdp = await traced.context().newCDPSession(traced);
+  const events = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { categories: 'toplevel,blink.user_timing', transferMode: 'ReportEvents' });
+  try {
+    await traced.goto(`${server.origin}/web/page/`);
+    await traced.waitForFunction(() => document.documentElement.dataset.page === 'ready');
+    assert.deepEqual(await waitForWidgets(traced, '#table, #nearest, #pairs, #dot-widget, #positions, #trace'), []);
+  } finally {
+    await cdp.send('Tracing.end');
+    await complete;
+    await traced.context().close();
+  }
+  // Each mark's task: the main thread's outermost events, one after the other (a task's microtask
+  // checkpoint, traced just after it, counts as that task's).
+  const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && String(e.name).startsWith('embeddings:'));
+  const { pid, tid } = marks.find((e) => e.name === 'embeddings:model-requested');
+  const tasks = [];
+  for (const e of events.filter((x) => x.pid === pid && x.tid === tid && x.ph === 'X' && x.dur >= 0).sort((a, b) => a.ts - b.ts)) {
+    const last = tasks.at(-1);
+    if (last && e.ts < last.ts + last.dur) continue;  // inside the last one
+    if (last && e.name === 'BlinkScheduler_PerformMicrotaskCheckpoint' && e.ts - (last.ts + last.dur) < 50) {
+      last.dur = e.ts + e.dur - last.ts;
+      continue;
+    }
+    tasks.push({ ts: e.ts, dur: e.dur });
+  }
+  const taskOf = (name) => {
+    const mark = marks.find((e) => e.name === `embeddings:${name}`);
+    assert.ok(mark, `the page marks embeddings:${name}`);
+    return tasks.findIndex((task) => task.ts <= mark.ts && mark.ts <= task.ts + task.dur);
+  };
+  const apart = (...names) => {
+    const found = names.map(taskOf);
+    assert.ok(found.every((task) => task >= 0), `${names.join(', ')}: each inside a task of the main thread`);
+    assert.equal(new Set(found).size, names.length, `${names.join(', ')} come in tasks of their own (${found.join(', ')})`);
+  };
+  // The three instances' start-ups (20-80 ms each on a phone), the load's steps, and the first widgets' shows.
+  apart('load:instance-tables', 'load:instance-kernels', 'load:instance-tokenizer');
+  apart('load:instance-tables', 'load:header-read', 'load:tables-copied');
+  apart('load:instance-tokenizer', 'load:tokenizer-loaded');
+  apart('ready:ew-embedding-table', 'ready:ew-nearest-words', 'ready:ew-dot-product');
 });

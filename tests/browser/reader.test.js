@@ -474,6 +474,11 @@ describe('the smaller fixes', () => {
   });
 
   test('the position map\'s line chart writes its last tick whole', async () => {
+    // A chart is drawn once it is near the screen (web/widgets/parts/canvas.js): brought there first.
+    await page.evaluate(async () => {
+      document.querySelector('#positions .ew-profile').scrollIntoView({ block: 'center' });
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    });
     const drawn = await page.evaluate(async () => {
       const calls = [];
       const original = CanvasRenderingContext2D.prototype.fillText;

@@ -1,7 +1,8 @@
 // <ew-training-slider>'s "watch it learn" parts in headless Chromium: the map of
 // each snapshot's token table, laid out in the page only once the slider
 // comes near the screen and then lazily (the shown snapshot and the two
-// before it, the rest when the slider goes there), each started from the
+// before it, the rest when the slider goes there; step 0's quick map made
+// ahead, so that going there shows it at once), each started from the
 // next snapshot's map and aligned to it (checked against the Node API's
 // UMAP and alignMap, value for value), the points travelling between
 // snapshots; the loss curve with the slider's step
@@ -44,26 +45,29 @@ describe('<ew-training-slider>: watch it learn, at 1280 px', () => {
     assert.equal(snapshotRequests(), 0);
     await page.locator('#slider').scrollIntoViewIfNeeded();
     await learned(page, 3);
+    // Step 0's snapshot and its quick map are made ahead (where Play from the last step goes first).
+    await page.waitForFunction(() => document.querySelector('#slider').provisional[0] !== undefined);
     await page.waitForTimeout(500);
     assert.equal(await page.evaluate(() => document.querySelector('#slider').dataset.learned), '3');
-    assert.equal(snapshotRequests(), 3);
+    assert.equal(snapshotRequests(), 4);
     // Play, from the last step, goes to step 0, which lays out the rest, each from the one after it. Meanwhile
     // every view says what it is: the step's own map, its quick PCA while the UMAP is laid out, or a dimmed picture.
     await page.evaluate(() => {
       const slider = document.querySelector('#slider');
       const canvas = slider.querySelector('canvas.ew-learn-canvas');
       window.__views = [];
-      const record = () => window.__views.push({ range: Number(slider.range.value), stepText: slider.stepText.textContent,
+      const record = () => window.__views.push({ range: Number(slider.range.value), learned: Number(slider.dataset.learned), stepText: slider.stepText.textContent,
         words: slider.learnMap.words.textContent, status: slider.learnMap.status.textContent, showing: canvas.dataset.showing, step: canvas.dataset.step });
       new MutationObserver(record).observe(slider, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-showing', 'data-step'] });
     });
     await page.locator('#slider .ew-slider-line > button').click();
     await learned(page, index.snapshots.length);
     assert.equal(snapshotRequests(), index.snapshots.length);
-    // Then Play moves on, a step at a time.
-    await page.waitForFunction(() => Number(document.querySelector('#slider').dataset.shown) >= 1 && document.querySelector('#slider').index < 12, undefined, { timeout: 60000 });
-    await page.locator('#slider .ew-slider-line > button').click();
-    assert.equal(await page.locator('#slider .ew-slider-line > button').textContent(), 'Play');
+    // Play moves on, a step at a time (it may have reached the last step and stopped by now).
+    await page.waitForFunction(() => Number(document.querySelector('#slider').dataset.shown) >= 1, undefined, { timeout: 60000 });
+    const play = page.locator('#slider .ew-slider-line > button');
+    if (await play.textContent() === 'Pause') await play.click();
+    assert.equal(await play.textContent(), 'Play');
     const views = await page.evaluate(() => window.__views);
     const label = (i) => index.snapshots[i].step.toLocaleString('en-US');
     for (const view of views) {
@@ -71,9 +75,12 @@ describe('<ew-training-slider>: watch it learn, at 1280 px', () => {
       if (view.words) assert.ok(view.words.startsWith(`Step ${label(view.range)}:`), `${view.words} under step ${label(view.range)}`);
       if (view.showing === 'layout' || view.showing === 'pca') assert.equal(view.step, String(view.range), JSON.stringify(view));
     }
-    // At step 0, before its map was laid out, the page showed step 0's PCA and said so.
+    // At step 0, before its map was laid out, the page showed step 0's PCA at once (never a dimmed
+    // picture: it was made ahead) and said so; and Play went on to step 1 without waiting for the UMAP.
     const provisional = views.find((view) => view.range === 0 && view.showing === 'pca');
     assert.ok(provisional, 'step 0\'s quick map was shown');
+    assert.ok(!views.some((view) => view.range === 0 && view.showing === 'waiting'), 'step 0 never waited for its picture');
+    assert.ok(views.find((view) => view.range === 1).learned < index.snapshots.length, 'Play reached step 1 before step 0\'s UMAP was laid out');
     assert.match(provisional.words, /Shown meanwhile: a quick map of step 0’s table, its two most varied directions \(PCA\)/);
     assert.ok(views.some((view) => view.range === 0 && /Laying out step 0’s map/.test(view.status)));
     await page.locator('#slider input[type="range"]').focus();

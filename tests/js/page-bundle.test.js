@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { bundlePage, bundleFile, firstScriptFile, shippedTableRanges, trainingFilesModule, trainingFilesSource } from '../../tools/page/bundle.mjs';
+import { attributeText, formulasModule, formulasOf, formulasSource, typeset } from '../../tools/page/typeset-formulas.mjs';
 
 const root = new URL('../../', import.meta.url);
 
@@ -82,6 +83,36 @@ test('web/dist/default-training.js names every training file of the default mode
   const { code, inputs } = await bundlePage({ write: false });
   assert.ok(!inputs.includes('web/dist/default-training.js'));
   assert.match(code, /import\("\.\/default-training\.js"\)/);
+});
+
+test('web/dist/formulas.js holds every formula of the page, typeset as KaTeX renders it (else: tools/build.sh page)', async () => {
+  assert.ok(readFileSync(formulasModule, 'utf8') === await formulasSource(), 'web/dist/formulas.js is older than web/page/index.html');
+  const html = readFileSync(new URL('web/page/index.html', root), 'utf8');
+  const { default: typesetHtml } = await import('../../web/dist/formulas.js');
+  const { default: katex } = await import('katex');
+  const formulas = formulasOf(html);
+  // Each element of class "tex" is one of them (the same formula twice is typeset once).
+  const elements = [...html.matchAll(/class="tex( display)?" data-tex="([^"]*)"/g)];
+  assert.equal(new Set(elements.map((m) => `${Boolean(m[1])} ${attributeText(m[2])}`)).size, formulas.length);
+  assert.deepEqual(Object.keys(typesetHtml).length, formulas.length);
+  for (const { tex, display } of formulas) {
+    const html = typesetHtml[`${display ? 'display' : 'inline'} ${tex}`];
+    // KaTeX's own HTML, the style attributes (which the page's policy refuses in markup) as data-style.
+    assert.equal(html.replace(/ data-style="/g, ' style="'), katex.renderToString(tex, { displayMode: display, output: 'htmlAndMathml' }));
+    assert.doesNotMatch(html, / style="/);
+  }
+  // The page leaves it out of its bundle and imports it when it typesets.
+  const { code, inputs } = await bundlePage({ write: false });
+  assert.ok(!inputs.includes('web/dist/formulas.js'));
+  assert.match(code, /import\("\.\/formulas\.js"\)/);
+});
+
+test('formulas are read from the page as the browser reads their attributes, and a formula KaTeX cannot typeset fails the build by name', () => {
+  assert.equal(attributeText('a &amp; b &lt; c &#39;d&#x27; &quot;e&quot;'), 'a & b < c \'d\' "e"');
+  assert.deepEqual(formulasOf('<p><span class="tex" data-tex="x &amp; y">x</span> <div class="tex display" data-tex="\\frac{1}{2}">1/2</div>' +
+    '<span class="other" data-tex="z">z</span><span data-tex="w" class="tex">w</span><span class="tex" data-tex="x &amp; y">again</span></p>'),
+  [{ tex: 'x & y', display: false }, { tex: '\\frac{1}{2}', display: true }, { tex: 'w', display: false }]);
+  assert.throws(() => typeset('\\frac{1}{', true), /web\/page\/index\.html: the formula "\\\\frac\{1\}\{" could not be typeset: /);
 });
 
 test('the Code parts\' definitions stay outside the bundle, spelled as the chapter writes them', async () => {

@@ -53,7 +53,7 @@ const median = (xs) => {
 // ---- The floor page ------------------------------------------------------------
 // Served by this tool beside the chapter server's files, under the same
 // Content-Security-Policy (so its script is a file of its own, not inline).
-const FLOOR_PATH = '/web/bench-floor/';
+export const FLOOR_PATH = '/web/bench-floor/';
 const FLOOR_ROWS = 512;
 
 /**
@@ -127,10 +127,12 @@ async function generatedModel() {
 /**
  * The chapter server on a free port, recording what it sends per path; a
  * generated model's files, when given, are answered from memory under /model/.
+ * `create`: another tree's createChapterServer (a checkout of an earlier
+ * commit, tools/bench/phone.mjs --before), served with the same floor page.
  */
-async function startServer(files) {
+export async function startServer(files, { create = createChapterServer } = {}) {
   const sent = [];
-  const server = createChapterServer({
+  const server = create({
     onRequest: (entry) => sent.push(entry),
     ...(files ? { files: { prefix: '/model/', get: (path) => files.get(path) } } : {}),
   });
@@ -198,7 +200,7 @@ function pageReady() {
 }
 
 /** Runs in the floor page: resolves with its mark and the navigation timing once it has painted. */
-function floorReady() {
+export function floorReady() {
   const result = () => {
     const nav = performance.getEntriesByType('navigation')[0];
     const [floor] = performance.getEntriesByName('embeddings:ready:floor');

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 import { tableRangesOf } from '../../web/src/early-requests.js';
+import { writeFormulas } from './typeset-formulas.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const entry = resolve(root, 'web/page/page.js');
@@ -38,17 +39,21 @@ export const unbundled = resolve(root, 'web/page/code-parts.js');
 // The loader of embeddings-full.wasm (web/src/runtime.js) stays out too: it is
 // imported only when a model's tokenizer needs that module; and so does the
 // list of the default model's training files, imported by <ew-training-slider>
-// when it shows them (web/dist/default-training.js, below).
+// when it shows them (web/dist/default-training.js, below); and so do the
+// page's typeset formulas (web/dist/formulas.js, tools/page/typeset-formulas.mjs),
+// imported once the first widget has shown its model.
 const fullModuleLoader = resolve(root, 'web/dist/embeddings-full.js');
 export const trainingFilesModule = resolve(root, 'web/dist/default-training.js');
+const formulasModuleFile = resolve(root, 'web/dist/formulas.js');
 const modelFolder = resolve(root, 'model');
 const keepAsWritten = {
   name: 'keep-as-written',
   setup(context) {
-    context.onResolve({ filter: /(code-parts|embeddings-full|default-training)\.js$/ }, ({ path, resolveDir }) => {
+    context.onResolve({ filter: /(code-parts|embeddings-full|default-training|formulas)\.js$/ }, ({ path, resolveDir }) => {
       const resolved = resolve(resolveDir, path);
       if (resolved === fullModuleLoader) return { path: './embeddings-full.js', external: true };
       if (resolved === trainingFilesModule) return { path: './default-training.js', external: true };
+      if (resolved === formulasModuleFile) return { path: './formulas.js', external: true };
       if (resolved !== unbundled) return undefined;
       return { path: relative(dirname(bundleFile), unbundled).split('\\').join('/'), external: true };
     });
@@ -276,4 +281,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`web/dist/first-requests.js: ${firstScript.bytes} bytes from ${firstScript.inputs.length} modules`);
   console.log(`web/dist/map-worker.js: ${Buffer.byteLength(await bundleWorker())} bytes`);
   console.log(`web/dist/default-training.js: ${(await writeTrainingFiles()).split('\n').filter((line) => line.includes('new URL')).length} files named`);
+  console.log(`web/dist/formulas.js: ${Buffer.byteLength(await writeFormulas())} bytes`);
 }

@@ -1,56 +1,100 @@
-// The chapter page's formulas, typeset by KaTeX once the browser is idle;
-// a display formula wider than its column is marked as scrolling sideways.
+// The chapter page's formulas, typeset when the page is built
+// (tools/page/typeset-formulas.mjs writes KaTeX's HTML of each into
+// web/dist/formulas.js): put in place a few at a time in the browser's idle
+// time, those near the screen first, so that no task of the reader's
+// browser typesets them (KaTeX's script typeset them here before: 0.28 MB,
+// and a third of a second of a phone's main thread). A display formula
+// wider than its column is marked as scrolling sideways.
 import { whenIdle } from '../widgets/parts/base.js';
 
-// KaTeX builds DOM nodes and sets styles through the CSSOM, which the page's
-// Content-Security-Policy allows (renderToString + innerHTML would not be).
-// It loads after the model and the widgets, when the browser is idle, with
-// its stylesheet (so the page's first style passes do not match KaTeX's rules).
-// The minified classic build is half the size of katex.mjs; a script element
-// from our own origin is allowed by script-src 'self'.
+// KaTeX's stylesheet and fonts, as the formulas' HTML expects them.
 const katexFolder = new URL('../../node_modules/katex/dist/', import.meta.url);
+// Milliseconds of putting formulas in place per idle period.
+const SLICE_MS = 6;
 
-function loadElement(element, url) {
+function loadStylesheet() {
+  const url = new URL('katex.min.css', katexFolder).href;
+  const present = [...document.querySelectorAll('link[rel="stylesheet"]')].find((link) => link.href === url);
+  if (present) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    element.addEventListener('load', () => resolve());
-    element.addEventListener('error', () => reject(new Error(`${url} could not be loaded`)));
-    document.head.append(element);
+    const style = document.createElement('link');
+    style.rel = 'stylesheet';
+    style.href = url;
+    style.addEventListener('load', () => resolve());
+    style.addEventListener('error', () => reject(new Error(`${url} could not be loaded`)));
+    document.head.append(style);
   });
 }
 
-function loadKatex() {
-  if (window.katex) return Promise.resolve(window.katex);
-  const script = document.createElement('script');
-  script.src = new URL('katex.min.js', katexFolder).href;
-  const style = document.createElement('link');
-  style.rel = 'stylesheet';
-  style.href = new URL('katex.min.css', katexFolder).href;
-  return Promise.all([loadElement(script, script.src), loadElement(style, style.href)]).then(() => window.katex);
+/** The formulas, those within a screen of the viewport first (as the browser reports after its next layout). */
+function nearFirst(formulas) {
+  if (typeof IntersectionObserver === 'undefined') return Promise.resolve(formulas);
+  return new Promise((resolve) => {
+    const observer = new IntersectionObserver((entries) => {
+      observer.disconnect();
+      const near = new Set(entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target));
+      resolve([...formulas.filter((f) => near.has(f)), ...formulas.filter((f) => !near.has(f))]);
+    }, { rootMargin: '100% 0px' });
+    for (const element of formulas) observer.observe(element);
+  });
+}
+
+/**
+ * Puts a formula's typeset HTML in place of its plain text. The page's
+ * Content-Security-Policy refuses style attributes in markup, so the HTML
+ * carries KaTeX's styles as data-style, set here through the CSSOM.
+ */
+function place(element, html) {
+  element.innerHTML = html;
+  for (const styled of element.querySelectorAll('[data-style]')) {
+    styled.style.cssText = styled.dataset.style;
+    styled.removeAttribute('data-style');
+  }
+  element.classList.add('typeset');
 }
 
 async function typeset() {
-  const katex = await loadKatex();
-  for (const element of document.querySelectorAll('.tex[data-tex]')) {
-    katex.render(element.dataset.tex, element, {
-      displayMode: element.classList.contains('display'),
-      throwOnError: false,
-      output: 'htmlAndMathml',
-    });
-    element.classList.add('typeset');
+  const [{ default: typeset }] = await Promise.all([import('../dist/formulas.js'), loadStylesheet()]);
+  const waiting = await nearFirst([...document.querySelectorAll('.tex[data-tex]')]);
+  const missing = [];
+  while (waiting.length) {
+    await whenIdle();
+    const start = performance.now();
+    do {
+      const element = waiting.shift();
+      const html = typeset[`${element.classList.contains('display') ? 'display' : 'inline'} ${element.dataset.tex}`];
+      if (html === undefined) missing.push(element.dataset.tex);
+      else place(element, html);
+    } while (waiting.length && performance.now() - start < SLICE_MS);
   }
+  if (missing.length) console.warn(`Formulas left as plain text (web/dist/formulas.js is older than the page: tools/build.sh page): ${missing.join('; ')}`);
   // Each display formula is checked again when its own box changes width
-  // (its column did) and when fonts arrive (KaTeX's glyphs widen it).
-  // Watching the body instead ran the check on every change of the page's
-  // height while the widgets build, and its reads between writes forced a
-  // layout per formula: 345 ms of a phone's main thread in one profiled load.
+  // (its column did) and when its pieces do (KaTeX's fonts arrived and
+  // widened its glyphs), as the browser reports them after its own layout,
+  // so that reading the widths forces no layout. (Watching the body instead
+  // ran the check on every change of the page's height while the widgets
+  // built, and its reads between writes forced a layout per formula: 345 ms
+  // of a phone's main thread in one profiled load; checking when the fonts
+  // arrived forced one of the whole page.) The formulas are "ready" once
+  // each has been checked the first time (a formula in a part not laid out
+  // yet, page.css, is checked once it is).
   const formulas = [...document.querySelectorAll('.tex.display.typeset')];
-  const checkAll = () => markWideFormulas(formulas);
-  checkAll();
-  const watcher = new ResizeObserver((entries) => markWideFormulas(entries.map((entry) => entry.target)));
-  for (const element of formulas) watcher.observe(element);
-  document.fonts?.addEventListener('loadingdone', checkAll);
-  document.fonts?.ready.then(checkAll);
-  document.documentElement.dataset.formulas = 'ready';
+  const formulaOf = new Map();
+  const checked = new Set();
+  const watcher = new ResizeObserver((entries) => {
+    const changed = [...new Set(entries.map((entry) => formulaOf.get(entry.target)))];
+    markWideFormulas(changed);
+    if (checked.size === formulas.length) return;
+    for (const formula of changed) checked.add(formula);
+    if (checked.size === formulas.length) document.documentElement.dataset.formulas = 'ready';
+  });
+  for (const formula of formulas) {
+    for (const watched of [formula, ...formula.querySelectorAll('.katex-html > .base')]) {
+      formulaOf.set(watched, formula);
+      watcher.observe(watched);
+    }
+  }
+  if (!formulas.length) document.documentElement.dataset.formulas = 'ready';
 }
 
 /**

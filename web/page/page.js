@@ -8,7 +8,7 @@ import { rowView, dot, cosine, loadModel, ready } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
 import { pageModelFailure } from '../widgets/parts/model-source.js';
 import { hasTokenizer } from '../widgets/parts/token-picker.js';
-import { defineDeferredWidgets } from '../widgets/parts/definitions.js';
+import { defineDeferredWidgets, defineDeferredWidgetsInTurns } from '../widgets/parts/definitions.js';
 import { ModelWidget } from '../widgets/parts/base.js';
 import { TrainingSlider } from '../widgets/training-slider.js';
 import { addressProblemsInWords, modelFilesFromPicked } from './model-choice.js';
@@ -21,6 +21,7 @@ import { fillCode, fillDotCode } from './code-lines.js';
 import { typesetWhenIdle } from './formulas.js';
 import { bookNote, showBookValues } from './book-values.js';
 import { installPrinting } from './print.js';
+import { layOutLaterParts } from './later-parts.js';
 
 // The page's script loads async, so start.js asks for the model as soon as
 // the script arrives, while the browser still parses, styles and lays out
@@ -36,7 +37,10 @@ const traceWidget = $('#trace');
 // failed to (start.js held them back), at the latest before the figures
 // further down are filled, and at once if the reader presses a key or
 // touches the page first.
-$('#table')?.updated.finally(defineDeferredWidgets);
+$('#table')?.updated.finally(() => {
+  layOutLaterParts();
+  defineDeferredWidgetsInTurns();
+});
 for (const type of ['keydown', 'pointerdown']) window.addEventListener(type, defineDeferredWidgets, { capture: true, once: true });
 
 // ---- The browser console ------------------------------------------------------
@@ -106,7 +110,7 @@ async function showModel(model) {
   fillFirstFigures(model);
   await afterNextFrame();
   if (current !== model) return false;
-  defineDeferredWidgets();
+  defineDeferredWidgetsInTurns();
   fillLaterFigures(model);
   $('#book-note').textContent = bookNote(showBookValues());
   fillCode(model);
@@ -216,6 +220,7 @@ async function main() {
     showModelFailure(error);
     document.documentElement.dataset.page = 'error';
     typesetWhenIdle();
+    layOutLaterParts();
     return;
   }
   const shown = showModel(model);

@@ -17,6 +17,8 @@
 //   whatever the screen's scheme, and again in the screen's afterwards.
 import { ModelWidget } from '../widgets/parts/base.js';
 import { PAPER, gridStyle } from '../widgets/parts/paper.js';
+import { drawForPrint } from '../widgets/parts/canvas.js';
+import { layOutLaterParts } from './later-parts.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -58,7 +60,12 @@ export function preparePrint(say = () => {}) {
       ...all.map((widget) => widget.updated),
       slider?.prepareForPrint().then(() => say('The training snapshots are in; drawing the rest…')),
       formulasDone(10000),
+      layOutLaterParts(),
     ]);
+    // The canvases far from the screen wait to be drawn (canvas.js): all of
+    // them now, once the browser has reported their sizes in the parts just laid out.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    drawForPrint();
     document.documentElement.dataset.print = 'ready';
   })().finally(() => { preparing = undefined; });
   return preparing;
@@ -118,6 +125,7 @@ const dark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-schem
 let fixed = [];
 
 function beforePrint() {
+  drawForPrint();
   // Still loading (a widget that failed prints why it failed, as on screen).
   for (const widget of widgets()) widget.classList.toggle('ew-unprinted', widget.dataset.state === 'loading');
   // Each drawing prints at the width the screen shows it, never wider (a phone's, stretched to the paper's

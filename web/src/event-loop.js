@@ -14,4 +14,17 @@ export function yieldToEventLoop() {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/**
+ * A turn of the event loop between the steps of work that goes on at once
+ * (loading a model, showing it): scheduler.yield() where the browser has
+ * it, whose continuation comes before the tasks queued meanwhile, so the
+ * work is not pushed back behind them; elsewhere a turn as above. Either
+ * way input and rendering get their turn, and no step holds the page.
+ */
+export function yieldToMain() {
+  const scheduler = globalThis.scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return yieldToEventLoop();
+}
+
 export const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());

@@ -1,6 +1,6 @@
 // The vocabulary map's Worker (started by map.js in a browser): it computes
 // maps (UMAP and PCA) in its own instance of the layout module, off the
-// page's main thread, whole, with no slices to yield between.
+// page's main thread.
 //
 // Messages in: { wasm, threads, cores } first (the compiled layout.wasm,
 // so it is fetched and compiled once per page; or layout-threads.wasm in a
@@ -10,15 +10,24 @@
 // LayoutJob's spec, without the table), the table's bytes in chunks
 // { id, offset, chunk } (each answered { id, received }, so the page keeps
 // only a few in flight), and { id, go }. Out: { ready } once the instance is
-// made, { id, progress } about every 50 ms, then { id, result } or
-// { id, error, name }. A cancelled job is ended by terminating the Worker
-// (map.js starts another for the rest).
+// made, { id, progress } about every 50 ms, then { id, result } (its points'
+// buffer transferred, not copied) or { id, error, name }. A cancelled job is
+// ended by terminating the Worker (map.js starts another for the rest).
+//
+// The jobs started run a slice of about SLICE_MS at a time, and between two
+// slices the Worker reads its messages: a PCA (tens of milliseconds, such as
+// the quick map the training slider shows while a step's UMAP is laid out)
+// goes before a UMAP under way (seconds), rather than after it. Each job's
+// slices do the same work in the same order as one long run: the same bits.
 import createLayoutModule from '../dist/layout.js';
 import { LARGEST_KEPT_INSTANCE, LayoutJob, instanceFailed, instantiateLayout } from './layout-run.js';
 import { ThreadPool, helperCount, serveAsHelper } from './layout-threads.js';
+import { yieldToEventLoop } from './event-loop.js';
 
 /** Milliseconds between two progress messages. */
 const PROGRESS_MS = 50;
+/** Milliseconds of a job's work between two looks at the Worker's messages. */
+const SLICE_MS = 25;
 let compiled, threads = false, cores = 1, module, pool;
 const jobs = new Map();
 
@@ -59,16 +68,74 @@ async function layoutModule() {
   return module;
 }
 
-function run(id, job) {
-  let reported = performance.now();
-  job.start();
-  while (job.advance(1 << 16, pool)) {
-    if (performance.now() - reported >= PROGRESS_MS) {
-      self.postMessage({ id, progress: job.progress() });
-      reported = performance.now();
-    }
+// The jobs whose table is in and whose go has come, in that order: { id, job, started, reported }.
+const runnable = [];
+let running = false;
+
+/** The job to give the next slice: the first PCA (short, asked for by someone waiting), else the first of all. */
+function nextJob() {
+  const quick = runnable.findIndex(({ job }) => !job.umap);
+  return runnable[quick >= 0 ? quick : 0];
+}
+
+/** One slice of a job's work; false once it is done. */
+function runSlice(entry) {
+  const { id, job } = entry;
+  if (!entry.started) {
+    entry.started = true;
+    entry.reported = performance.now();
+    job.start();
   }
-  return job.result();
+  const sliceStart = performance.now();
+  do {
+    if (!job.advance(1 << 16, pool)) return false;
+    if (performance.now() - entry.reported >= PROGRESS_MS) {
+      self.postMessage({ id, progress: job.progress() });
+      entry.reported = performance.now();
+    }
+  } while (performance.now() - sliceStart < SLICE_MS);
+  return true;
+}
+
+/** Runs the runnable jobs a slice at a time until none is left, reading messages between slices. */
+async function runJobs() {
+  if (running) return;
+  running = true;
+  try {
+    while (runnable.length) {
+      const entry = nextJob();
+      let more = false;
+      try {
+        more = runSlice(entry);
+        if (!more) {
+          const result = entry.job.result();
+          self.postMessage({ id: entry.id, result }, [result.points.buffer]);
+        }
+      } catch (error) {
+        self.postMessage({ id: entry.id, error: error.message, name: error.name });
+      }
+      if (!more) {
+        runnable.splice(runnable.indexOf(entry), 1);
+        await endJob(entry.id);
+      }
+      await yieldToEventLoop();
+    }
+  } finally {
+    running = false;
+  }
+}
+
+/** Frees a job (or lets its failed instance go), and an instance a large table made large once no job is left. */
+async function endJob(id) {
+  const job = jobs.get(id);
+  jobs.delete(id);
+  const instance = await module;
+  if (instance && instanceFailed(instance)) {
+    dropInstance();  // it refuses even the job's free
+  } else {
+    job?.free();
+    if (instance && instance.HEAPU8.byteLength > LARGEST_KEPT_INSTANCE && jobs.size === 0) dropInstance();
+  }
 }
 
 // Messages are handled one at a time, in order: a job's chunks wait behind its start.
@@ -98,22 +165,11 @@ async function handle(message) {
     } else if (message.go) {
       const job = jobs.get(id);
       if (!job) return;  // refused at its start: the error has gone out
-      const result = run(id, job);
-      self.postMessage({ id, result }, [result.points.buffer]);
+      runnable.push({ id, job, started: false, reported: 0 });
+      runJobs();
     }
   } catch (error) {
     self.postMessage({ id, error: error.message, name: error.name });
-  } finally {
-    if (message.go || (message.spec && !jobs.get(id))) {
-      const job = jobs.get(id);
-      jobs.delete(id);
-      const instance = await module;
-      if (instance && instanceFailed(instance)) {
-        dropInstance();  // it refuses even the job's free
-      } else {
-        job?.free();
-        if (instance && instance.HEAPU8.byteLength > LARGEST_KEPT_INSTANCE && jobs.size === 0) dropInstance();
-      }
-    }
+    if (message.spec && !jobs.get(id)) await endJob(id);
   }
 }

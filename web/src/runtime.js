@@ -11,6 +11,7 @@ import createEmbeddingsModule from '../dist/embeddings.js';
 import { fetchAndCompileWasm, takeEarlyCompile } from './early-compile.js';
 import { packageFile } from './files.js';
 import { guardedInstantiation, registerGuard } from './instance-guard.js';
+import { yieldToMain } from './event-loop.js';
 
 const builds = {
   critical: {
@@ -88,16 +89,37 @@ export async function instantiate(role = 'kernels', { full = false } = {}) {
   const build = builds[full ? 'full' : 'critical'];
   compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl()), build.create()]);
   const [wasmModule, create] = await compiled[full ? 'full' : 'critical'];
-  // Stopped at its first failure inside WebAssembly (instance-guard.js).
-  const instantiateWasm = guardedInstantiation(wasmModule, ...GUARD_WORDS[role]);
-  const module = registerGuard(await create({
-    instantiateWasm,
-    // Failures inside the runtime would otherwise print and continue silently.
-    printErr: (text) => console.error(`[embeddings] ${text}`),
-  }), instantiateWasm.state);
-  observer?.(module, role);
-  mark(`load:instance-${role}`);
-  return module;
+  const done = await ownTurn();
+  try {
+    // Stopped at its first failure inside WebAssembly (instance-guard.js).
+    const instantiateWasm = guardedInstantiation(wasmModule, ...GUARD_WORDS[role]);
+    const module = registerGuard(await create({
+      instantiateWasm,
+      // Failures inside the runtime would otherwise print and continue silently.
+      printErr: (text) => console.error(`[embeddings] ${text}`),
+    }), instantiateWasm.state);
+    observer?.(module, role);
+    mark(`load:instance-${role}`);
+    return module;
+  } finally {
+    done();
+  }
+}
+
+// Instances start one at a time, each in a task of its own: an instance's
+// start-up (its static constructors, Embind's registrations) takes 20–80 ms
+// of a phone's main thread, and a page asks for three at once (the
+// tables', the tokenizer's, the shared one), which ran as one long task.
+let lastStart = Promise.resolve();
+
+/** Waits for the instances asked for before to have started, then for a turn of the event loop; resolves with the function that ends this turn. */
+async function ownTurn() {
+  const before = lastStart;
+  let done;
+  lastStart = new Promise((resolve) => { done = resolve; });
+  await before;
+  await yieldToMain();
+  return done;
 }
 
 /**

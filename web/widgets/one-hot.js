@@ -14,7 +14,7 @@ import { int, num } from './parts/format.js';
 import { TokenPicker, tokenLabel } from './parts/token-picker.js';
 import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
-import { cssPixelContext, whenResized } from './parts/canvas.js';
+import { cssPixelContext, watchCanvas } from './parts/canvas.js';
 import { keepInView } from './parts/in-view.js';
 
 // Rows drawn on each side of the token's: the others are counted, not drawn.
@@ -57,7 +57,7 @@ export class OneHotLookup extends ModelWidget {
       keepInView(this.check);
     });
     this.rowsBox.addEventListener('keydown', (event) => this.#key(event));
-    this.resizeObserver = whenResized(this.bar, () => this.#drawBar());
+    watchCanvas(this.bar, () => this.#drawBar());
   }
 
   attributeChangedCallback(name, before, after) {

@@ -16,7 +16,7 @@ import { int, num } from './parts/format.js';
 import { Matrix, cosineMatrix } from '../index.js';
 import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
-import { cssPixelContext, whenResized } from './parts/canvas.js';
+import { cssPixelContext, watchCanvas } from './parts/canvas.js';
 
 /** What the widgets say of a model whose positions are not a learned table. */
 export const NO_POSITION_TABLE = 'This model has no position table: it uses rotary positions, which turn each token’s ' +
@@ -159,7 +159,7 @@ export class PositionMap extends ModelWidget {
     this.profileText = el('p', { className: 'ew-profile-text' });
     this.legendHost = el('div');
     this.append(this.summary, this.maps, this.legendHost, this.scores, this.profileText, this.profile, this.wavesDetails);
-    this.resizeObserver = whenResized(this.profile, () => this.#drawProfile());
+    watchCanvas(this.profile, () => this.#drawProfile());
   }
 
   show(model) {

@@ -19,7 +19,7 @@ import { TokenPicker, hasTokenizer, tokenLabel } from './parts/token-picker.js';
 import { findTokenId } from '../src/model/for-widgets.js';
 import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
-import { cssPixelContext, whenResized } from './parts/canvas.js';
+import { cssPixelContext, watchCanvas } from './parts/canvas.js';
 import { Loupe, neighbourhood } from './parts/loupe.js';
 import { keepInView } from './parts/in-view.js';
 
@@ -143,7 +143,7 @@ export class RowDotProduct extends ModelWidget {
     this.strips.addEventListener('click', (event) => this.#pointer(event, true));
     this.strips.addEventListener('pointermove', (event) => { if (event.pointerType === 'mouse') this.#pointer(event, false); });
     this.strips.addEventListener('keydown', (event) => this.#key(event));
-    this.resizeObserver = whenResized(this.chart, () => this.#drawChart());
+    watchCanvas(this.chart, () => this.#drawChart());
   }
 
   attributeChangedCallback(name, before, after) {

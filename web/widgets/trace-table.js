@@ -9,6 +9,7 @@
 // two: the same word keeps its token row wherever it stands, but its sum
 // changes with its place.
 import { ModelWidget, el } from './parts/base.js';
+import { yieldToMain } from '../src/event-loop.js';
 import { legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';
@@ -32,17 +33,16 @@ export class TraceTable extends ModelWidget {
   }
 
   build() {
-    const update = () => this.#schedule();
     // Each box and its trace light each other: a token's row its characters, a character its tokens' rows.
     this.boxA = new TextBox({ label: this.hasAttribute('compare') ? 'Text 1' : 'Text', value: this.getAttribute('text') ?? DEFAULT_TEXT,
-      onInput: update, onPoint: (rows) => this.viewA.light(rows) });
+      onInput: () => this.#schedule('a'), onPoint: (rows) => this.viewA.light(rows) });
     this.viewA = new TraceView({ label: 'Trace of text 1: one row per token', onSelect: (r) => this.#rowSelected(1, this.trace, r),
       onHover: (r) => this.boxA.light(r === null ? this.#cursorRows(this.viewA) : [r]) });
     this.legendHost = el('div');
     this.append(this.boxA.element, this.viewA.element);
     if (this.hasAttribute('compare')) {
       this.boxB = new TextBox({ label: 'Text 2', value: this.getAttribute('compare') || DEFAULT_COMPARE,
-        onInput: update, onPoint: (rows) => this.viewB.light(rows) });
+        onInput: () => this.#schedule('b'), onPoint: (rows) => this.viewB.light(rows) });
       this.viewB = new TraceView({ label: 'Trace of text 2: one row per token', onSelect: (r) => this.#rowSelected(2, this.compareTrace, r),
         onHover: (r) => this.boxB.light(r === null ? this.#cursorRows(this.viewB) : [r]) });
       this.comparison = el('div', { className: 'ew-compare', 'aria-live': 'polite' });
@@ -57,7 +57,7 @@ export class TraceTable extends ModelWidget {
       const box = name === 'text' ? this.boxA : this.boxB;
       if (box && after !== null && box.input.value !== after) {
         box.input.value = after;
-        this.#schedule();
+        this.#schedule(name === 'text' ? 'a' : 'b');
       }
       return;
     }
@@ -123,12 +123,17 @@ export class TraceTable extends ModelWidget {
     return view.cursor ? [view.cursor.r] : [];
   }
 
-  show(model) {
+  // Each text's rows in a task of their own, then the comparison: the first show draws some forty strips.
+  async show(model) {
     this.sayLinked(1);
     this.limit = tableLimit(model);
     this.legendHost.replaceChildren(legend(this.limit, { label: 'Colours of the token, position and sum lists' }));
     this.#sayWhatTheModelAdds(model);
-    this.#update();
+    if (!this.boxB) return this.#update();
+    this.#update(new Set(['a']), 'none');
+    await yieldToMain();
+    if (this.model === model) this.#update(new Set(['b']));
+    return undefined;
   }
 
   /**
@@ -148,25 +153,54 @@ export class TraceTable extends ModelWidget {
       'The trace shows only your own tokens, as the chapter counts them.';
   }
 
-  #schedule() {
+  /**
+   * A key typed into a box: on the next frame that box's text is traced
+   * again, its rows that changed are drawn and the comparison of the two
+   * texts is written; what listens to the trace (the ew-trace event: the
+   * page's Code lines, its address) once the browser has painted and is
+   * idle, so that a key is painted within a frame or two, even on a slow phone.
+   */
+  #schedule(box) {
+    (this.changed ??= new Set()).add(box);
     if (this.pending) return;
     this.pending = requestAnimationFrame(() => {
       this.pending = 0;
-      this.#update();
+      const changed = this.changed;
+      this.changed = new Set();
+      this.#update(changed, 'idle');
     });
   }
 
-  #update() {
+  /** Traces the changed boxes' texts (a, b) and shows them with the comparison; then says so (`then`: 'now', 'idle' or 'none', for neither). */
+  #update(changed = new Set(['a', 'b']), then = 'now') {
     const model = this.model;
     if (!model) return;
-    /** The trace of the first box (cut to the context when the text is longer). */
-    this.trace = this.boxA.trace(model);
-    this.viewA.set(model, this.trace, this.limit);
-    if (this.boxB) {
+    if (changed.has('a')) {
+      /** The trace of the first box (cut to the context when the text is longer). */
+      this.trace = this.boxA.trace(model);
+      this.viewA.set(model, this.trace, this.limit);
+    }
+    if (this.boxB && changed.has('b')) {
       this.compareTrace = this.boxB.trace(model);
       this.viewB.set(model, this.compareTrace, this.limit);
-      this.#compare();
     }
+    if (then === 'none') return;
+    if (this.boxB && this.compareTrace) this.#compare();
+    if (then === 'now') {
+      this.#announce();
+      return;
+    }
+    if (this.announcePending) return;
+    const idle = typeof requestIdleCallback === 'function' ? (run) => requestIdleCallback(run, { timeout: 250 }) : (run) => setTimeout(run, 0);
+    this.announcePending = true;
+    idle(() => {
+      this.announcePending = false;
+      if (this.model === model) this.#announce();
+    });
+  }
+
+  /** Says that the trace changed (ew-trace), once it is shown. */
+  #announce() {
     this.dispatchEvent(new CustomEvent('ew-trace', { bubbles: true, detail: { trace: this.trace } }));
   }
 

@@ -24,6 +24,7 @@
 // each snapshot's map and figures are kept for the page's life. The loss
 // curve is `curve` (default: training-curve.json next to the model).
 import { loadModel, alignMap } from '../index.js';
+import { yieldToMain } from '../src/event-loop.js';
 import { ModelWidget, el, scrollCue, uniqueId, whenVisible } from './parts/base.js';
 import { settableAttributes } from './parts/attributes.js';
 import { snapshotIndexOf } from './parts/model-source.js';
@@ -276,6 +277,8 @@ export class TrainingSlider extends ModelWidget {
   async #learn(generation, word, pair) {
     const last = this.snapshots.length - 1;
     const { layouts } = this.learnMap;
+    // Step 0's table travels while the first map is laid out (#prepareFirstStep makes its quick map).
+    if (last > 0 && this.index !== 0) this.snapshot(0).catch(() => {});
     for (let i = last; i >= 0; i--) {
       while (this.generation === generation && i < this.earliestShown - LAID_OUT_AHEAD) {
         this.layingOut = undefined;
@@ -285,7 +288,12 @@ export class TrainingSlider extends ModelWidget {
       if (this.generation !== generation) return;
       this.layingOut = i;
       this.#sayStatus();
-      const snapshot = await this.snapshot(i);
+      let snapshot = await this.snapshot(i);
+      // The figures, the map's request and what follows its answer each in a task of their own.
+      await yieldToMain();
+      if (this.generation !== generation) return;
+      // The slider may have let it go meanwhile (#evict): load it again.
+      if (snapshot.disposed) snapshot = await this.snapshot(i);
       if (!this.learnMap.groups) {
         const groups = groupIds(vocabularyOf(snapshot));
         const labelled = [word, pair].map((text) => ({ id: snapshot.tokenId(text), text }));
@@ -293,7 +301,9 @@ export class TrainingSlider extends ModelWidget {
         this.pairIds = labelled.map((l) => l.id);
       }
       const { cosine, rank } = pairFigures(snapshot, word, pair);
+      await yieldToMain();
       const map = await (i === last ? snapshot.map() : snapshot.map({ init: layouts[i + 1], epochs: WARM_EPOCHS }));
+      await yieldToMain();
       if (this.generation !== generation) return;
       layouts[i] = i === last ? map : alignMap(map, layouts[i + 1]);
       const { spread, mapRank } = mapFigures(layouts[i], this.learnMap.groups.colours, ...this.pairIds);
@@ -307,6 +317,7 @@ export class TrainingSlider extends ModelWidget {
       this.provisional[i] = undefined;
       this.dataset.learned = String(last - i + 1);
       if (this.index === i) this.#showLayout(i);
+      if (i === last) this.#prepareFirstStep();
     }
     this.layingOut = undefined;
     this.#sayStatus();
@@ -372,6 +383,18 @@ export class TrainingSlider extends ModelWidget {
     if (view.layouts[i]) return;
     this.provisional[i] = later >= 0 ? alignMap(map, view.layouts[later]) : map;
     if (this.index === i) this.#showLayout(i);
+  }
+
+  /**
+   * Step 0 ("these numbers start out random") is where a reader goes first,
+   * and where Play starts from the last step: its snapshot and its quick
+   * map are made ahead, once the step shown has its map, so that going
+   * there shows them at once rather than after the maps of every step
+   * between (each map starts from the one after it).
+   */
+  #prepareFirstStep() {
+    if (this.index === 0 || this.learnMap.layouts[0] || this.provisional[0]) return;
+    this.snapshot(0).then((snapshot) => this.#provisionalMap(0, snapshot)).catch(() => {});
   }
 
   /** Disposes of a snapshot the background lay-out loaded, unless the slider shows it or keeps it. */
@@ -463,8 +486,9 @@ export class TrainingSlider extends ModelWidget {
     if (this.index >= this.snapshots.length - 1) this.#go(0);
     const tick = async () => {
       if (this.index >= this.snapshots.length - 1) return this.#stop();
-      // Wait for the map of the step shown (laid out from the last step back) before moving on.
-      if (this.learnMap.groups && !this.learnMap.layouts[this.index]) {
+      // Wait for a map of the step shown before moving on: its UMAP, or the quick map shown
+      // while the UMAP waits for the steps after it (laid out from the last step back).
+      if (this.learnMap.groups && !this.learnMap.layouts[this.index] && !this.provisional[this.index]) {
         this.timer = setTimeout(tick, 200);
         return;
       }

@@ -21,6 +21,7 @@
 // says the same as the picture, in words.
 import { ModelWidget, el, linkStylesheet, uniqueId } from './parts/base.js';
 import { settableAttributes } from './parts/attributes.js';
+import { yieldToMain } from '../src/event-loop.js';
 import { TokenPicker, hasTokenizer, modelWordForms, notOneToken, tokenLabel } from './parts/token-picker.js';
 import { VOCABULARY_GROUPS, groupIds, drawShape } from './parts/vocabulary-groups.js';
 import { axisMap } from './parts/word-axes.js';
@@ -128,7 +129,8 @@ export class VocabularyMap extends ModelWidget {
     this.list = el('ol', { className: 'vm-list', 'aria-labelledby': listId });
     this.append(this.picker.element, methods, this.axesForm, this.groupsBox, this.progress, this.frame, this.fitNote, controls, this.zoomHelp,
       this.hoverText, this.legend, this.listHeading, this.list);
-    readColours(this);
+    // The theme's colours are read when the first map is shown (#showMap), not here: reading
+    // computed styles while the page builds forced a style pass and a layout of the page.
     listenToInput(this);
   }
 
@@ -229,7 +231,7 @@ export class VocabularyMap extends ModelWidget {
     });
     const map = await entry.promise;
     if (this.model !== model || this.method !== method) return;
-    this.#showMap(map, { ms: entry.ms });
+    await this.#showMap(map, { ms: entry.ms });
     performance.measure(mark, `${mark}:request`);
   }
 
@@ -258,7 +260,7 @@ export class VocabularyMap extends ModelWidget {
     }
     if (this.model !== model || this.axes !== axes || this.method !== 'axes') return;
     this.axisDetails = made;
-    this.#showMap(made.map, {});
+    await this.#showMap(made.map, {});
   }
 
   /** Draws the map as the view is now: the dots, the groups' marks, the rings and the labels that fit. */
@@ -271,7 +273,11 @@ export class VocabularyMap extends ModelWidget {
     drawMapInto(this, context, colours);
   }
 
-  #showMap(map, { ms }) {
+  // In a task of its own, not in the one that received the map (the Worker's message).
+  async #showMap(map, { ms }) {
+    const method = this.method;
+    await yieldToMain();
+    if (this.method !== method) return;
     readColours(this);
     this.map_ = map;
     this.dataset.method = this.method;

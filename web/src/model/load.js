@@ -9,6 +9,7 @@ import { internalsOf } from './internals.js';
 import { unproxied } from '../proxies.js';
 import { kernelsReady } from '../kernels.js';
 import { Model } from './model.js';
+import { yieldToMain } from '../event-loop.js';
 
 function shareTokenizer(model) {
   const host = internalsOf.get(unproxied(model))?.tokenizer;
@@ -74,6 +75,7 @@ export async function loadModel(files = defaultModelFiles) {
       }
       return results.map((result) => result.value);
     });
+  await yieldToMain();
   if (signal?.aborted) {
     // Aborted while the last step ran: the caller no longer wants the model.
     tokenizer?.dispose();

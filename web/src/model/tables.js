@@ -9,6 +9,7 @@ import { askForTablesEarly } from '../early-requests.js';
 import { registerHost, releaseHost } from '../vectors.js';
 import { openShardWithTables } from './shards.js';
 import { readUtf8 } from './text.js';
+import { yieldToMain } from '../event-loop.js';
 
 /** The session's numbers for the two tables. */
 export const TOKEN = 0;
@@ -25,6 +26,10 @@ export async function loadTables(weightsInput, configInput, progress, requested 
 
 async function loadTablesNow(weightsInput, configInput, progress, requested, signal) {
   const opened = await openTableFiles(weightsInput, configInput, signal, requested);
+  // Each step a task of its own: the bytes are often all in by the time
+  // the instance is up, and the steps would otherwise run as one long task
+  // (docs/benchmarks.md).
+  await yieldToMain();
   const { module, config } = opened;
   // A sharded checkpoint's index names the shard with the tables: only that one is opened.
   const { source, sizePromise, shards } = await openShardWithTables(module, opened, weightsInput, signal, requested);
@@ -37,9 +42,11 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
   try {
     await readWeightsHeader(module, session, source, await sizePromise, fail);
     mark('load:header-read');
+    await yieldToMain();
     shards?.checkTables(session.tableBytes(TOKEN) + session.tableBytes(POSITION));
     await readTables(module, session, source, progress, requested);
     mark('load:tables-copied');
+    await yieldToMain();
     if (config !== undefined) readConfig(module, session, config, fail);
     if (shards) session.setOneShardOfMany();
     if (!session.finish()) fail();

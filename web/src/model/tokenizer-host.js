@@ -5,6 +5,7 @@ import { checkInstance, instanceFailed, nameInstance } from '../instance-guard.j
 import { checkSignal, isUtf8, notUtf8, readBytes } from '../sources/index.js';
 import { LEFT_OUT, needsFullModule } from './module-choice.js';
 import { MAX_TEXT_BYTES, readUtf8, tooLong, utf16Positions } from './text.js';
+import { yieldToMain } from '../event-loop.js';
 
 // Texts of at most this many UTF-16 units are encoded through the session's
 // kept buffer (TokenizerHost.encode), which starts at SHORT_TEXT_ROOM bytes
@@ -29,12 +30,18 @@ const prefixed = (caller, message) => (message.startsWith(`${caller}: `) ? messa
 export async function loadTokenizer(input, after = Promise.resolve(), signal = undefined) {
   const { name, bytes: file } = await readBytes(input, 'tokenizer', { signal });
   await after;
+  // Reading the file, choosing the module and loading it into the module
+  // are each a task of their own, beside the tables' steps (tables.js).
+  await yieldToMain();
   checkSignal(signal);
   // The bytes go to the module as they are, without a byte order mark (as
   // TextDecoder would drop it).
   const bytes = file[0] === 0xef && file[1] === 0xbb && file[2] === 0xbf ? file.subarray(3) : file;
   const full = needsFullModule(bytes);
-  let loaded = await loadTokenizerIn(await instantiate('tokenizer', { full }), bytes, name);
+  const module = await instantiate('tokenizer', { full });
+  await yieldToMain();
+  checkSignal(signal);
+  let loaded = await loadTokenizerIn(module, bytes, name);
   // A file the test below misjudged: the critical module names what it leaves out.
   if (!loaded.session && !full && LEFT_OUT.test(loaded.message)) {
     loaded = await loadTokenizerIn(await instantiate('tokenizer', { full: true }), bytes, name);

@@ -4,6 +4,7 @@
 import { modelFilesOf, sharedModel } from './model-source.js';
 import { mark } from '../../src/runtime.js';
 import { unproxied } from '../../src/proxies.js';
+import { yieldToMain } from '../../src/event-loop.js';
 import { int } from './format.js';
 import { ElementBase } from './element-base.js';
 
@@ -114,8 +115,14 @@ const requestIdle = typeof requestIdleCallback === 'function'
   ? (callback) => requestIdleCallback(callback, { timeout: 500 })
   : (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 16);
 
+// Whether an idle callback is asked for: one at a time, however entries are queued meanwhile.
+let idleAsked = false;
+
 function runIdleQueue() {
+  if (idleAsked) return;
+  idleAsked = true;
   requestIdle((deadline) => {
+    idleAsked = false;
     let entry, took;
     // Small jobs share an idle period while it lasts: one per period put
     // eight far widgets' builds eight frames apart, and every widget's show
@@ -131,9 +138,15 @@ function runIdleQueue() {
   });
 }
 
+// The far widgets' builds go before the shows queued meanwhile (each widget
+// waiting for the model shows in a task of its own, so its show may be
+// queued before a build): each build builds the first widget waiting in the
+// document's order, and a show then finds its widget built in that order.
 function queueIdle(entry) {
-  idleQueue.push(entry);
-  if (idleQueue.length === 1) runIdleQueue();
+  const firstShow = entry.small ? idleQueue.findIndex((queued) => !queued.small) : -1;
+  if (firstShow >= 0) idleQueue.splice(firstShow, 0, entry);
+  else idleQueue.push(entry);
+  runIdleQueue();
 }
 
 /**
@@ -394,6 +407,13 @@ export class ModelWidget extends ElementBase {
       return;
     }
     if (count !== this.#loadCount) return;
+    // Every widget of a page waits for the same load: each shows in a task
+    // of its own, not all of them in the one that resolved it. (A model
+    // handed over shows in the same turn.)
+    if (this.#given === undefined) {
+      await yieldToMain();
+      if (count !== this.#loadCount) return;
+    }
     // A model kept in a framework's Proxy (Vue's ref()): the widget keeps the model itself.
     model = unproxied(model);
     const wait = this.#whenWorthShowing();

@@ -13,3 +13,9 @@ export function deferWidgetDefinitions(options?: { except?: string[] }): void;
 
 /** Defines every element held back, in the order their modules were imported; then stops holding. */
 export function defineDeferredWidgets(): void;
+/**
+ * The same, one name at a time, each in a task of its own (a page's many
+ * widgets of one name upgrade together); defineDeferredWidgets() meanwhile
+ * defines the rest at once. Resolves once every held element is defined.
+ */
+export function defineDeferredWidgetsInTurns(): Promise<void>;

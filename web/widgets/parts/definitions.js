@@ -97,13 +97,38 @@ export function defineDeferredWidgets() {
   if (!held || !canDefine()) return;
   const { waiting } = held;
   held = undefined;
-  for (const [name, constructor] of waiting) {
-    const early = [...document.getElementsByTagName(name)].map((element) => {
-      const members = Object.keys(element).filter((key) => hasSetter(constructor.prototype, key)).map((key) => [key, element[key]]);
-      for (const [key] of members) delete element[key];
-      return [element, members];
-    });
-    if (!customElements.get(name)) customElements.define(name, constructor);
-    for (const [element, members] of early) for (const [key, value] of members) element[key] = value;
+  for (const [name, constructor] of waiting) defineHeld(name, constructor);
+}
+
+/**
+ * The same, one name at a time, each in a task of its own: defining a name
+ * upgrades every element of it (its status line, its observer, its share
+ * of the load), and all of them at once was a long task on a phone. A
+ * defineDeferredWidgets() meanwhile (a key, a touch) defines the rest at
+ * once. Resolves once every held element is defined.
+ */
+export async function defineDeferredWidgetsInTurns() {
+  while (held?.waiting.size) {
+    const [name, constructor] = held.waiting.entries().next().value;
+    held.waiting.delete(name);
+    defineHeld(name, constructor);
+    await nextTask();
   }
+  held = undefined;
+}
+
+function defineHeld(name, constructor) {
+  const early = [...document.getElementsByTagName(name)].map((element) => {
+    const members = Object.keys(element).filter((key) => hasSetter(constructor.prototype, key)).map((key) => [key, element[key]]);
+    for (const [key] of members) delete element[key];
+    return [element, members];
+  });
+  if (!customElements.get(name)) customElements.define(name, constructor);
+  for (const [element, members] of early) for (const [key, value] of members) element[key] = value;
+}
+
+/** A turn of the event loop (scheduler.yield() where there is one, whose continuation goes first). */
+function nextTask() {
+  if (typeof globalThis.scheduler?.yield === 'function') return globalThis.scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -4,6 +4,7 @@
 import { el } from './base.js';
 import { tokenLabel } from './token-picker.js';
 import { mapDetails } from '../../index.js';
+import { float32Numbers } from '../../src/matrix.js';
 import { num } from './format.js';
 
 /** How many closest tokens the map rings and lists. */
@@ -46,12 +47,21 @@ export function describeNeighbours(widget) {
   const model = widget.model;
   if (!model || !widget.map_ || widget.id_ === undefined) return;
   const map = widget.map_, id = widget.id_;
-  const distance = (j) => Math.hypot(map.at(id, 0) - map.at(j, 0), map.at(id, 1) - map.at(j, 1));
-  // The picked word's 10 nearest dots on the map.
-  const order = [];
-  for (let j = 0; j < map.rows; j++) if (j !== id) order.push([distance(j), j]);
-  order.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
-  const nearOnMap = new Set(order.slice(0, NEIGHBOURS).map(([, j]) => j));
+  const points = float32Numbers(map);
+  const x = points[2 * id], y = points[2 * id + 1];
+  // The picked word's 10 nearest dots on the map (the smaller id first among equals): kept
+  // best first while the dots are read once, rather than every dot sorted.
+  const nearest = [];
+  for (let j = 0; j < map.rows; j++) {
+    if (j === id) continue;
+    const d = Math.hypot(x - points[2 * j], y - points[2 * j + 1]);
+    if (nearest.length === NEIGHBOURS && !(d < nearest[NEIGHBOURS - 1][0])) continue;
+    let k = nearest.length;
+    while (k > 0 && d < nearest[k - 1][0]) k -= 1;
+    nearest.splice(k, 0, [d, j]);
+    if (nearest.length > NEIGHBOURS) nearest.pop();
+  }
+  const nearOnMap = new Set(nearest.map(([, j]) => j));
   const word = tokenLabel(model, id);
   const group = widget.groupOf.get(id);
   const kept = widget.neighbours.filter((j) => nearOnMap.has(j)).length;

@@ -73,10 +73,16 @@ export class TokenPicker {
     // and the box never keeps a word the owner does not show.
     this.input.addEventListener('blur', () => this.#leave());
     selectAllOnTap(this.input);
-    // The vocabulary is read when a reader comes to the box, not while the page loads.
+    // The vocabulary is read when a reader comes to the box, not while the page loads: once the
+    // tap or the Tab has been painted (or at the first key, if that comes first).
     this.input.addEventListener('focus', () => {
-      this.#prepare();
-      if (this.input.value) this.#search();
+      const prepare = () => {
+        if (document.activeElement !== this.input) return;
+        this.#prepare();
+        if (this.input.value && this.list.hidden) this.#search();
+      };
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(prepare, { timeout: 300 });
+      else setTimeout(prepare, 0);
     });
     this.list.addEventListener('pointerdown', (event) => event.preventDefault());
     this.list.addEventListener('click', (event) => {
@@ -190,7 +196,15 @@ export class TokenPicker {
     const scored = [];
     const taken = new Set(this.forms.map((form) => form.id));
     if (wanted !== '') {
-      for (let id = 0; id < this.words.length; id++) {
+      // A key that lengthens the text finds only tokens the shorter text found (every one that
+      // contains the longer contains the shorter): those are searched, not the whole vocabulary.
+      const previous = this.containing;
+      const ids = previous && previous.model === this.model && wanted.includes(previous.text) ? previous.ids : null;
+      const containing = [];
+      for (let k = 0, n = ids ? ids.length : this.words.length; k < n; k++) {
+        const id = ids ? ids[k] : k;
+        if (!this.looseWords[id].includes(wanted)) continue;
+        containing.push(id);
         if (taken.has(id)) continue;
         const word = this.words[id], free = this.looseWords[id];
         let rank;
@@ -201,6 +215,7 @@ export class TokenPicker {
         // Among equals, the word as it stands in a sentence first (·red before red).
         scored.push({ id, rank: rank + (word.startsWith('·') ? 0 : 0.5) });
       }
+      this.containing = { model: this.model, text: wanted, ids: containing };
     } else if (exact.startsWith('·')) {
       for (let id = 0; id < this.words.length; id++) {
         if (!taken.has(id) && this.words[id].startsWith(exact)) scored.push({ id, rank: 2 });

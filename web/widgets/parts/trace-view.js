@@ -98,8 +98,13 @@ export class TraceView {
     this.rotaryNote.textContent = parts === PARTS ? '' : 'This model has no position table: it uses rotary positions, ' +
       'applied inside attention. So nothing is added here: what the first layer reads is the token list itself.';
     this.#rows();
-    if (this.cursor && this.cursor.r < trace.tokens.length) this.select(this.cursor.r, this.cursor.c);
-    else this.cursor = null;
+    if (this.cursor && this.cursor.r < trace.tokens.length) {
+      this.select(this.cursor.r, this.cursor.c);
+    } else {
+      this.cursor = null;
+      // A kept row keeps its marker: none is on now.
+      for (const marker of this.body.querySelectorAll('.ew-strip-marker:not([hidden])')) marker.hidden = true;
+    }
     if (!this.cursor) {
       this.readout.classList.add('ew-prompt');
       // One line for pointers and fingers; the keys have theirs under it, said once.
@@ -121,10 +126,17 @@ export class TraceView {
   }
 
   // Rows are built only when shown: a 200-token trace collapsed costs 12 rows of canvases, not 200.
+  // A row whose place keeps its token (the same model, colours and parts) is
+  // kept as it is: its three lists are the same numbers, so a key typed at
+  // the end of a text builds the row or two it changed, not every row.
   #rows() {
     const { trace, limit } = this;
     const shown = this.shownRows;
+    const same = this.built?.model === this.model && this.built.limit === limit && this.built.parts === this.parts;
+    const kept = same ? this.built : { rows: [], ids: [] };
+    const ids = trace.tokens.slice(0, shown).map((token) => token.id);
     const rows = trace.tokens.slice(0, shown).map((token, i) => {
+      if (kept.rows[i] && kept.ids[i] === token.id) return kept.rows[i];
       const strips = this.parts.map(([part, name]) => {
         const canvas = tableImage(rowView(trace[part], i), 1, this.width, limit);
         canvas.className = 'ew-strip';
@@ -141,7 +153,16 @@ export class TraceView {
           el('span', { className: 'ew-token', textContent: token.text }), el('span', { className: 'ew-muted', textContent: ` id ${token.id}` })),
         ...strips);
     });
-    this.body.replaceChildren(...rows);
+    this.built = { model: this.model, limit, parts: this.parts, rows, ids };
+    // Only the rows that changed are put in or taken out.
+    rows.forEach((row, i) => {
+      const now = this.body.children[i];
+      if (now !== row) {
+        if (now) now.replaceWith(row);
+        else this.body.append(row);
+      }
+    });
+    while (this.body.children.length > rows.length) this.body.lastElementChild.remove();
     this.light(this.litRows.filter((r) => r < shown));
     if (!trace.tokens.length) {
       this.body.append(el('div', { role: 'row', className: 'ew-trace-empty' },
