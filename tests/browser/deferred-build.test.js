@@ -1,4 +1,4 @@
-// Widgets far from the screen are built later (web/widgets/parts/base.js): when
+// Widgets far from the screen are built later (web/widgets/parts/model-widget.js): when
 // they come near, or in idle time. These tests hold the browser's idle
 // callbacks back (requestIdleCallback queues them until the test lets them
 // go), so "not built yet" is a state the test controls rather than a race:

@@ -24,7 +24,7 @@ test('web/dist/page.js is what the sources build now (else: tools/build.sh page)
 test('each bundled module resolves its own URLs as its source did (the .wasm, the model, the stylesheet, KaTeX)', async () => {
   const { code } = await bundlePage({ write: false });
   assert.doesNotMatch(code, /new URL\("\.\/widgets\.css",import\.meta\.url\)/, 'a source URL left relative to the bundle');
-  for (const own of ['../widgets/parts/base.js', '../src/default-model.js', '../src/runtime.js', '../page/formulas.js']) {
+  for (const own of ['../widgets/parts/dom.js', '../src/default-model.js', '../src/runtime.js', '../page/formulas.js']) {
     assert.ok(code.includes(`new URL(${JSON.stringify(own)},import.meta.url)`), `${own} keeps its own import.meta.url`);
   }
 });

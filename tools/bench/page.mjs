@@ -367,7 +367,7 @@ async function loadPage(browser, server, profile, { floor = false, pagePath = '/
 }
 
 // The steps of the first model widget's load, from the package's marks
-// (mark in web/src/runtime.js) and the widgets' (web/widgets/parts/base.js):
+// (mark in web/src/runtime.js) and the widgets' (web/widgets/parts/model-widget.js):
 // where the page's time goes between the bundle's start and the widget.
 const LOAD_STAGES = [
   ['model-requested', 'the bundle starts and asks for the model'],

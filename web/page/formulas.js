@@ -5,7 +5,7 @@
 // browser typesets them (KaTeX's script typeset them here before: 0.28 MB,
 // and a third of a second of a phone's main thread). A display formula
 // wider than its column is marked as scrolling sideways.
-import { whenIdle } from '../widgets/parts/base.js';
+import { whenIdle } from '../widgets/parts/scheduler.js';
 
 // KaTeX's stylesheet and fonts, as the formulas' HTML expects them.
 const katexFolder = new URL('../../node_modules/katex/dist/', import.meta.url);

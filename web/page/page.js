@@ -9,7 +9,7 @@ import { sharedModel } from '../widgets/index.js';
 import { pageModelFailure } from '../widgets/parts/model-source.js';
 import { hasTokenizer } from '../widgets/parts/token-picker.js';
 import { defineDeferredWidgets, defineDeferredWidgetsInTurns } from '../widgets/parts/definitions.js';
-import { ModelWidget } from '../widgets/parts/base.js';
+import { ModelWidget } from '../widgets/parts/model-widget.js';
 import { TrainingSlider } from '../widgets/training-slider.js';
 import { addressProblemsInWords, modelFilesFromPicked } from './model-choice.js';
 import { PageState } from './page-state.js';

@@ -15,7 +15,7 @@
 //   print.
 // - In the print the canvases are drawn in paper's colours (ink on white)
 //   whatever the screen's scheme, and again in the screen's afterwards.
-import { ModelWidget } from '../widgets/parts/base.js';
+import { ModelWidget } from '../widgets/parts/model-widget.js';
 import { PAPER, gridStyle } from '../widgets/parts/paper.js';
 import { drawForPrint } from '../widgets/parts/canvas.js';
 import { layOutLaterParts } from './later-parts.js';

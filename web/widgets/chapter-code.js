@@ -11,7 +11,7 @@
 // A line may carry a figure, { what, book, ours }: the book's value and this
 // model's (ours() computes it, each time the lines are shown), side by side
 // in a small table under the code.
-import { el, ensureStylesheet, uniqueId } from './parts/base.js';
+import { el, ensureStylesheet, uniqueId } from './parts/dom.js';
 import { consoleFormat } from './parts/format.js';
 import { defineWidget } from './parts/definitions.js';
 import { ElementBase } from './parts/element-base.js';

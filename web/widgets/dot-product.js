@@ -4,7 +4,8 @@
 //   <ew-dot-product a="1 2 3" b="4 0 -1"></ew-dot-product>
 import { dot } from '../src/vectors.js';
 import { kernelsReady } from '../src/kernels.js';
-import { el, ensureStylesheet, mark, uniqueId } from './parts/base.js';
+import { el, ensureStylesheet, uniqueId } from './parts/dom.js';
+import { mark } from '../src/runtime.js';
 import { defineWidget } from './parts/definitions.js';
 import { ElementBase } from './parts/element-base.js';
 

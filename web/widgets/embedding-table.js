@@ -3,7 +3,9 @@
 // number.
 //
 //   <ew-embedding-table src="model/" token="Lily"></ew-embedding-table>
-import { ModelWidget, el, shape } from './parts/base.js';
+import { ModelWidget } from './parts/model-widget.js';
+import { el } from './parts/dom.js';
+import { shape } from './parts/format.js';
 import { HeatGrid } from './parts/heat-grid.js';
 import { TokenPicker, tokenLabel } from './parts/token-picker.js';
 import { legend, robustLimit, RowImage } from './parts/color.js';

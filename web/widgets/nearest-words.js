@@ -9,7 +9,8 @@
 //
 //   <ew-word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76" for="nearest"></ew-word-pairs>
 import { rowView, cosine } from '../index.js';
-import { ModelWidget, el } from './parts/base.js';
+import { ModelWidget } from './parts/model-widget.js';
+import { el } from './parts/dom.js';
 import { settableAttributes } from './parts/attributes.js';
 import { TokenPicker, tokenLabel, notOneToken } from './parts/token-picker.js';
 

@@ -7,7 +7,8 @@
 //
 //   <ew-one-hot-lookup src="model/" token="Lily"></ew-one-hot-lookup>
 import { rowView } from '../index.js';
-import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { ModelWidget } from './parts/model-widget.js';
+import { el, uniqueId } from './parts/dom.js';
 import { tableImage, legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';

@@ -8,7 +8,8 @@
 // vector's similarity depends on the distance between two places.
 //
 //   <ew-position-map src="model/" place="2" other="3"></ew-position-map>
-import { ModelWidget, el } from './parts/base.js';
+import { ModelWidget } from './parts/model-widget.js';
+import { el } from './parts/dom.js';
 import { settableAttributes } from './parts/attributes.js';
 import { HeatGrid } from './parts/heat-grid.js';
 import { legend, tableImage } from './parts/color.js';

@@ -11,7 +11,8 @@
 // `editor` names a <ew-dot-product> on the page: a button puts the rows' first
 // three places into it.
 import { dot, cosine, rowView } from '../index.js';
-import { ModelWidget, el, uniqueId } from './parts/base.js';
+import { ModelWidget } from './parts/model-widget.js';
+import { el, uniqueId } from './parts/dom.js';
 import { tableImage, legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';
 import { int, num } from './parts/format.js';

@@ -8,7 +8,8 @@
 // With `compare`, a second box traces another text and a table compares the
 // two: the same word keeps its token row wherever it stands, but its sum
 // changes with its place.
-import { ModelWidget, el } from './parts/base.js';
+import { ModelWidget } from './parts/model-widget.js';
+import { el } from './parts/dom.js';
 import { yieldToMain } from '../src/event-loop.js';
 import { legend } from './parts/color.js';
 import { tableLimit } from './embedding-table.js';

@@ -25,15 +25,16 @@
 // curve is `curve` (default: training-curve.json next to the model).
 import { loadModel, alignMap } from '../index.js';
 import { yieldToMain } from '../src/event-loop.js';
-import { ModelWidget, el, scrollCue, uniqueId, whenVisible } from './parts/base.js';
+import { ModelWidget } from './parts/model-widget.js';
+import { el, scrollCue, uniqueId } from './parts/dom.js';
+import { whenVisible } from './parts/scheduler.js';
 import { settableAttributes } from './parts/attributes.js';
-import { snapshotIndexOf } from './parts/model-source.js';
-import { defaultTrainingFiles, fetchOk } from './parts/training-files.js';
+import { fetchOk, loadTrainingFiles } from './parts/training-files.js';
 import { int, num } from './parts/format.js';
 import { hasTokenizer, shareVocabulary, vocabularyOf } from './parts/token-picker.js';
 import { groupIds } from './parts/vocabulary-groups.js';
 import { LearningMap, LossCurve, figuresTable, mapFigures, ordinal, pairFigures } from './parts/training-progress.js';
-import { StepInput } from './parts/training-steps.js';
+import { StepInput, indexOfStep, stepWords } from './parts/training-steps.js';
 import './nearest-words.js';
 import './position-map.js';
 import { installFigures } from './parts/figure-control.js';
@@ -158,7 +159,7 @@ export class TrainingSlider extends ModelWidget {
       this.wantedStep = Number.isFinite(step) ? step : undefined;
       return;
     }
-    const i = this.#indexOfStep(step);
+    const i = indexOfStep(this.snapshots, step);
     if (i !== this.index) this.#go(i).catch(() => {});
   }
 
@@ -176,13 +177,6 @@ export class TrainingSlider extends ModelWidget {
     if (this.dataset.state !== 'ready' || !this.snapshots) return;
     await this.curveDrawn;
     await this.learnMap.whenShown(this.index);
-  }
-
-  /** The snapshot of a step, or the last one before it (the first for a step before all). */
-  #indexOfStep(step) {
-    let found = 0;
-    this.snapshots.forEach((entry, i) => { if (entry.step <= step) found = i; });
-    return found;
   }
 
   /** The training snapshots, listed once the index is read: { file, step, tokens_seen, …, url } each. */
@@ -210,30 +204,18 @@ export class TrainingSlider extends ModelWidget {
       this.#printWanted = resolve;
       if (this.#forPrint) resolve();
     })]);
-    const files = this.files;
-    // The default model's training files are named one by one (a bundler
-    // renames and moves each); another model's lie next to its weights.
-    const named = await defaultTrainingFiles(files);
-    const indexAttribute = this.getAttribute('snapshots');
-    const indexUrl = indexAttribute ? new URL(indexAttribute, document.baseURI) : named?.('snapshots/index.json') ?? snapshotIndexOf(files);
-    const snapshotUrl = (file) => (!indexAttribute && named?.(`snapshots/${file}`)) || new URL(file, indexUrl);
     this.loading.textContent = 'Loading the list of training snapshots…';
-    const [index, config, tokenizer] = await Promise.all([
-      fetchOk(indexUrl).then((response) => response.json()),
-      // The snapshots share the model's config and tokenizer: the config is
-      // fetched once, the tokenizer is lent by the loaded model.
-      files.config ? fetchOk(files.config).then((response) => response.json()) : undefined,
-      !model && files.tokenizer ? fetchOk(files.tokenizer).then((response) => response.arrayBuffer()) : undefined,
-    ]).catch((error) => {
-      const reason = new Error(`No training snapshots could be loaded from ${indexUrl.pathname}: ${error.message}`);
-      reason.heading = 'The training snapshots could not be loaded.';
-      this.resolveFirst.reject(reason);
-      throw reason;
+    // The snapshots share the model's config and tokenizer: the config is
+    // fetched once, the tokenizer is lent by the loaded model.
+    const training = await loadTrainingFiles(this.files, {
+      snapshots: this.getAttribute('snapshots'), curve: this.getAttribute('curve'), needTokenizer: !model,
+    }).catch((error) => {
+      this.resolveFirst.reject(error);
+      throw error;
     });
-    if (!Array.isArray(index.snapshots) || !index.snapshots.length) throw new Error(`${indexUrl.pathname} lists no snapshots`);
-    this.snapshotList = index.snapshots.map((entry) => ({ ...entry, url: snapshotUrl(entry.file) }));
-    this.snapshotConfig = config;
-    this.tokenizerBytes = tokenizer;
+    this.snapshotList = training.snapshots;
+    this.snapshotConfig = training.config;
+    this.tokenizerBytes = training.tokenizer;
     this.range.max = String(this.snapshots.length - 1);
     // The steps are far from evenly spaced (training changes most early on): say which is where.
     // Each a button: on a phone the track ignores a finger (only its handle drags), so a tap on a step goes there.
@@ -245,10 +227,8 @@ export class TrainingSlider extends ModelWidget {
     const word = this.getAttribute('word') ?? '·girl', pair = this.getAttribute('pair') ?? '·boy';
     this.table = figuresTable(this.snapshots, word, pair);
     this.tableBox.replaceChildren(this.table.table);
-    const curveUrl = this.getAttribute('curve') ? new URL(this.getAttribute('curve'), document.baseURI)
-      : named?.('training-curve.json') ?? new URL('training-curve.json', new URL(String(files.weights), document.baseURI));
     /** Resolves once the loss curve is drawn, or its failure said. */
-    this.curveDrawn = fetchOk(curveUrl).then((response) => response.json())
+    this.curveDrawn = fetchOk(training.curveUrl).then((response) => response.json())
       .then((curve) => { this.lossCurve.draw(curve, this.snapshots, this.snapshotConfig?.vocab_size ?? this.model?.vocabSize); this.lossCurve.mark(this.snapshots[this.index]); })
       .catch((error) => this.lossCurve.fail(`No loss curve: ${error.message}`));
     const generation = (this.generation = (this.generation ?? 0) + 1);
@@ -260,7 +240,7 @@ export class TrainingSlider extends ModelWidget {
     }
     this.earliestShown = this.snapshots.length - 1;
     // The last snapshot, unless a step was asked for meanwhile (a shared address names one, a key or a click came first).
-    const first = this.#go(this.steps.startIndex((step) => this.#indexOfStep(step)));
+    const first = this.#go(this.steps.startIndex((step) => indexOfStep(this.snapshots, step)));
     this.resolveListed();
     await first;
     this.#learn(generation, word, pair).catch((error) => {
@@ -427,10 +407,7 @@ export class TrainingSlider extends ModelWidget {
     this.range.value = String(i);
     const entry = this.snapshots[i];
     const last = this.snapshots[this.snapshots.length - 1];
-    const words = `step ${int(entry.step)} of ${int(last.step)}` +
-      (entry.step === 0 ? ', random numbers before any training' : '') +
-      (entry.tokens_seen ? `, ${int(entry.tokens_seen)} tokens read` : '') +
-      (entry.val_loss !== null && entry.val_loss !== undefined ? `, validation loss ${Number(entry.val_loss).toFixed(2)}` : '');
+    const words = stepWords(entry, last);
     this.range.setAttribute('aria-valuetext', words);
     if (i < this.earliestShown) {
       this.earliestShown = i;

@@ -19,7 +19,8 @@
 // focus; the word box picks. The + and − buttons, keys and a pinch zoom
 // around the picked word while it is on the map. The list under the map
 // says the same as the picture, in words.
-import { ModelWidget, el, linkStylesheet, uniqueId } from './parts/base.js';
+import { ModelWidget } from './parts/model-widget.js';
+import { el, linkStylesheet, uniqueId } from './parts/dom.js';
 import { settableAttributes } from './parts/attributes.js';
 import { yieldToMain } from '../src/event-loop.js';
 import { TokenPicker, hasTokenizer, modelWordForms, notOneToken, tokenLabel } from './parts/token-picker.js';

@@ -8,7 +8,8 @@
 //
 //   <ew-word-cosine a="·girl" b="·boy"></ew-word-cosine>
 import { rowView, cosine } from '../index.js';
-import { ModelWidget, el, selectAllOnTap, uniqueId } from './parts/base.js';
+import { ModelWidget } from './parts/model-widget.js';
+import { el, selectAllOnTap, uniqueId } from './parts/dom.js';
 import { neighbourList } from './parts/neighbours.js';
 import { modelWordForms, notOneToken } from './parts/token-picker.js';
 import { num } from './parts/format.js';

@@ -4,7 +4,7 @@
 // SVG writer load only when a figure is first asked for (the page's bundle
 // leaves them out), and import nothing that holds state: what they need of
 // a model or a widget's drawing comes through the widget and `label`.
-import { el } from './base.js';
+import { el } from './dom.js';
 import { tokenLabel } from './token-picker.js';
 
 /** The PNG sizes the control offers: twice the screen's CSS pixels, and 300 dpi at 120 mm wide (a book's text width). */

@@ -97,3 +97,8 @@ function roundForConsole(x) {
   if (x === 0 || !Number.isFinite(x)) return String(x);
   return String(Number(x.toPrecision(6)));
 }
+
+/** Sizes of a table in words: "4,096 × 128". */
+export function shape(rows, cols) {
+  return `${int(rows)} × ${int(cols)}`;
+}

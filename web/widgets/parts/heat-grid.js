@@ -17,7 +17,7 @@
 // and the first picture and any scroll asked for before that wait for it.
 // Reading a size while other widgets are still adding to the page would make
 // the browser lay out the whole long page again, once per read.
-import { el, uniqueId } from './base.js';
+import { el, uniqueId } from './dom.js';
 import { int } from './format.js';
 import { Loupe, neighbourhood } from './loupe.js';
 import { paintColumnLabels, paintMarks, paintRowLabels } from './heat-grid-paint.js';

@@ -3,7 +3,7 @@
 // to the tapped point, inside the window, with the numbers around it as
 // buttons big enough to tap (at least 24 CSS px each way); tapping one moves
 // there. It closes with its button, Escape, or a tap elsewhere.
-import { el } from './base.js';
+import { el } from './dom.js';
 import { colorOf, darkTextOn } from './color.js';
 import { num } from './format.js';
 

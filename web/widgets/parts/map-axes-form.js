@@ -1,7 +1,7 @@
 // The reader's own axes of <ew-vocabulary-map>: the form of four word boxes
 // (across from one word to another, up from a third to a fourth, or the most
 // varied direction), its examples, and reading the boxes into token ids.
-import { el, uniqueId } from './base.js';
+import { el, uniqueId } from './dom.js';
 import { modelWordForms, notOneToken, tokenLabel } from './token-picker.js';
 
 /** The axes offered as examples, when the model has their words. */

@@ -1,5 +1,5 @@
 // A ranked list of tokens with their cosine scores: bars and numbers.
-import { el } from './base.js';
+import { el } from './dom.js';
 import { num } from './format.js';
 
 /**

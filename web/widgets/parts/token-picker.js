@@ -9,7 +9,7 @@
 // words, and Enter takes the first suggestion. In the token table a number
 // (or #number) is a row id. A word that is no single token shows its
 // pieces, each one a button, until the reader types something else.
-import { el, selectAllOnTap, uniqueId } from './base.js';
+import { el, selectAllOnTap, uniqueId } from './dom.js';
 import { FORM_NAMES, LISTED_PIECES, hasTokenizer, modelWordForms, notOneToken, tokenTextOf, vocabularyOf } from './word-forms.js';
 
 export {

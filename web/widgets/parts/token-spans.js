@@ -3,7 +3,7 @@
 // token lit in the trace lights its characters, and a character pointed at,
 // tapped or under the caret names its tokens. A character several tokens
 // share (an emoji's bytes, each a token) is underlined dashed.
-import { el } from './base.js';
+import { el } from './dom.js';
 
 /** The underlines of one text box's tokens. */
 export class TokenSpans {

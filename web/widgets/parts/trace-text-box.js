@@ -2,7 +2,7 @@
 // the model reads, and each token's characters underlined in it
 // (token-spans.js): pointing at a character, tapping it or putting the
 // caret on it names its token and says so to `onPoint` (its rows).
-import { el, uniqueId } from './base.js';
+import { el, uniqueId } from './dom.js';
 import { int } from './format.js';
 import { TokenSpans } from './token-spans.js';
 

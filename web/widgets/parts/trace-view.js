@@ -2,7 +2,7 @@
 // token for its token list, its position list and their sum, which reads
 // out the numbers of the column under the pointer, finger or arrow keys.
 import { rowView } from '../../index.js';
-import { el, uniqueId } from './base.js';
+import { el, uniqueId } from './dom.js';
 import { tableImage } from './color.js';
 import { int, num } from './format.js';
 import { Loupe, neighbourhood } from './loupe.js';

@@ -4,6 +4,7 @@ import { defaultModelFiles } from '../../src/default-model.js';
 import { packageFile } from '../../src/files.js';
 import { isNode } from '../../src/runtime.js';
 import { readBytes } from '../../src/sources/index.js';
+import { snapshotIndexOf } from './model-source.js';
 
 /**
  * For the default model's files: a function from a training file's path in
@@ -27,4 +28,33 @@ export async function fetchOk(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${new URL(url, document.baseURI).pathname}: HTTP ${response.status}`);
   return response;
+}
+
+/**
+ * Reads what a training slider needs before its first snapshot: the
+ * snapshots' index (each entry given its URL), the model's config (the
+ * snapshots share it) and, when no loaded model lends one, its
+ * tokenizer.json's bytes; and says where the loss curve is. `snapshots`
+ * and `curve` are the element's attributes of those names, if set.
+ * Rejects with an error that names the index's path and has a heading.
+ */
+export async function loadTrainingFiles(files, { snapshots, curve, needTokenizer }) {
+  // The default model's training files are named one by one (a bundler
+  // renames and moves each); another model's lie next to its weights.
+  const named = await defaultTrainingFiles(files);
+  const indexUrl = snapshots ? new URL(snapshots, document.baseURI) : named?.('snapshots/index.json') ?? snapshotIndexOf(files);
+  const snapshotUrl = (file) => (!snapshots && named?.(`snapshots/${file}`)) || new URL(file, indexUrl);
+  const [index, config, tokenizer] = await Promise.all([
+    fetchOk(indexUrl).then((response) => response.json()),
+    files.config ? fetchOk(files.config).then((response) => response.json()) : undefined,
+    needTokenizer && files.tokenizer ? fetchOk(files.tokenizer).then((response) => response.arrayBuffer()) : undefined,
+  ]).catch((error) => {
+    const reason = new Error(`No training snapshots could be loaded from ${indexUrl.pathname}: ${error.message}`);
+    reason.heading = 'The training snapshots could not be loaded.';
+    throw reason;
+  });
+  if (!Array.isArray(index.snapshots) || !index.snapshots.length) throw new Error(`${indexUrl.pathname} lists no snapshots`);
+  const curveUrl = curve ? new URL(curve, document.baseURI)
+    : named?.('training-curve.json') ?? new URL('training-curve.json', new URL(String(files.weights), document.baseURI));
+  return { snapshots: index.snapshots.map((entry) => ({ ...entry, url: snapshotUrl(entry.file) })), config, tokenizer, curveUrl };
 }

@@ -8,7 +8,7 @@
 // reflection, scale, shift), so that between two snapshots the points move
 // only as far as their neighbourhoods changed, and the motion is seen.
 import { cosine, rowView } from '../../index.js';
-import { el } from './base.js';
+import { el } from './dom.js';
 import { int, num } from './format.js';
 import { VOCABULARY_GROUPS, drawShape } from './vocabulary-groups.js';
 

@@ -4,9 +4,25 @@
 // loads on demand), and a click or tap on the line goes to the step nearest
 // it. The line takes no pointer itself (widgets.css), so that a swipe over
 // it scrolls the page; a click or tap lands on its box, here.
+import { int } from './format.js';
 
 /** The range's handle, as wide as Chromium and Firefox draw it by default (widgets.css leaves it so). */
 const THUMB_WIDTH = 16;
+
+/** A snapshot's step in words, for the line under the slider and its aria-valuetext: "step 160 of 2,000, …". */
+export function stepWords(entry, last) {
+  return `step ${int(entry.step)} of ${int(last.step)}` +
+    (entry.step === 0 ? ', random numbers before any training' : '') +
+    (entry.tokens_seen ? `, ${int(entry.tokens_seen)} tokens read` : '') +
+    (entry.val_loss !== null && entry.val_loss !== undefined ? `, validation loss ${Number(entry.val_loss).toFixed(2)}` : '');
+}
+
+/** The index of a step's snapshot, or of the last one before it (the first for a step before all). */
+export function indexOfStep(snapshots, step) {
+  let found = 0;
+  snapshots.forEach((entry, i) => { if (entry.step <= step) found = i; });
+  return found;
+}
 
 export class StepInput {
   /**

@@ -5,234 +5,12 @@ import { modelFilesOf, sharedModel } from './model-source.js';
 import { mark } from '../../src/runtime.js';
 import { unproxied } from '../../src/proxies.js';
 import { yieldToMain } from '../../src/event-loop.js';
-import { int } from './format.js';
 import { ElementBase } from './element-base.js';
-
-import { packageFile } from '../../src/files.js';
-
-let stylesheetUrl;
-
-/**
- * Links the stylesheet at `url` into the document's head once: not when a
- * link to the same address is there already, the page's own or one a widget
- * added. Addresses are compared resolved, as the link's `href` reads: a
- * bundler may give the package's URL relative (Turbopack's `new URL(…)` has
- * the href "/_next/static/media/…"), which no resolved href equals.
- */
-export function linkStylesheet(url) {
-  const href = new URL(String(url), document.baseURI).href;
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((link) => link.href === href)) return;
-  document.head.append(el('link', { rel: 'stylesheet', href }));
-}
-
-/** Adds the widgets' stylesheet to the document once, unless the page links it already. */
-export function ensureStylesheet() {
-  stylesheetUrl ??= packageFile('web/widgets/widgets.css', () => new URL('../widgets.css', import.meta.url));
-  linkStylesheet(stylesheetUrl);
-}
-
-let uniqueCount = 0;
-/** An id unique on the page, for aria-labelledby and friends. */
-export function uniqueId(prefix) {
-  uniqueCount += 1;
-  return `${prefix}-${uniqueCount}`;
-}
-
-/** Creates an element: el('p', { className: 'x', textContent: 'y' }, child...). */
-export function el(tag, properties = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(properties)) {
-    if (value === undefined || value === null) continue;
-    if (key.startsWith('aria-') || key.startsWith('data-') || key === 'role' || key === 'for') element.setAttribute(key, value);
-    else element[key] = value;
-  }
-  element.append(...children.filter((child) => child !== undefined && child !== null));
-  return element;
-}
-
-/**
- * A tap into a filled box selects its text, so that typing replaces it: a
- * finger would otherwise leave the caret wherever it landed, often in the
- * middle of the word. The mouse and the keyboard keep their own caret.
- * Selected on the click, after the browser has placed its caret.
- */
-export function selectAllOnTap(input) {
-  let tapped = false;
-  input.addEventListener('pointerdown', (event) => {
-    tapped = event.pointerType === 'touch' && document.activeElement !== input;
-  });
-  input.addEventListener('click', () => {
-    if (tapped && input.value) input.select();
-    tapped = false;
-  });
-}
-
-/**
- * A box that scrolls sideways (a wide table on a phone) says so when its
- * content is cut off: a shadow at its right edge, a line under it, and,
- * for the keyboard, a focusable region that names itself. Checked again
- * when the box or its content changes width. Returns the cue's element, to
- * put after the box.
- */
-export function scrollCue(box, { label = 'Table', text = 'The table goes on: swipe it sideways →' } = {}) {
-  const cue = el('span', { className: 'ew-scroll-cue', textContent: text, hidden: true });
-  const check = () => {
-    const wide = box.scrollWidth > box.clientWidth + 1;
-    if (box.classList.contains('ew-scrolls') === wide) return;
-    box.classList.toggle('ew-scrolls', wide);
-    cue.hidden = !wide;
-    if (wide) {
-      box.tabIndex = 0;
-      box.setAttribute('role', 'region');
-      box.setAttribute('aria-label', `${label} (scrolls sideways)`);
-    } else {
-      box.removeAttribute('tabindex');
-      box.removeAttribute('role');
-      box.removeAttribute('aria-label');
-    }
-  };
-  if (typeof ResizeObserver === 'function') {
-    const watcher = new ResizeObserver(check);
-    watcher.observe(box);
-    new MutationObserver(() => {
-      for (const child of box.children) watcher.observe(child);
-      check();
-    }).observe(box, { childList: true });
-  }
-  return cue;
-}
+import { el, ensureStylesheet, uniqueId } from './dom.js';
+import { NEAR_MARGIN, buildFarWidgetWhenIdle, holdBuild, measureNearness, releaseBuild, whenIdle } from './scheduler.js';
 
 /** What a widget says where there is no canvas (ModelWidget's #sayIfNoCanvas). */
 export const NO_CANVAS = 'The picture needs a canvas, which this browser does not give; the numbers and words are all here.';
-
-// Marks a moment for the page's timing (performance.mark('embeddings:…')), as the package's loader does.
-export { mark };
-
-// Each entry: { run, small }. A small entry runs inside the idle callback
-// itself, so the callback can tell how much of the idle period is left.
-const idleQueue = [];
-const requestIdle = typeof requestIdleCallback === 'function'
-  ? (callback) => requestIdleCallback(callback, { timeout: 500 })
-  : (callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 16);
-
-// Whether an idle callback is asked for: one at a time, however entries are queued meanwhile.
-let idleAsked = false;
-
-function runIdleQueue() {
-  if (idleAsked) return;
-  idleAsked = true;
-  requestIdle((deadline) => {
-    idleAsked = false;
-    let entry, took;
-    // Small jobs share an idle period while it lasts: one per period put
-    // eight far widgets' builds eight frames apart, and every widget's show
-    // behind them. The next starts while more time is left than the last
-    // took (a far widget's build: 0.1–7 ms, up to 25 ms with the CPU 4× slower).
-    do {
-      entry = idleQueue.shift();
-      const start = performance.now();
-      entry.run();
-      took = performance.now() - start;
-    } while (entry.small && idleQueue[0]?.small && deadline.timeRemaining() > Math.max(1, took));
-    if (idleQueue.length) runIdleQueue();
-  });
-}
-
-// The far widgets' builds go before the shows queued meanwhile (each widget
-// waiting for the model shows in a task of its own, so its show may be
-// queued before a build): each build builds the first widget waiting in the
-// document's order, and a show then finds its widget built in that order.
-function queueIdle(entry) {
-  const firstShow = entry.small ? idleQueue.findIndex((queued) => !queued.small) : -1;
-  if (firstShow >= 0) idleQueue.splice(firstShow, 0, entry);
-  else idleQueue.push(entry);
-  runIdleQueue();
-}
-
-/**
- * Resolves in the browser's next idle time, one caller at a time in the
- * order they asked, each in a task of its own: work queued here runs
- * between frames, after the page has painted, and never all at once.
- */
-export function whenIdle() {
-  return new Promise((resolve) => queueIdle({ run: resolve }));
-}
-
-/** Resolves when the element first comes near the viewport. */
-export function whenVisible(element, margin = '300px') {
-  return new Promise((resolve) => {
-    if (typeof IntersectionObserver === 'undefined') return resolve();
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) {
-        observer.disconnect();
-        resolve();
-      }
-    }, { rootMargin: margin });
-    observer.observe(element);
-  });
-}
-
-/**
- * The widgets connected but not built yet. A Tab builds them all before the
- * browser moves the focus, so the keyboard meets every part in its place.
- */
-const unbuilt = new Set();
-let tabWatched = false;
-
-/**
- * Builds the waiting widget that comes first in the document. (They connect
- * in the order their classes are defined, each class's in the document's.)
- */
-function buildFirstWaiting() {
-  let first;
-  for (const widget of unbuilt) {
-    if (!first || widget.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) first = widget;
-  }
-  first?.ensureBuilt();
-}
-
-// How far beyond the viewport, above and below, a widget counts as near: a share of the viewport's height.
-const NEAR_MARGIN = 0.5;
-let measuring;
-
-/**
- * Says whether a widget is near the viewport by its box, for a model that
- * arrived before the browser's first IntersectionObserver answer (a fast
- * load on a desktop: the answer comes with the next frame). Every widget
- * asking in the same turn is measured in one batch, all boxes read before
- * any widget builds, so this costs one layout, however many ask.
- */
-function measureNearness(widget, learn) {
-  return new Promise((resolve) => {
-    if (!measuring) {
-      measuring = [];
-      queueMicrotask(() => {
-        const batch = measuring;
-        measuring = undefined;
-        const margin = innerHeight * NEAR_MARGIN;
-        const near = batch.map(({ widget: w }) => {
-          const box = w.getBoundingClientRect();
-          return w.isConnected && box.bottom >= -margin && box.top <= innerHeight + margin;
-        });
-        batch.forEach((entry, i) => {
-          entry.learn(near[i]);
-          entry.resolve();
-        });
-      });
-    }
-    measuring.push({ widget, learn, resolve });
-  });
-}
-
-function buildAllOnTab() {
-  if (tabWatched) return;
-  tabWatched = true;
-  // Capture, on the window: before any handler that might stop the event, and before the focus moves.
-  window.addEventListener('keydown', (event) => {
-    if (event.key !== 'Tab') return;
-    for (const widget of [...unbuilt]) widget.ensureBuilt();
-  }, { capture: true });
-}
 
 /**
  * A widget that shows something of a model. Subclasses implement build()
@@ -298,7 +76,7 @@ export class ModelWidget extends ElementBase {
   ensureBuilt() {
     if (this.#built) return;
     this.#built = true;
-    unbuilt.delete(this);
+    releaseBuild(this);
     this.#prepare();
     this.build();
     this.dataset.built = '';
@@ -318,8 +96,7 @@ export class ModelWidget extends ElementBase {
       return;
     }
     if (!this.#built) {
-      unbuilt.add(this);
-      buildAllOnTab();
+      holdBuild(this);
     }
     this.#nearObserver = new IntersectionObserver((entries) => {
       this.#learnNear(entries[entries.length - 1].isIntersecting);
@@ -337,7 +114,7 @@ export class ModelWidget extends ElementBase {
       // One build per entry of the one idle queue; each builds the first
       // widget still waiting, so they go in the document's order whatever
       // order the browser answered in.
-      queueIdle({ run: buildFirstWaiting, small: true });
+      buildFarWidgetWhenIdle();
     }
   }
 
@@ -502,9 +279,4 @@ export class ModelWidget extends ElementBase {
 
   /** Shows a model; may be async. */
   show() {}
-}
-
-/** Sizes of a table in words: "4,096 × 128". */
-export function shape(rows, cols) {
-  return `${int(rows)} × ${int(cols)}`;
 }
