@@ -71,7 +71,7 @@ test('every entry imports in plain Node, as on a server or in a Worker: nothing 
   assert.ok(out.seen['embeddings-and-position'].includes('loadModel'));
   assert.deepEqual(out.seen['embeddings-and-position/widgets'], ['ChapterCode', 'DotProduct', 'EmbeddingTable', 'NearestWords', 'OneHotLookup',
     'PositionMap', 'RowDotProduct', 'TraceTable', 'TrainingSlider', 'VocabularyMap', 'WordAnalogy', 'WordCosine', 'WordPairs', 'modelFilesOf', 'sharedModel']);
-  assert.deepEqual(out.seen['embeddings-and-position/widgets/definitions'], ['deferWidgetDefinitions', 'defineDeferredWidgets', 'defineWidget']);
+  assert.deepEqual(out.seen['embeddings-and-position/widgets/definitions'], ['deferWidgetDefinitions', 'defineDeferredWidgets', 'defineDeferredWidgetsInTurns', 'defineWidget']);
   for (const name of elements) assert.ok(out.seen[`embeddings-and-position/widgets/${name}`].length > 0, `${name} exports its class`);
 });
 
