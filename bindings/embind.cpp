@@ -167,7 +167,6 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("textBuffer", &address_of<&T::text_buffer, T, std::size_t>)
       .function("encodeText", &T::encode_text)
       .function("encodeTextAtMost", &T::encode_text_at_most)
-      .function("encodeTextSpecial", &T::encode_text_special)
       .function("idsInput", &address_of<&T::ids_input, T, std::size_t>)
       .function("decode", &T::decode)
       .function("decodeSkippingSpecial", &T::decode_skipping_special)

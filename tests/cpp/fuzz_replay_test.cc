@@ -15,6 +15,7 @@
 #include "../fuzz/targets/safetensors.h"
 #include "../fuzz/targets/tokenizer_encode.h"
 #include "../fuzz/targets/tokenizer_json.h"
+#include "../fuzz/targets/tokenizer_models.h"
 
 namespace {
 
@@ -72,6 +73,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(TargetCase{"safetensors", embeddings::fuzz::safetensors_target},
                       TargetCase{"tokenizer_json", embeddings::fuzz::tokenizer_json_target},
                       TargetCase{"tokenizer_encode", embeddings::fuzz::tokenizer_encode_target},
+                      TargetCase{"tokenizer_models", embeddings::fuzz::tokenizer_models_target},
                       TargetCase{"json", embeddings::fuzz::json_target}),
     [](const ::testing::TestParamInfo<TargetCase>& info) { return std::string(info.param.name); });
 

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { makeTokenizerJson, writeSafetensors } from '../js/helpers/fixtures.js';
-import { CONFIG_MARKER, concat } from './inputs.mjs';
+import { CONFIG_MARKER, concat, modelsInput } from './inputs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), 'regressions');
 const utf8 = new TextEncoder();
@@ -105,6 +105,16 @@ write('tokenizer_encode', 'less-than-64-kib', text(0xbf, '<'.repeat(65536)));
 write('tokenizer_encode', 'special-token-prefixes', text(0x3f, '<|endoftext|<|endoftex<|endoftext|>'.repeat(500)));
 write('tokenizer_encode', 'bidi-and-controls', text(0x80, '\u202eevil\u202c \u2066x\u2069 \u0000\u001b[2J\u0007\u200f'));
 write('tokenizer_encode', 'ill-formed-utf8', text(0x00, new Uint8Array([0xed, 0xa0, 0x80, 0xc0, 0xaf, 0xff, 0xf4, 0x90, 0x80, 0x80, 0x41])));
+
+// ---- tokenizer_models (inputs.mjs's modelsInput) --------------------------------------
+// Issue 34: long tokens (a trie node a byte took 30-80 times the file), a
+// 3,000-letter WordPiece word (cubic), and Unigram walks that read on through
+// a long token from every character (stopped by name past what the text allows).
+
+write('tokenizer_models', 'long-distinct-tokens', modelsInput(0x08, 0, Array.from({ length: 40 }, (_, i) => `${String.fromCharCode(97 + (i % 26))}${'xyz'[i % 3].repeat(500 + i)}`), 'ax'.repeat(300)));
+write('tokenizer_models', 'word-piece-3000-letters', modelsInput(0x0b, 255, ['a', '##a', '##aa', 'b', '##b'], 'ab'.repeat(1500)));
+write('tokenizer_models', 'unigram-5000-letter-token', modelsInput(0x08, 0, ['a', 'b', 'a'.repeat(5000)], 'a'.repeat(20000)));
+write('tokenizer_models', 'word-piece-prefix-first', modelsInput(0x0b, 10, ['##', '##a', 'a', '####'], '##a####'));
 
 // ---- json -------------------------------------------------------------------------
 write('json', 'arrays-nested-20000-deep', nested(20000));

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { byteToUnicode, makeTokenizerJson, rawFile, writeSafetensors } from '../js/helpers/fixtures.js';
-import { CONFIG_MARKER, concat } from './inputs.mjs';
+import { CONFIG_MARKER, concat, modelsInput } from './inputs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), 'corpus');
 const utf8 = new TextEncoder();
@@ -139,6 +139,17 @@ const texts = [
 texts.forEach(([control, text], i) => write('tokenizer_encode', `text_${i}`, concat(Uint8Array.of(control), text)));
 write('tokenizer_encode', 'invalid_utf8', Uint8Array.of(0x04, 0x61, 0xff, 0xfe, 0x80, 0xc3, 0x20, 0xf0, 0x9f, 0x99, 0xed, 0xa0, 0x80));
 write('tokenizer_encode', 'invalid_utf8_exotic', Uint8Array.of(0x84, 0xe2, 0x82, 0x20, 0xc0, 0xaf, 0x00, 0x41));
+
+// ---- tokenizer_models (inputs.mjs's modelsInput) ------------------------------------
+const bytes = Array.from({ length: 256 }, (_, b) => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`);
+write('tokenizer_models', 'unigram', modelsInput(0x08, 0, ['a', 'b', 'ab', 'abc', 'c', 'cd', 'abcd', '▁', '▁a'], 'abcdacdxx'));
+write('tokenizer_models', 'unigram_byte_fallback', modelsInput(0x0a, 0, ['a', 'é', ...bytes.slice(0, 200)], 'aé\u0001xa'));
+write('tokenizer_models', 'unigram_no_unknown', modelsInput(0x00, 0, ['a', 'aa', 'aaa'], 'aaaaaaa'));
+write('tokenizer_models', 'unigram_split', modelsInput(0x0c, 0, ['the', 'th', 'e', ' '], 'the  then'));
+write('tokenizer_models', 'word_piece', modelsInput(0x0b, 25, ['un', '##aff', '##able', 'a', '##a', 'é', '##é'], 'unaffable'));
+write('tokenizer_models', 'word_piece_no_prefix', modelsInput(0x09, 2, ['ab', 'a', 'b', 'ba'], 'abab'));
+write('tokenizer_models', 'word_piece_split', modelsInput(0x0f, 255, ['x', '##x', '##xx', 'y'], 'xxx yx xxxxy'));
+write('tokenizer_models', 'long_tokens', modelsInput(0x08, 0, ['a', 'a'.repeat(300), 'a'.repeat(299) + 'b'], 'a'.repeat(700)));
 
 // ---- json ---------------------------------------------------------------------------
 const docs = {

@@ -26,30 +26,38 @@ test('decode reads each id once: what is checked is what is decoded, and an erro
   const bad = new Proxy(ids, { get: (target, key, receiver) => (key === '2' ? -1 : Reflect.get(target, key, receiver)) });
   assert.throws(() => model.decode(bad), (error) => {
     assert.equal(error.constructor, RangeError);
-    assert.match(error.message, /^decode: token id -1 does not exist; valid token ids are 0 to \d+$/);
+    assert.match(error.message, /^decode: ids\[2\] is -1, and token id -1 does not exist; valid token ids are 0 to \d+$/);
     assert.ok(!error.message.includes('decode: decode:'), error.message);
     return true;
   });
   stillWorks();
 });
 
-test('decode\'s out-of-memory refusal counts the ids it was given', async () => {
-  // Tokens of 2, 4, ... 8,192 a's, each two of the one before: decoding
-  // 200,000 ids could need 8 GB, more than an instance can have.
+// Issue 34: the bound was the ids times the longest token times 5, so one
+// 4 KiB token in the vocabulary made decode(encode(s)) of 1.7 MiB fail
+// ("could need 7816.3 MiB"). It is now counted from the ids' own tokens.
+test('decode counts the memory it needs from the ids\' own tokens: what fits is decoded, what cannot is refused by name', async () => {
+  // Tokens of 2, 4, ... 8,192 a's, each two of the one before.
   const long = makeModel({ extraRows: 13 });
   const json = JSON.parse(long.tokenizerJson);
   for (let piece = 'a'; piece.length < 8192; piece += piece) {
     json.model.merges.push(`${piece} ${piece}`);
     json.model.vocab[piece + piece] = Object.keys(json.model.vocab).length;
   }
+  const longest = json.model.vocab['a'.repeat(8192)];
   const m = await loadModel({ weights: long.weights, tokenizer: new TextEncoder().encode(JSON.stringify(json)) });
   try {
+    // 200,000 of the longest token are 1.5 GiB of text: more than an instance can have with its copy.
     const count = 200_000;
-    assert.throws(() => m.decode(new Int32Array(count).fill(97)), (error) => {
+    assert.throws(() => m.decode(new Int32Array(count).fill(longest)), (error) => {
       assert.equal(error.constructor, RangeError);
-      assert.match(error.message, new RegExp(`^decode: out of memory: the text of ${count} tokens could need \\d+\\.\\d MiB$`));
+      assert.match(error.message, new RegExp(`^decode: out of memory: the text of ${count} tokens needs \\d+\\.\\d MiB$`));
       return true;
     });
+    // 200,000 one-letter tokens, and 1.7 MiB of text that is not a's: decoded (both were refused).
+    assert.equal(m.decode(new Int32Array(count).fill(97)), 'a'.repeat(count));
+    const text = 'Once upon a time. '.repeat(100_000);
+    assert.equal(m.decode(m.encode(text)), text);
     assert.equal(m.decode([97, 98]), 'ab');
   } finally {
     m.dispose();

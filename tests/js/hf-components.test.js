@@ -124,6 +124,7 @@ async function compare(json, texts, what, { randomIds = 0 } = {}) {
     texts.forEach((input, i) => {
       assert.deepEqual(model.encode(input), ids[i], `${what}: ids of ${JSON.stringify(input)}`);
       if (offsetsComparable(json, encodings[i])) assertSameOffsets(model, encodings[i], input, {}, `${what}: ${JSON.stringify(input)}`);
+      else assert.deepEqual(model.encode(input, { offsets: true }).ids, ids[i], `${what}: ids of ${JSON.stringify(input)} with offsets`);
     });
     ids.forEach((sequence, i) => {
       assert.equal(model.decode(sequence), decoded[i], `${what}: decoding ${JSON.stringify(sequence)}`);
@@ -282,9 +283,12 @@ test('normalizers Nmt, ByteLevel, Precompiled (SentencePiece\'s charsmap) and Be
     'Ａ': 'A', 'ﬁ': 'fi', '①': '1', '™': 'TM', 'ß': 'ss', '\t': ' ', '\r': ' ', '\u3000': ' ',
     'é': 'e', 'e\u0301': 'é', 'ab': 'Z', 'a': 'á',
   });
+  assert.match(charsmap, /=$/);
   const normalizers = [
     { type: 'Nmt' }, { type: 'ByteLevel' },
     { type: 'Precompiled', precompiled_charsmap: charsmap },
+    // Without its padding, as the Rust library reads it too (issue 34).
+    { type: 'Precompiled', precompiled_charsmap: charsmap.replace(/=+$/, '') },
     { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
     { type: 'BertNormalizer', clean_text: false, handle_chinese_chars: false, strip_accents: true, lowercase: false },
     { type: 'Sequence', normalizers: [{ type: 'Nmt' }, { type: 'Precompiled', precompiled_charsmap: charsmap }, { type: 'Replace', pattern: { String: ' ' }, content: '▁' }] },
@@ -388,4 +392,74 @@ test('added tokens with normalized: true are matched in the normalized text, as 
     contents.forEach((content, i) => json.added_tokens.push({ id: next + i, content, single_word: false, lstrip: false, rstrip: false, normalized: true, special: i === 0 }));
     await compareSpecial(json, texts, `added tokens ${contents.join(' ')} after ${JSON.stringify(normalizer)}`);
   }
+});
+
+// ---- Issue 34: Rust's ids in three more corners -------------------------------------
+
+// Metaspace's "first" prepends only to a piece whose first character came
+// from the text's first (the Rust library's offsets), so after a normalizer
+// that takes that character out, with a Split after or not, no "▁".
+test('Metaspace\'s prepend_scheme "first" after normalizers that take the first characters out, as Rust decides it', async () => {
+  const leads = ['', '\u0001', '\u0002\u0003', '\u0301', '\u0301\u0302', ' ', '  ', '\t', 'x', 'xx', '\u200B', '\u00AD', '\uFFFD', 'é', 'X'];
+  // (Marks only of U+0300 to U+036F: StripAccents' table in the Rust library is older than Unicode 17's.)
+  const texts = madeTexts(11, 40).filter((text, i) => i % 6 === 0 && !/[^\u0300-\u036F\P{M}]/u.test(text))
+    .flatMap((text, i) => [leads[i % leads.length] + text, leads[(i * 7 + 3) % leads.length] + leads[i % leads.length] + text]);
+  const charsmap = precompiledCharsmap({ x: '', '\u200B': '', 'e\u0301': 'é', a: 'á' });
+  const normalizers = [
+    { type: 'Nmt' },
+    { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: false },
+    { type: 'Sequence', normalizers: [{ type: 'NFD' }, { type: 'StripAccents' }] },
+    { type: 'Strip', strip_left: true, strip_right: false }, { type: 'Strip', strip_left: false, strip_right: true },
+    { type: 'Replace', pattern: { String: 'x' }, content: '' }, { type: 'Replace', pattern: { Regex: '\\s+' }, content: '' },
+    { type: 'Replace', pattern: { String: 'x' }, content: 'y' },
+    { type: 'Precompiled', precompiled_charsmap: charsmap },
+    { type: 'Sequence', normalizers: [{ type: 'Strip', strip_left: true, strip_right: true }, { type: 'Prepend', prepend: '>' }] },
+    { type: 'Lowercase' },
+  ];
+  const metaspace = (split) => ({ type: 'Metaspace', replacement: '▁', prepend_scheme: 'first', split });
+  for (const normalizer of normalizers) {
+    for (const preTokenizer of [metaspace(false), { type: 'Sequence', pretokenizers: [{ type: 'Split', pattern: { String: ' ' }, behavior: 'Isolated', invert: false }, metaspace(true)] }]) {
+      const json = textTokenizer({ normalizer, preTokenizer, decoder: { type: 'Sequence', decoders: [{ type: 'ByteFallback' }, { type: 'Fuse' }] } });
+      await compare(json, texts, `${JSON.stringify(normalizer).slice(0, 60)} then ${JSON.stringify(preTokenizer).slice(0, 60)}`);
+    }
+  }
+  // Text a normalizer writes before the first character, from it, and cut
+  // out as an added token: what follows that token came from the first
+  // character too, so it is the start.
+  const json = textTokenizer({ normalizer: { type: 'Replace', pattern: { String: 'q' }, content: '<x>q' }, preTokenizer: metaspace(true), decoder: { type: 'Sequence', decoders: [{ type: 'ByteFallback' }, { type: 'Fuse' }] } });
+  json.added_tokens.push({ id: Object.keys(json.model.vocab).length, content: '<x>', single_word: false, lstrip: false, rstrip: false, normalized: true, special: false });
+  await compare(json, ['qa', 'aqa', 'q', 'qq a', ...texts.slice(0, 40).map((text) => `q${text}`)], 'Replace q with <x>q, <x> an added token, then Metaspace');
+});
+
+// UnicodeScripts with the Rust library's own table (Unicode 9.0.0's scripts,
+// tools/gen/rust-scripts.mjs): every code point in order, and 200,000 of
+// them shuffled, so that each one's script (or Any) shows against its
+// neighbours' (every code point of both orders agreed when this was written). A
+// Metaspace after it puts "▁" before each piece, so the ids show the cuts.
+test('UnicodeScripts cuts every code point where Rust cuts it', async () => {
+  const json = byteTokenizer(null);
+  json.pre_tokenizer = { type: 'Sequence', pretokenizers: [{ type: 'UnicodeScripts' }, { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: false }, json.pre_tokenizer] };
+  const text = JSON.stringify(json);
+  const model = await loadModel(modelForTokenizer(utf8.encode(text), 256));
+  const rust = rustTokenizers.Tokenizer.fromString(text);
+  const codes = [];
+  for (let code = 0; code <= 0x10ffff; ++code) if (code < 0xd800 || code > 0xdfff) codes.push(code);
+  const shuffled = codes.slice();
+  const random = uniformRandom(34);
+  for (let i = shuffled.length - 1; i > 0; --i) {
+    const j = Math.floor(random() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+  }
+  const texts = [];
+  for (const order of [codes, shuffled.slice(0, 200000)]) {
+    for (let i = 0; i < order.length; i += 8192) texts.push(String.fromCodePoint(...order.slice(i, i + 8192)));
+  }
+  texts.push('🫠', 'a🫠b', '한漢', 'どこで生れ。Yes', 'Apples are りんご 林檎');
+  const encodings = await rust.encodeBatch(texts, { addSpecialTokens: false });
+  texts.forEach((input, i) => {
+    const ours = model.encode(input), theirs = encodings[i].getIds();
+    assert.ok(ours.length === theirs.length && ours.every((id, j) => id === theirs[j]), `the ids of text ${i} (from U+${input.codePointAt(0).toString(16)})`);
+  });
+  assert.deepEqual(model.encode('🫠'), []);
+  model.dispose();
 });

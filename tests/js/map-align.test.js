@@ -86,6 +86,11 @@ describe('alignMap', () => {
     assert.throws(() => alignMap(new Matrix(new Float32Array(30), 10, 3), points), { name: 'TypeError', message: /map must be a Matrix of rows × 2/ });
     assert.throws(() => alignMap(points, [1, 2]), { name: 'TypeError', message: /reference must be a Matrix of rows × 2/ });
     assert.throws(() => alignMap(new Matrix(new Float32Array(20).fill(3), 10, 2), points), { name: 'RangeError', message: /every point of the map is in one place/ });
+    // Issue 34: onto a reference whose points coincide, every point went to one place, with no error.
+    assert.throws(() => alignMap(points, new Matrix(new Float32Array(20).fill(-2), 10, 2)), { name: 'RangeError', message: /^alignMap: every point of the reference is in one place \(or not finite\): there is nothing to align the map onto$/ });
+    // Unrelated (a cross-covariance of zero): the best fit would be the same collapse.
+    const line = new Matrix(Float32Array.of(1, 0, -1, 0, 0, 0), 3, 2), across = new Matrix(Float32Array.of(0, 1, 0, 1, 0, -2), 3, 2);
+    assert.throws(() => alignMap(line, across), { name: 'RangeError', message: /the map and the reference are unrelated/ });
   });
 });
 

@@ -23,7 +23,7 @@ import * as gptTokenizer from 'gpt-tokenizer/encoding/r50k_base';
 
 import { loadModel, defaultModelFiles } from '../../web/index.js';
 import { makeTokenizerJson, writeSafetensors } from './helpers/fixtures.js';
-import { bigTokenizerJson, modelForTokenizer } from './helpers/big-tokenizer.js';
+import { bigTokenizerJson, leaveRoomFor, modelForTokenizer } from './helpers/big-tokenizer.js';
 import { observeInstances } from '../../web/src/runtime.js';
 import { GPT2_EOT, gpt2TokenizerJson } from './helpers/gpt2.js';
 import {
@@ -216,6 +216,14 @@ test('cpp/src/text/unicode/unicode_tables.inc is what tools/gen/unicode-tables.m
   const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stdout + run.stderr);
   assert.match(run.stderr, /unicode_tables\.inc is up to date/);
+});
+
+// UnicodeScripts' table is the Rust library's data (Unicode 9.0.0's scripts).
+test('cpp/src/text/pre_tokenizers/unicode_scripts_table.inc is what tools/gen/rust-scripts.mjs makes', () => {
+  const script = fileURLToPath(new URL('../../tools/gen/rust-scripts.mjs', import.meta.url));
+  const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  assert.match(run.stderr, /unicode_scripts_table\.inc is up to date/);
 });
 
 // ---- 1. Default model's tokenizer ------------------------------------------------
@@ -519,12 +527,7 @@ describe('a big tokenizer.json (8 MiB, GPT-2 style)', () => {
       assert.ok(kept < 3 * bytes.length, `the tables keep ${kept} bytes for a file of ${bytes.length}`);
 
       // The same file with only room for its text: refused, with the estimate.
-      squeeze = (module) => {
-        for (const size of [2 ** 28, 2 ** 24]) while (module._malloc(size) !== 0);
-        const blocks = [];
-        for (let p; (p = module._malloc(2 ** 20)) !== 0;) blocks.push(p);
-        for (const p of blocks.slice(-Math.ceil(bytes.length / 2 ** 20) - 1)) module._free(p);
-      };
+      squeeze = (module) => leaveRoomFor(module, bytes.length);
       let estimate = 0;
       await assert.rejects(loadModel(files), (error) => {
         const match = /loading it needs about (\d+\.\d) MiB of memory/.exec(error.message);

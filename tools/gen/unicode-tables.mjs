@@ -14,9 +14,9 @@
 // a different set: it adds U+FEFF (BYTE ORDER MARK) and leaves out U+0085
 // (NEXT LINE). So we use \p{White_Space}, not \s.
 
-import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeOrCheck } from './generated-file.mjs';
 
 const outputPath = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cpp', 'src', 'text', 'unicode',
   'unicode_tables.inc');
@@ -381,17 +381,4 @@ for (let code = 0; code <= 0x10ffff; ++code) {
 }
 writeMappings('kLowercaseIndex', 'kLowercaseCodes', 'Lowercase mappings', lowercase);
 
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(outputPath, 'utf8');
-  } catch {}
-  if (current !== text) {
-    console.error(`${outputPath} is stale (or was made with another Unicode version); rerun the generator`);
-    process.exit(1);
-  }
-  console.error(`${outputPath} is up to date`);
-} else {
-  writeFileSync(outputPath, text);
-  console.error(`wrote ${outputPath}`);
-}
+writeOrCheck(outputPath, text, ' (or was made with another Unicode version)');

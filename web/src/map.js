@@ -455,14 +455,20 @@ export function alignMap(map, reference, caller = 'alignMap') {
     mx0 += x[2 * r]; mx1 += x[2 * r + 1]; my0 += y[2 * r]; my1 += y[2 * r + 1];
   }
   mx0 /= rows; mx1 /= rows; my0 /= rows; my1 /= rows;
-  // h[j][k] = Σ x_j y_k over the centred points, and the spread of x.
-  let h00 = 0, h01 = 0, h10 = 0, h11 = 0, spread = 0;
+  // h[j][k] = Σ x_j y_k over the centred points, and the spread of each.
+  let h00 = 0, h01 = 0, h10 = 0, h11 = 0, spread = 0, referenceSpread = 0;
   for (let r = 0; r < rows; r++) {
     const a0 = x[2 * r] - mx0, a1 = x[2 * r + 1] - mx1, b0 = y[2 * r] - my0, b1 = y[2 * r + 1] - my1;
     h00 += a0 * b0; h01 += a0 * b1; h10 += a1 * b0; h11 += a1 * b1;
     spread += a0 * a0 + a1 * a1;
+    referenceSpread += b0 * b0 + b1 * b1;
   }
   if (!(spread > 0) || !Number.isFinite(spread)) throw new RangeError(`${caller}: every point of the map is in one place (or not finite): nothing to align`);
+  // Onto a reference without spread (or unrelated to the map) the best fit
+  // is every point in one place: refused, as PCA refuses a table without spread.
+  if (!(referenceSpread > 0) || !Number.isFinite(referenceSpread)) {
+    throw new RangeError(`${caller}: every point of the reference is in one place (or not finite): there is nothing to align the map onto`);
+  }
   // The best rotation [[c, −s], [s, c]] reaches trace(R·H) = |(h00 + h11, h01 − h10)|,
   // the best reflection [[c, s], [s, −c]] reaches |(h00 − h11, h01 + h10)|: take the larger.
   const rotation = Math.hypot(h00 + h11, h01 - h10), reflection = Math.hypot(h00 - h11, h01 + h10);
@@ -475,6 +481,9 @@ export function alignMap(map, reference, caller = 'alignMap') {
     const angle = Math.atan2(h01 + h10, h00 - h11);
     const c = Math.cos(angle), s = Math.sin(angle);
     [r00, r01, r10, r11, reach] = [c, s, s, -c, reflection];
+  }
+  if (!(reach > 0)) {
+    throw new RangeError(`${caller}: the map and the reference are unrelated (their cross-covariance is zero): aligned, every point would be in one place`);
   }
   const scale = reach / spread;
   const out = new Float32Array(rows * 2);

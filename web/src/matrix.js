@@ -161,7 +161,7 @@ export function markCopy(constructor) {
 markCopy(Matrix);
 
 export function describe(value) {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (value?.[copyMark] && value[copyMark] !== thisCopy) {
     return `a ${value.constructor.name} of another copy of the package (it is loaded twice: import it by its name everywhere)`;
   }

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "embeddings/common/merge_sort.h"
 #include "embeddings/common/message.h"
 #include "embeddings/formats/json.h"
 
@@ -209,7 +210,7 @@ bool parse_header(std::string_view header_json, std::uint64_t file_size, Header&
   std::vector<const TensorInfo*> by_offset;
   by_offset.reserve(header.tensors.size());
   for (const auto& tensor : header.tensors) by_offset.push_back(&tensor);
-  std::stable_sort(by_offset.begin(), by_offset.end(), [](const TensorInfo* a, const TensorInfo* b) {
+  merge_sort(by_offset, [](const TensorInfo* a, const TensorInfo* b) {
     return a->file_offset < b->file_offset ||
            (a->file_offset == b->file_offset && a->byte_length < b->byte_length);
   });

@@ -66,8 +66,9 @@ bool TextSession::encode_checked(std::string_view text, const std::size_t* max_t
   // Encoding needs the ids (at most one per byte) and scratch for the
   // longest piece; this bounds both generously, so a text that could not
   // fit is refused instead of aborting halfway.
+  const bool aligned = request.offsets || tokenizer_.aligns_start();
   const std::uint64_t worst = static_cast<std::uint64_t>(text.size()) *
-                              (kEncodeBytesPerInputByte + (request.offsets ? kOffsetsBytesPerInputByte : 0));
+                              (kEncodeBytesPerInputByte + (aligned ? kOffsetsBytesPerInputByte : 0));
   if (!budget_.has_room(worst)) {
     input_.reset();
     return fail("out of memory: encoding " + mebibytes(text.size()) + " of text could need " +
@@ -139,12 +140,6 @@ bool TextSession::encode_text_at_most(std::size_t length, std::size_t max_tokens
   return encode_checked({text_.data(), length}, &max_tokens, {});
 }
 
-bool TextSession::encode_text_special(std::size_t length, std::size_t first_bytes, bool add_special_tokens) {
-  if (length > text_.size())
-    return fail("encode_text: " + std::to_string(length) + " bytes, more than the buffer holds");
-  return encode_checked({text_.data(), length}, nullptr, {first_bytes, add_special_tokens});
-}
-
 void TextSession::release() {
   std::vector<std::int32_t>().swap(ids_);
   std::vector<TokenOffsets>().swap(offsets_);
@@ -167,23 +162,26 @@ bool TextSession::decode_skipping_special() { return decode_with(true); }
 bool TextSession::decode_with(bool skip_special_tokens) {
   arm_reserve();
   if (!loaded_) return fail("no tokenizer is loaded");
-  // The tokens' text is at most max_token_bytes() per id (twice that as a
-  // byte-level vocabulary spells it), and its UTF-8 repair at most three
-  // times that; refuse rather than abort when that cannot fit.
+  // What decoding takes is counted from the ids' own tokens first (their
+  // bytes, the text they make, their spelling for the decoders), so any
+  // decode whose text fits is done; refuse rather than abort when it cannot.
   const std::size_t count = ids_in_.size();
-  const std::uint64_t bound = static_cast<std::uint64_t>(count) * tokenizer_.max_token_bytes() * 5;
-  if (!budget_.has_room(bound)) {
+  std::uint64_t base = 0, most = 0;
+  if (!tokenizer_.decode_memory(ids_in_.data(), count, skip_special_tokens, base, most, error_)) {
     ids_in_.reset();
-    return fail("out of memory: the text of " + std::to_string(count) + " tokens could need " +
-                mebibytes(bound));
+    return false;
+  }
+  if (!budget_.has_room(base)) {
+    ids_in_.reset();
+    return fail("out of memory: the text of " + std::to_string(count) + " tokens needs " + mebibytes(base));
   }
   Tokenizer::DecodeOptions options;
   options.skip_special_tokens = skip_special_tokens;
-  // Decoders that lengthen tokens (a Replace) are held to what the budget can still hold.
-  const std::uint64_t most = tokenizer_.most_decoded_bytes(count);
-  if (!budget_.has_room(most >= Growth::kUnbounded ? most : most * 5 + bound)) {
+  // Decoders that lengthen tokens (a Replace) are held to what the budget can still hold
+  // (each byte they add is counted twice in `most`).
+  if (!budget_.has_room(most)) {
     const std::uint64_t room = budget_.room();
-    options.max_added_bytes = room > bound ? static_cast<std::size_t>((room - bound) / 5) : 0;
+    options.max_added_bytes = room > base ? static_cast<std::size_t>((room - base) / 2) : 0;
   }
   std::string text;
   const bool ok = tokenizer_.decode(ids_in_.data(), count, options, text, error_);

@@ -58,7 +58,7 @@ EMBEDDINGS_SMALL bool AddedVocabulary::build(std::vector<AddedToken> tokens, std
 }
 
 std::size_t AddedVocabulary::memory_bytes(std::size_t count, std::size_t content_bytes) {
-  return count * sizeof(AddedToken) + content_bytes + TokenTrie::memory_bytes(content_bytes);
+  return count * sizeof(AddedToken) + content_bytes + TokenTrie::memory_bytes(count, content_bytes);
 }
 
 // Hugging Face's AddedVocabulary::find_matches over one pass's tokens.

@@ -4,6 +4,7 @@
 #include "embeddings/text/pipeline.h"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 
 #include "embeddings/common/message.h"
@@ -142,8 +143,9 @@ class Forward : public PieceSink {
 // The stages on `text`, depth first; with `alignment` (offsets kept), each
 // level's input and its alignment are kept with it. False where a piece's
 // bytes could not be traced back.
-bool run_levels(const PreTokenizers& stages, std::string_view text, bool at_start, const Alignment* alignment,
-                PreTokenizeScratch& levels, StageScratch& scratch, TextBudget& budget, PieceSink& sink) {
+bool run_levels(const PreTokenizers& stages, std::string_view text, bool at_start, std::size_t first_bytes,
+                const Alignment* alignment, PreTokenizeScratch& levels, StageScratch& scratch,
+                TextBudget& budget, PieceSink& sink) {
   if (text.empty() || sink.stopped()) return true;
   const std::size_t count = stages.size();
   if (count == 0) {
@@ -155,7 +157,12 @@ bool run_levels(const PreTokenizers& stages, std::string_view text, bool at_star
   bool traced = true;
   // Level k holds the pieces stage k made of one piece of level k - 1 (level
   // 0: of the text) and which of them goes on next; `first` there says the
-  // piece starts the text.
+  // piece starts the text: a piece of the text, by where it starts in it.
+  const std::less<const char*> before;
+  const auto starts_text = [&](std::string_view piece, bool first) {
+    if (before(piece.data(), text.data()) || !before(piece.data(), text.data() + text.size())) return first;
+    return at_start && static_cast<std::size_t>(piece.data() - text.data()) < first_bytes;
+  };
   const auto run = [&](std::size_t k, std::string_view part, bool part_at_start, const Alignment& from) {
     PreTokenizeScratch::Level& level = levels.levels[k];
     level.own.tracks = alignment != nullptr;
@@ -171,7 +178,7 @@ bool run_levels(const PreTokenizers& stages, std::string_view text, bool at_star
     level.next = 0;
     Collect collect(level);
     stages[k]->split(part, part_at_start, level.own, scratch, budget, collect);
-    for (auto& kept : level.parts) kept.first = kept.first && part_at_start;
+    for (auto& kept : level.parts) kept.first = starts_text(kept.text, kept.first && part_at_start);
   };
   run(0, text, at_start, alignment != nullptr ? *alignment : Alignment{});
   std::size_t depth = 0;  // The deepest level with pieces still to go on.
@@ -196,14 +203,14 @@ bool run_levels(const PreTokenizers& stages, std::string_view text, bool at_star
 
 void run_pre_tokenizers(const PreTokenizers& stages, std::string_view text, bool at_start,
                         PreTokenizeScratch& levels, StageScratch& scratch, TextBudget& budget,
-                        PieceSink& sink) {
-  run_levels(stages, text, at_start, nullptr, levels, scratch, budget, sink);
+                        PieceSink& sink, std::size_t first_bytes) {
+  run_levels(stages, text, at_start, first_bytes, nullptr, levels, scratch, budget, sink);
 }
 
 bool run_pre_tokenizers_aligned(const PreTokenizers& stages, std::string_view text, bool at_start,
                                 const Alignment& alignment, PreTokenizeScratch& levels, StageScratch& scratch,
-                                TextBudget& budget, PieceSink& sink) {
-  return run_levels(stages, text, at_start, &alignment, levels, scratch, budget, sink);
+                                TextBudget& budget, PieceSink& sink, std::size_t first_bytes) {
+  return run_levels(stages, text, at_start, first_bytes, &alignment, levels, scratch, budget, sink);
 }
 
 EMBEDDINGS_OFFSETS bool split_aligned(const PreTokenizer& stage, std::string_view text, bool at_start,

@@ -32,7 +32,12 @@ class Tokenizer::Splitter : public AddedTokenSink {
       : tokenizer_(tokenizer), pass_(pass), scratch_(scratch), ids_(ids) {}
   void gap(std::string_view text) override {
     if (pass_ == AddedVocabulary::Pass::Normalized) {
-      tokenizer_.encode_gap(text, at_start_ && text.data() == normalized_begin_, scratch_, ids_);
+      // The bytes of this gap that came from the text's first character (first_bytes, counted in the
+      // normalized text this pass cuts): a gap after a token the normalizers put there may start in them.
+      const auto offset = static_cast<std::size_t>(text.data() - normalized_begin_);
+      const std::size_t first =
+          at_start_ && offset < scratch_.first_bytes ? scratch_.first_bytes - offset : 0;
+      tokenizer_.encode_gap(text, first, scratch_, ids_);
       return;
     }
     Splitter normalized(tokenizer_, AddedVocabulary::Pass::Normalized, scratch_, ids_);
@@ -66,7 +71,7 @@ class Tokenizer::Splitter : public AddedTokenSink {
   const AddedVocabulary::Pass pass_;
   Scratch& scratch_;
   std::vector<std::int32_t>& ids_;
-  // Normalized pass: whether its text is the first raw gap, and where it begins.
+  // Normalized pass: whether its text is the first raw gap's, and where it begins.
   bool at_start_ = false;
   const char* normalized_begin_ = nullptr;
 };
@@ -242,26 +247,29 @@ EMBEDDINGS_SMALL void Tokenizer::encode_sequence(std::string_view text, Scratch&
   added_.split(text, AddedVocabulary::Pass::Raw, raw);
 }
 
-// One gap between added tokens, normalized: the pre-tokenizers, then the model.
-void Tokenizer::encode_gap(std::string_view gap, bool at_start, Scratch& scratch,
+// One gap between added tokens, normalized: the pre-tokenizers, then the
+// model. Its first `first_bytes` bytes came from the text's first character
+// (none: the gap does not start the text).
+void Tokenizer::encode_gap(std::string_view gap, std::size_t first_bytes, Scratch& scratch,
                            std::vector<std::int32_t>& ids) const {
   ToModel to_model(*this, scratch, ids);
   if (kGeneralOffsets && scratch.offsets != nullptr)
-    return encode_gap_aligned(gap, at_start, scratch, to_model);
-  if (pre_tokenizers_.size() > 1) return pre_tokenize_levels(gap, at_start, scratch, to_model);
-  if (pre_tokenizers_.empty()) return to_model.piece(gap, at_start);
-  pre_tokenizers_[0]->split(gap, at_start, scratch.own, scratch.stage, scratch.budget, to_model);
+    return encode_gap_aligned(gap, first_bytes, scratch, to_model);
+  if (pre_tokenizers_.size() > 1) return pre_tokenize_levels(gap, first_bytes, scratch, to_model);
+  if (pre_tokenizers_.empty()) return to_model.piece(gap, first_bytes > 0);
+  pre_tokenizers_[0]->split(gap, first_bytes > 0, scratch.own, scratch.stage, scratch.budget, to_model);
 }
 
 // The same keeping offsets: each piece with its alignment.
-EMBEDDINGS_OFFSETS void Tokenizer::encode_gap_aligned(std::string_view gap, bool at_start, Scratch& scratch,
-                                                      PieceSink& to_model) const {
+EMBEDDINGS_OFFSETS void Tokenizer::encode_gap_aligned(std::string_view gap, std::size_t first_bytes,
+                                                      Scratch& scratch, PieceSink& to_model) const {
+  const bool at_start = first_bytes > 0;
   const Alignment alignment = shifted(scratch.gap, static_cast<std::size_t>(gap.data() - scratch.gap_begin));
   to_model.alignment = alignment;
   if (pre_tokenizers_.empty()) return to_model.piece(gap, at_start);
   if (scratch.levels.levels.empty()) scratch.levels.levels.resize(1);
   const bool traced = pre_tokenizers_.size() > 1
-                          ? pre_tokenize_aligned(gap, at_start, alignment, scratch, to_model)
+                          ? pre_tokenize_aligned(gap, first_bytes, alignment, scratch, to_model)
                           : split_aligned(*pre_tokenizers_[0], gap, at_start, alignment,
                                           scratch.levels.levels[0], scratch.stage, scratch.budget, to_model);
   scratch.untraced = scratch.untraced || !traced;
@@ -271,9 +279,43 @@ EMBEDDINGS_SMALL std::uint64_t Tokenizer::most_text_bytes(std::uint64_t bytes) c
   return growth_of(normalizers_).then(growth_of(pre_tokenizers_)).of(bytes);
 }
 
-EMBEDDINGS_SMALL std::uint64_t Tokenizer::most_decoded_bytes(std::size_t count) const {
-  const Growth tokens{most_token_string_bytes_, 0};
-  return tokens.then(growth_of(decoders_)).of(count);
+EMBEDDINGS_SMALL std::string Tokenizer::not_in_vocabulary(std::int32_t id, std::size_t position) const {
+  return "decode: id " + std::to_string(id) + " at position " + std::to_string(position) +
+         " is not in the vocabulary (vocab_size " + std::to_string(vocab_size()) + ")";
+}
+
+EMBEDDINGS_SMALL bool Tokenizer::decode_memory(const std::int32_t* ids, std::size_t count,
+                                               bool skip_special_tokens, std::uint64_t& base,
+                                               std::uint64_t& most, std::string& error) const {
+  // The tokens' bytes joined, and their spelling as the decoders read it
+  // (twice the bytes at most in GPT-2's byte alphabet; an added token's form).
+  std::uint64_t joined = 0, spelled = 0;
+  std::string_view token;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!vocabulary_.bytes(ids[i], token)) {
+      error = not_in_vocabulary(ids[i], i);
+      return false;
+    }
+    if (skip_special_tokens && is_special(ids[i])) continue;
+    joined += token.size();
+    const std::int32_t added = vocabulary_.added_index(ids[i]);
+    spelled += added >= 0 ? added_.decoded_form(static_cast<std::size_t>(added)).size()
+                          : token.size() * (byte_level_vocabulary_ ? 2 : 1);
+  }
+  // The bytes, and their text made valid UTF-8 (at most 3 bytes a byte).
+  if (decodes_as_bytes_) {
+    base = most = 4 * joined;
+    return true;
+  }
+  // The bytes, the tokens (a string each), their spelling, and the decoders'
+  // output twice (the tokens rewritten, the text they are joined into, with
+  // a space between tokens at most).
+  const std::uint64_t kept = joined + count * (sizeof(std::string) + 16) + spelled;
+  const Growth decoders = growth_of(decoders_);
+  const Growth out{decoders.times, Growth{decoders.plus + 1, 0}.of(count)};
+  base = kept + 2 * (spelled + count);
+  most = Growth{2, kept}.of(out.of(spelled));
+  return true;
 }
 
 EMBEDDINGS_SMALL bool Tokenizer::join_bytes(const std::int32_t* ids, std::size_t count, bool skip_special,
@@ -287,8 +329,7 @@ EMBEDDINGS_SMALL bool Tokenizer::join_bytes(const std::int32_t* ids, std::size_t
   for (std::size_t i = 0; i < count; ++i) {
     if (!vocabulary_.bytes(ids[i], token)) {
       bytes.clear();
-      error = "decode: id " + std::to_string(ids[i]) + " at position " + std::to_string(i) +
-              " is not in the vocabulary (vocab_size " + std::to_string(vocab_size()) + ")";
+      error = not_in_vocabulary(ids[i], i);
       return false;
     }
     if (!skip_special || !is_special(ids[i])) bytes += token;

@@ -23,13 +23,15 @@ std::string_view Tokenizer::normalize_gap(std::string_view text, Scratch&) const
 
 std::string_view Tokenizer::normalize_aligned(std::string_view gap, Scratch& scratch,
                                               Alignment& alignment) const {
-  alignment = {nullptr, static_cast<std::uint32_t>(gap.data() - scratch.text.data())};
+  alignment = {nullptr, static_cast<std::uint32_t>(gap.data() - scratch.text_begin)};
   return gap;
 }
 
-void Tokenizer::pre_tokenize_levels(std::string_view, bool, Scratch&, PieceSink& sink) const { sink.stop(); }
+void Tokenizer::pre_tokenize_levels(std::string_view, std::size_t, Scratch&, PieceSink& sink) const {
+  sink.stop();
+}
 
-bool Tokenizer::pre_tokenize_aligned(std::string_view, bool, const Alignment&, Scratch&,
+bool Tokenizer::pre_tokenize_aligned(std::string_view, std::size_t, const Alignment&, Scratch&,
                                      PieceSink& sink) const {
   sink.stop();
   return true;

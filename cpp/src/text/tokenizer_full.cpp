@@ -9,11 +9,22 @@
 #include <string>
 #include <vector>
 
+#include "embeddings/common/utf8.h"
 #include "embeddings/text/byte_level.h"
 #include "tokenizer_internal.h"
 #include "tokenizer_json/tokenizer_json.h"
 
 namespace embeddings {
+namespace {
+
+// The bytes of the character `text` starts with (a byte that is not UTF-8 is one of its own).
+std::size_t first_character_bytes(std::string_view text) {
+  std::uint32_t code = 0;
+  const std::size_t length = utf8::decode(text, 0, code);
+  return length == 0 ? 1 : length;
+}
+
+}  // namespace
 
 // The texts of an encode, one at a time, for the post-processors' general
 // path. While offsets are kept, each text's ids go to the post-processors
@@ -66,9 +77,23 @@ void Tokenizer::encode_processed(std::string_view text, const EncodeOptions& opt
   }
 }
 
+// Metaspace's prepend_scheme "first" reads a piece as the text's start
+// when its first character came from the text's first one, as the Rust
+// library reads its offsets: so after a normalizer that takes that
+// character out (a left Strip, StripAccents, Nmt, Replace with "") no piece
+// is, and after one that makes it several (NFKD, BertNormalizer's spaces
+// around an ideograph, Prepend) each piece that starts in them is. The
+// normalizers' alignments say which bytes those are (`first_bytes`): a
+// tokenizer with such a Metaspace normalizes the text's first gap with
+// them, with offsets or without, so that both decide it from one rule.
 std::string_view Tokenizer::normalize_gap(std::string_view text, Scratch& scratch) const {
+  scratch.first_bytes = first_character_bytes(text);
   for (const auto& normalizer : normalizers_) {
     if (!normalizer->may_change(text)) continue;
+    if (reads_start_ && text.data() == scratch.text_begin) {
+      Alignment alignment;
+      return normalize_aligned(text, scratch, alignment);
+    }
     scratch.normalized.assign(text);
     if (!run_normalizers(normalizers_, scratch.normalized, scratch.stage, scratch.budget)) return {};
     return scratch.normalized;
@@ -78,7 +103,8 @@ std::string_view Tokenizer::normalize_gap(std::string_view text, Scratch& scratc
 
 std::string_view Tokenizer::normalize_aligned(std::string_view gap, Scratch& scratch,
                                               Alignment& alignment) const {
-  alignment = {nullptr, static_cast<std::uint32_t>(gap.data() - scratch.text.data())};
+  alignment = {nullptr, static_cast<std::uint32_t>(gap.data() - scratch.text_begin)};
+  scratch.first_bytes = first_character_bytes(gap);
   for (const auto& normalizer : normalizers_) {
     if (!normalizer->may_change(gap)) continue;
     scratch.normalized.assign(gap);
@@ -88,20 +114,27 @@ std::string_view Tokenizer::normalize_aligned(std::string_view gap, Scratch& scr
     if (!run_normalizers_aligned(normalizers_, scratch.normalized, spans, scratch.stage, scratch.budget))
       return {};
     alignment = {spans.data(), 0};
+    // What came from the text's first character: the bytes whose offsets start at 0.
+    if (gap.data() == scratch.text_begin) {
+      std::size_t first = 0;
+      while (first < spans.size() && spans[first].begin == 0) ++first;
+      scratch.first_bytes = first;
+    }
     return scratch.normalized;
   }
   return gap;
 }
 
-void Tokenizer::pre_tokenize_levels(std::string_view gap, bool at_start, Scratch& scratch,
+void Tokenizer::pre_tokenize_levels(std::string_view gap, std::size_t first_bytes, Scratch& scratch,
                                     PieceSink& sink) const {
-  run_pre_tokenizers(pre_tokenizers_, gap, at_start, scratch.levels, scratch.stage, scratch.budget, sink);
+  run_pre_tokenizers(pre_tokenizers_, gap, first_bytes > 0, scratch.levels, scratch.stage, scratch.budget,
+                     sink, first_bytes);
 }
 
-bool Tokenizer::pre_tokenize_aligned(std::string_view gap, bool at_start, const Alignment& alignment,
-                                     Scratch& scratch, PieceSink& sink) const {
-  return run_pre_tokenizers_aligned(pre_tokenizers_, gap, at_start, alignment, scratch.levels, scratch.stage,
-                                    scratch.budget, sink);
+bool Tokenizer::pre_tokenize_aligned(std::string_view gap, std::size_t first_bytes,
+                                     const Alignment& alignment, Scratch& scratch, PieceSink& sink) const {
+  return run_pre_tokenizers_aligned(pre_tokenizers_, gap, first_bytes > 0, alignment, scratch.levels,
+                                    scratch.stage, scratch.budget, sink, first_bytes);
 }
 
 bool Tokenizer::encode_cached(std::string_view piece, PieceCache& cache, ModelScratch& scratch,

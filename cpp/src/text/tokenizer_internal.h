@@ -18,7 +18,11 @@ struct Tokenizer::Scratch {
   PreTokenizerBuffers own;  // A single pre-tokenizer's.
   std::string normalized;   // The normalizers' output, when they change the text.
   TextBudget budget;
-  const char* text_begin = nullptr;  // The raw text (Metaspace's prepend_scheme "first").
+  const char* text_begin = nullptr;  // The raw text being encoded (of the text or the pair).
+  // The bytes at the start of the raw gap's normalized text that came from
+  // the text's first character, by the normalizers' alignments (0: they took
+  // it out), for Metaspace's prepend_scheme "first".
+  std::size_t first_bytes = 1;
   // Stop once the ids pass this (ids of earlier sequences count: `before`); `over` says they did.
   std::size_t max_tokens = kNoLimit;
   std::size_t before = 0;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "embeddings/common/merge_sort.h"
+
 namespace embeddings {
 
 void Vocabulary::reserve(std::size_t tokens, std::size_t bytes) {
@@ -41,8 +43,7 @@ bool same_bytes(std::string_view a, std::string_view b) {
 bool Vocabulary::index(Clash& clash) {
   const auto by_id = [](const Entry& a, const Entry& b) { return a.id < b.id; };
   // Files list their vocabulary in id order, so there is usually nothing to sort.
-  if (!std::is_sorted(entries_.begin(), entries_.end(), by_id))
-    std::stable_sort(entries_.begin(), entries_.end(), by_id);
+  if (!std::is_sorted(entries_.begin(), entries_.end(), by_id)) merge_sort(entries_, by_id);
   for (std::size_t i = 1; i < entries_.size(); ++i) {
     if (entries_[i].id == entries_[i - 1].id) {
       clash = Clash{view(entries_[i - 1]), view(entries_[i]), entries_[i - 1].findable, entries_[i].findable,

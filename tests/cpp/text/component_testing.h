@@ -112,11 +112,14 @@ inline std::ostream& operator<<(std::ostream& out, const Encoded& encoded) {
   for (const auto id : encoded.ids) out << id << " ";
   return out << encoded.error << "}";
 }
+// (`offsets`: keeping them, which takes the aligned paths.)
 inline Encoded encode(const Tokenizer& tokenizer, std::string_view text, bool add_special_tokens = false,
-                      const std::string_view* pair = nullptr) {
+                      const std::string_view* pair = nullptr, bool offsets = false) {
   Tokenizer::EncodeOptions options;
   options.add_special_tokens = add_special_tokens;
   options.pair = pair;
+  std::vector<TokenOffsets> kept;
+  if (offsets) options.offsets = &kept;
   Encoded out;
   const Tokenizer::Encoded result = tokenizer.encode(text, options, out.ids, out.error);
   if (result == Tokenizer::Encoded::Refused) out.error = "refused: " + out.error;

@@ -38,6 +38,18 @@ export function bigTokenizerJson(targetBytes, seed = 5) {
   return { text: JSON.stringify(base), ids };
 }
 
+/**
+ * Fills an instance's heap and frees room for about `bytes` bytes and a
+ * MiB more (a file's text, copied in), so that loading it is refused for
+ * memory with the loader's estimate.
+ */
+export function leaveRoomFor(module, bytes) {
+  for (const size of [2 ** 28, 2 ** 24]) while (module._malloc(size) !== 0);
+  const blocks = [];
+  for (let p; (p = module._malloc(2 ** 20)) !== 0;) blocks.push(p);
+  for (const p of blocks.slice(-Math.ceil(bytes / 2 ** 20) - 1)) module._free(p);
+}
+
 /** loadModel() files for a tokenizer with `ids` ids: zero tables of width 2 and `context` positions. */
 export function modelForTokenizer(tokenizer, ids, context = 4) {
   const width = 2;

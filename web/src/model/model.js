@@ -182,6 +182,14 @@ export class Model {
     throw notOneToken(tokenizer, text);
   }
 
+  // nearest's token of a text, refused under its own name.
+  #tokenIdFor(text, what) {
+    const tokenizer = this.#text();
+    const id = tokenizer.id(text);
+    if (id >= 0) return id;
+    throw notOneToken(tokenizer, text, 'nearest', what);
+  }
+
   /** Every token's display text, by id (a new array each call). */
   vocabulary() {
     return this.#text().vocabulary().slice();
@@ -268,7 +276,7 @@ export class Model {
     const wanted = Math.min(vocabSize, k + (tokenizer ? tokenizer.unusedIds : 0) + excluded.size);
     const { session } = tables;
     let ok;
-    if (typeof query === 'string') query = this.tokenId(query);
+    if (typeof query === 'string') query = this.#tokenIdFor(query, 'the query ');
     if (typeof query === 'number') {
       checkIndex(query, vocabSize, 'token id', 'nearest');
       ok = session.nearestToToken(query, wanted);
@@ -321,10 +329,12 @@ export class Model {
       throw new TypeError(`nearest: exclude must be an array of token ids or texts, got ${describe(exclude)}`);
     }
     const ids = new Set();
+    let index = 0;
     for (const item of exclude) {
       if (typeof item === 'string') {
-        ids.add(this.tokenId(item));
+        ids.add(this.#tokenIdFor(item, `exclude[${index++}] `));
       } else {
+        index++;
         checkIndex(item, this.vocabSize, 'token id', 'nearest');
         ids.add(item);
       }

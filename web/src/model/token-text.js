@@ -1,7 +1,7 @@
 // What Model's text methods check and say, apart from the class: encode()'s
 // and decode()'s options, the special tokens put around a text, and
 // tokenId()'s error for a text that is not one token, with its suggestions.
-import { checkIndex, describe } from '../matrix.js';
+import { describe } from '../matrix.js';
 
 // The text specialTokensAround encodes to find what is put around a text.
 const SPECIAL_PROBE = 'a';
@@ -39,7 +39,14 @@ export function decodeArguments(ids, options, vocabSize) {
   const checked = new Array(count);
   for (let i = 0; i < count; i++) {
     const id = ids[i];
-    checkIndex(id, vocabSize, 'token id', 'decode');
+    if (typeof id !== 'number') {
+      // (A hole of a sparse array, [1, , 2], reads as undefined.)
+      const what = id === undefined && !(i in ids) ? 'an empty slot' : describe(id);
+      throw new TypeError(`decode: ids[${i}] is ${what}; each id must be a token id, a whole number from 0 to ${vocabSize - 1}`);
+    }
+    if (!Number.isInteger(id) || id < 0 || id >= vocabSize) {
+      throw new RangeError(`decode: ids[${i}] is ${id}, and token id ${id} does not exist; valid token ids are 0 to ${vocabSize - 1}`);
+    }
     checked[i] = id;
   }
   return { checked, skipSpecialTokens };
@@ -79,14 +86,19 @@ function suggestTokens(tokenizer, text) {
     (spaced ? ' "·" is the space before a word: inside a sentence a word is one token with it.' : '');
 }
 
-/** tokenId()'s RangeError for a text that is not one token: its pieces, and the spellings close to it that are. */
-export function notOneToken(tokenizer, text) {
+/**
+ * The RangeError for a text that is not one token: its pieces, and the
+ * spellings close to it that are; under the name of the function the
+ * caller called (tokenId, or nearest for its query or an exclude), and
+ * what the text was given as (`what`, such as 'exclude[0] ').
+ */
+export function notOneToken(tokenizer, text, caller = 'tokenId', what = '') {
   if (text.length > LONGEST_TEXT_SPLIT_IN_MESSAGES) {
-    return new RangeError(`tokenId: a text of ${text.length} characters is not a single token ` +
+    return new RangeError(`${caller}: ${what}a text of ${text.length} characters is not a single token ` +
       `(the longest token has ${tokenizer.maxTokenBytes} bytes)`);
   }
   const raw = text.replace(/·/g, ' ');
-  const pieces = raw === '' ? [] : tokenizer.encode(raw, 'tokenId').map((i) => tokenizer.text(i));
-  return new RangeError(`tokenId: ${JSON.stringify(text)} is not a single token` +
+  const pieces = raw === '' ? [] : tokenizer.encode(raw, caller).map((i) => tokenizer.text(i));
+  return new RangeError(`${caller}: ${what}${JSON.stringify(text)} is not a single token` +
     (pieces.length ? `; it is ${pieces.length} tokens: ${pieces.join(' ')}` : '') + suggestTokens(tokenizer, text));
 }

@@ -23,7 +23,9 @@ namespace embeddings {
 // 12, doubled), the prefixed copy of a gap (1), with margin.
 inline constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
 // And with offsets: each id's (16, doubled by vector growth), the model's
-// spans of a piece (12 an id) and the normalized text's (8 a byte), with margin.
+// spans of a piece (12 an id) and the normalized text's (8 a byte), with
+// margin; also without them for a tokenizer that aligns its texts' start
+// (Tokenizer::aligns_start()).
 inline constexpr std::uint64_t kOffsetsBytesPerInputByte = 64;
 // Slots of a TextSession's piece cache: 256 KiB, enough for the words of
 // a long story (what it saves on TinyStories: docs/benchmarks.md).
@@ -73,7 +75,6 @@ class TextSession {
   char* text_buffer(std::size_t bytes);
   bool encode_text(std::size_t length);
   bool encode_text_at_most(std::size_t length, std::size_t max_tokens);
-  bool encode_text_special(std::size_t length, std::size_t first_bytes, bool add_special_tokens);
 
   // Decoding: the caller writes `count` ids at ids_input(count), then calls
   // decode(); the text is at decoded() until the next decode() or release().

@@ -39,18 +39,25 @@ struct ModelScratch {
   std::vector<double> best_score;         // Unigram: the best path's score to each byte,
   std::vector<std::int32_t> best_id;      // its last token,
   std::vector<std::uint32_t> best_start;  // where that starts,
-  std::vector<std::uint32_t> path;        // and the best path; WordPiece: each character's start.
+  std::vector<std::uint32_t> path;        // and the best path.
+  std::vector<std::uint8_t> starts;       // WordPiece: whether a character starts at each byte.
   std::string error;                      // Why encode_piece() failed.
   // While offsets are kept: where each id encode_piece() appends is, one
   // TokenSpan per id, appended here too.
   std::vector<TokenSpan>* spans = nullptr;
+  // What the models that walk a trie (Unigram, WordPiece) may still spend
+  // in this call beyond their steps per byte (models/trie_walks.h).
+  static constexpr std::uint64_t kSpareSteps = std::uint64_t{1} << 26;
+  std::uint64_t spare_steps = kSpareSteps;
 };
 
 class Model {
  public:
   virtual ~Model() = default;
   // Appends the ids of one piece. False, with scratch.error, where the Rust
-  // library fails too (Unigram meeting a character it has no token for and no unk_id).
+  // library fails too (Unigram meeting a character it has no token for and
+  // no unk_id), or where the work the piece needs passes what the call
+  // allows (models/trie_walks.h).
   virtual bool encode_piece(std::string_view piece, const Vocabulary& vocabulary, ModelScratch& scratch,
                             std::vector<std::int32_t>& ids) const = 0;
   // Whether every byte of a piece is covered by ids whose tokens are no

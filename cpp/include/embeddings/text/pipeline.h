@@ -199,6 +199,10 @@ class PreTokenizer {
   virtual Growth growth() const { return {}; }
   // Whether the pieces hold every byte of the text, as it is, in order.
   virtual bool keeps_text() const { return false; }
+  // Whether split() reads `at_start` (Metaspace's prepend_scheme "first"):
+  // the tokenizer then finds which bytes came from the text's first
+  // character from the normalizers' alignments.
+  virtual bool reads_start() const { return false; }
   // Whether it maps text into GPT-2's byte alphabet (ByteLevel): the
   // vocabulary is then spelled in that alphabet, and no stage may follow it.
   virtual bool byte_level() const { return false; }
@@ -269,17 +273,19 @@ struct PreTokenizeScratch {
 };
 // Each pre-tokenizer on every piece the one before made (depth first, without
 // recursion); the last one's pieces go to `sink`, in order. No stages: the
-// text is one piece. Stops when the sink stops or the budget refuses.
+// text is one piece. Stops when the sink stops or the budget refuses. With
+// `at_start`, a piece of the text that starts in its first `first_bytes`
+// bytes (what came from the original text's first character) starts it.
 void run_pre_tokenizers(const PreTokenizers& stages, std::string_view text, bool at_start,
                         PreTokenizeScratch& levels, StageScratch& scratch, TextBudget& budget,
-                        PieceSink& sink);
+                        PieceSink& sink, std::size_t first_bytes = 1);
 
 // The same, keeping offsets: `alignment` is the text's, and each piece's goes
 // to the sink in sink.alignment. False where a stage made a piece whose
 // bytes cannot be traced back (none does).
 bool run_pre_tokenizers_aligned(const PreTokenizers& stages, std::string_view text, bool at_start,
                                 const Alignment& alignment, PreTokenizeScratch& levels, StageScratch& scratch,
-                                TextBudget& budget, PieceSink& sink);
+                                TextBudget& budget, PieceSink& sink, std::size_t first_bytes = 1);
 // One stage so, its buffers and the text's alignment in `level`.
 bool split_aligned(const PreTokenizer& stage, std::string_view text, bool at_start,
                    const Alignment& alignment, PreTokenizeScratch::Level& level, StageScratch& scratch,

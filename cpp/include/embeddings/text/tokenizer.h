@@ -164,8 +164,13 @@ class Tokenizer {
   // The tokens' bytes joined, without the decoders or the UTF-8 repair: the
   // exact bytes, so that decode_bytes(encode(s)) == s for any byte string s.
   bool decode_bytes(const std::int32_t* ids, std::size_t count, std::string& bytes, std::string& error) const;
-  // The most bytes decode() can make of `count` ids (with no limit from the decoders: Growth::kUnbounded).
-  std::uint64_t most_decoded_bytes(std::size_t count) const;
+  // The memory decode() of these ids takes at most, from their tokens' own
+  // sizes (counted first, reading each id once): `base` with decoders that
+  // add nothing, `most` with what the decoders may add (Growth::kUnbounded
+  // when that has no bound). False, with decode()'s error, for an id that
+  // is not in the vocabulary.
+  bool decode_memory(const std::int32_t* ids, std::size_t count, bool skip_special_tokens,
+                     std::uint64_t& base, std::uint64_t& most, std::string& error) const;
 
   // Largest id + 1, over the model vocabulary and the added tokens (the rows
   // an embedding table needs). Ids below it may be unused if the file has gaps.
@@ -195,6 +200,11 @@ class Tokenizer {
 
   // Whether the normalizers and pre-tokenizers keep every byte of the text, as it is, in order.
   bool keeps_text() const;
+  // Whether encode() aligns the normalized start of a text with the text
+  // even without offsets (Metaspace's prepend_scheme "first" after
+  // normalizers reads where the first character went): it then needs the
+  // memory of offsets too.
+  bool aligns_start() const { return reads_start_ && !normalizers_.empty(); }
 
   // Whether decode_bytes(encode(s)) == s for every byte string s: a
   // byte-level vocabulary with a token for every byte, no added tokens, no
@@ -220,16 +230,19 @@ class Tokenizer {
   // A gap through the normalizers (a view of it, or of scratch's copy).
   std::string_view normalize_gap(std::string_view text, Scratch& scratch) const;
   // More than one pre-tokenizer, each on every piece the one before made.
-  void pre_tokenize_levels(std::string_view gap, bool at_start, Scratch& scratch, PieceSink& sink) const;
+  void pre_tokenize_levels(std::string_view gap, std::size_t first_bytes, Scratch& scratch,
+                           PieceSink& sink) const;
   bool encode_cached(std::string_view piece, PieceCache& cache, ModelScratch& scratch,
                      std::vector<std::int32_t>& ids) const;
   bool decode_as_tokens(const std::int32_t* ids, std::size_t count, const DecodeOptions& options,
                         std::string& text, std::string& error) const;
-  void encode_gap(std::string_view gap, bool at_start, Scratch& scratch,
+  void encode_gap(std::string_view gap, std::size_t first_bytes, Scratch& scratch,
                   std::vector<std::int32_t>& ids) const;
-  void encode_gap_aligned(std::string_view gap, bool at_start, Scratch& scratch, PieceSink& to_model) const;
+  void encode_gap_aligned(std::string_view gap, std::size_t first_bytes, Scratch& scratch,
+                          PieceSink& to_model) const;
   bool join_bytes(const std::int32_t* ids, std::size_t count, bool skip_special, std::string& bytes,
                   std::string& error) const;
+  std::string not_in_vocabulary(std::int32_t id, std::size_t position) const;
   // The token as the file spells it (an added token: its content, normalized
   // as Hugging Face's decode gives it), which is what decoders read.
   std::string token_string(std::int32_t id) const;
@@ -254,8 +267,8 @@ class Tokenizer {
   // its alignment; more than one pre-tokenizer, each piece's alignment in
   // sink.alignment (false when a piece's bytes could not be traced back).
   std::string_view normalize_aligned(std::string_view gap, Scratch& scratch, Alignment& alignment) const;
-  bool pre_tokenize_aligned(std::string_view gap, bool at_start, const Alignment& alignment, Scratch& scratch,
-                            PieceSink& sink) const;
+  bool pre_tokenize_aligned(std::string_view gap, std::size_t first_bytes, const Alignment& alignment,
+                            Scratch& scratch, PieceSink& sink) const;
 
   Normalizers normalizers_;
   PreTokenizers pre_tokenizers_;
@@ -282,6 +295,8 @@ class Tokenizer {
   // trim_offsets), in order, one character each: 1 when it has add_prefix_space.
   std::string offset_trims_;
   bool offsets_by_bytes_ = false;  // gives_offsets_by_bytes(), known at load.
+  // Whether a pre-tokenizer reads where the text starts (PreTokenizer::reads_start()).
+  bool reads_start_ = false;
 };
 
 }  // namespace embeddings

@@ -383,7 +383,7 @@ class BpeBuilder : public tokenizer_json::ModelBuilder {
   }
 
   bool has_merges() const override { return true; }
-  std::uint64_t memory_bytes(std::size_t, std::size_t merges) const override {
+  std::uint64_t memory_bytes(std::size_t, std::size_t, std::size_t merges) const override {
     return bpe::MergeTable::memory_bytes(merges);
   }
   bpe::MergeTable* merges() override { return &merges_; }

@@ -6,6 +6,12 @@
 // unk_id are fused into one piece, which byte_fallback turns into its
 // bytes' "<0xNN>" tokens when it can, as Unigram::tokenize does. Ties keep
 // the first path found, as there (a later one must score strictly higher).
+//
+// The tokens are a path-compressed trie (token_trie.h): about the vocabulary's
+// bytes again, however long its tokens. The lattice walks it from each
+// character, reading the text as far as a token goes on matching it; the
+// bytes read are counted and held to an allowance linear in the text
+// (models/trie_walks.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +25,7 @@
 #include "embeddings/common/utf8.h"
 #include "embeddings/formats/json_reader.h"
 #include "embeddings/text/token_trie.h"
+#include "models/trie_walks.h"
 #include "tokenizer_json/reading.h"
 
 namespace embeddings::models {
@@ -40,10 +47,13 @@ class Unigram : public Model {
     unknown_score_ = lowest - kUnknownPenalty;
     std::vector<std::string_view> contents;
     std::vector<std::int32_t> ids;
+    contents.reserve(scores_.size());
+    ids.reserve(scores_.size());
     vocabulary.for_each_findable([&](std::int32_t id, std::string_view bytes) {
       if (static_cast<std::size_t>(id) >= scores_.size()) return;  // An added token, not the model's.
       contents.push_back(bytes);
       ids.push_back(id);
+      longest_ = std::max(longest_, bytes.size());
     });
     trie_.build(contents, ids);
     static constexpr char kHex[] = "0123456789ABCDEF";
@@ -96,16 +106,18 @@ class Unigram : public Model {
     scratch.best_score.assign(n + 1, 0.0);
     scratch.best_id.assign(n + 1, -1);
     scratch.best_start.assign(n + 1, kUnreached);
+    TrieWalks walks(n, scratch);
     for (std::size_t start = 0; start < n;) {
       const double before = scratch.best_score[start];
       std::uint32_t code = 0;
       std::size_t length = utf8::decode(piece, start, code);
       if (length == 0) length = 1;  // A byte that is not UTF-8 is a character of its own.
       bool single = false;
-      trie_.prefixes(piece, start, [&](std::size_t bytes, std::int32_t id) {
+      const std::size_t read = trie_.prefixes(piece, start, [&](std::size_t bytes, std::int32_t id) {
         offer(scratch, start, start + bytes, id, scores_[static_cast<std::size_t>(id)] + before);
         single = single || bytes == length;
       });
+      if (!walks.take(read, "Unigram", longest_)) return false;
       if (!single) {
         const std::size_t end = start + length;
         const double score = unknown_score_ + before;
@@ -162,6 +174,7 @@ class Unigram : public Model {
   }
 
   TokenTrie trie_;              // The model's tokens' bytes -> id.
+  std::size_t longest_ = 0;     // Its longest token's bytes.
   std::vector<double> scores_;  // By id.
   double unknown_score_ = 0;
   const std::int32_t unk_id_;
@@ -178,8 +191,10 @@ class UnigramBuilder : public tokenizer_json::ModelBuilder {
     return reading.read_bool(model, "byte_fallback", "model", byte_fallback_);
   }
   bool scored_vocabulary() const override { return true; }
-  std::uint64_t memory_bytes(std::size_t entries, std::size_t) const override {
-    return entries * (sizeof(double) + 2 * TokenTrie::kBytesPerNode);
+  // The scores, the trie, and the list of tokens it is built from.
+  std::uint64_t memory_bytes(std::size_t entries, std::size_t key_bytes, std::size_t) const override {
+    return entries * (sizeof(double) + sizeof(std::string_view) + sizeof(std::int32_t)) +
+           TokenTrie::memory_bytes(entries, key_bytes);
   }
   // [token, score] pairs, read without building a tree (anything else is
   // read again as one, for the message). A token's id is its place in the list.

@@ -204,7 +204,10 @@ class Precompiled : public Normalizer {
   Growth growth_;
 };
 
-// Strict base64 (the standard alphabet, canonical padding), as the base64 crate's STANDARD engine.
+// Base64 as the Rust library reads the charsmap (the base64 crate's 0.13
+// decode: the standard alphabet, padding optional): n symbols, n % 4 not 1,
+// then at most as much padding as a quad has room for ("xx", "xx=", "xx==",
+// "xxx", "xxx="; nothing after it), and the bits a last symbol leaves over zero.
 bool base64_decode(std::string_view text, std::string& out) {
   const auto value = [](char c) -> int {
     if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -212,23 +215,30 @@ bool base64_decode(std::string_view text, std::string& out) {
     if (c >= '0' && c <= '9') return c - '0' + 52;
     return c == '+' ? 62 : c == '/' ? 63 : -1;
   };
-  if (text.size() % 4 != 0) return false;
+  std::size_t symbols = text.size();
+  while (symbols > 0 && text[symbols - 1] == '=') --symbols;
+  const std::size_t padding = text.size() - symbols, rest = symbols % 4;
+  if (rest == 1 || padding > 2 || (padding == 1 && rest < 2) || (padding == 2 && rest != 2)) return false;
   out.clear();
-  for (std::size_t i = 0; i < text.size(); i += 4) {
-    const bool last = i + 4 == text.size();
-    const int pad = last ? (text[i + 3] == '=') + (text[i + 2] == '=' && text[i + 3] == '=') : 0;
-    std::uint32_t bits = 0;
-    for (int j = 0; j < 4 - pad; ++j) {
-      const int v = value(text[i + j]);
-      if (v < 0) return false;
-      bits = bits << 6 | static_cast<std::uint32_t>(v);
-    }
-    bits <<= 6 * pad;
-    // Canonical: the bits that padding leaves over are zero.
-    if ((pad == 1 && (bits & 0xFF) != 0) || (pad == 2 && (bits & 0xFFFF) != 0)) return false;
+  std::uint32_t bits = 0;
+  for (std::size_t i = 0; i < symbols; ++i) {
+    const int v = value(text[i]);
+    if (v < 0) return false;
+    bits = bits << 6 | static_cast<std::uint32_t>(v);
+    if (i % 4 != 3) continue;
     out += static_cast<char>(bits >> 16);
-    if (pad < 2) out += static_cast<char>(bits >> 8);
-    if (pad < 1) out += static_cast<char>(bits);
+    out += static_cast<char>(bits >> 8);
+    out += static_cast<char>(bits);
+    bits = 0;
+  }
+  // A last quad of 2 symbols is a byte and 4 bits over, of 3 two bytes and 2 over.
+  if (rest == 2) {
+    if ((bits & 0xF) != 0) return false;
+    out += static_cast<char>(bits >> 4);
+  } else if (rest == 3) {
+    if ((bits & 0x3) != 0) return false;
+    out += static_cast<char>(bits >> 10);
+    out += static_cast<char>(bits >> 2);
   }
   return true;
 }

@@ -40,6 +40,7 @@ class Metaspace : public PreTokenizer {
         sink);
   }
   Growth growth() const override { return {replacement_.size(), replacement_.size()}; }
+  bool reads_start() const override { return scheme_ == PrependScheme::First; }
 
  private:
   // Metaspace::pre_tokenize before its split: spaces to the replacement, and

@@ -2,6 +2,7 @@
 // turns into the program regex.h's machine runs (regex.cpp).
 #include <algorithm>
 
+#include "embeddings/common/message.h"
 #include "embeddings/text/regex/regex.h"
 #include "embeddings/text/unicode/unicode.h"
 #include "regex_internal.h"
@@ -44,13 +45,20 @@ class Compiler {
   Compiler(std::string_view pattern, Regex& out, std::string& error, bool optimize)
       : pattern_(pattern), out_(out), error_(error), optimize_(optimize) {}
 
-  bool compile() {
+  bool compile(std::uint64_t max_bytes) {
     Node root;
     if (!parse_alternation(root)) return false;
     if (pos_ < pattern_.size()) return fail("unmatched \")\"");
-    if (ProgramWriter::size(root) > kMaxProgram)
+    const std::uint64_t size = ProgramWriter::size(root);
+    if (size > kMaxProgram)
       return fail("a pattern whose counted repeats make over " + std::to_string(kMaxProgram) +
                   " instructions");
+    if (size * Regex::kBytesPerInstruction > max_bytes) {
+      error_ = "its program of " + std::to_string(size) + " instructions would take " +
+               mebibytes(size * Regex::kBytesPerInstruction) + " of memory, more than the " +
+               mebibytes(max_bytes) + " left";
+      return false;
+    }
     ProgramWriter(out_, optimize_).write(root);
     return true;
   }
@@ -417,10 +425,11 @@ class Compiler {
   bool ignore_case_ = false;
 };
 
-bool Regex::compile(std::string_view pattern, Regex& out, std::string& error, bool optimize) {
+bool Regex::compile(std::string_view pattern, Regex& out, std::string& error, bool optimize,
+                    std::uint64_t max_bytes) {
   Regex compiled;
   Compiler compiler(pattern, compiled, error, optimize);
-  if (!compiler.compile()) return false;
+  if (!compiler.compile(max_bytes)) return false;
   out = std::move(compiled);
   return true;
 }

@@ -3,6 +3,7 @@
 // build links (registry_full.cpp or registry_critical.cpp).
 #include "tokenizer_json/reading.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "embeddings/common/utf8.h"
@@ -97,10 +98,11 @@ bool Reading::read_pattern(const json::Value& component, const std::string& wher
   }
   auto compiled = std::make_shared<regex::Regex>();
   std::string problem;
-  if (!regex::Regex::compile(source, *compiled, problem)) {
+  if (!regex::Regex::compile(source, *compiled, problem, true, memory_left)) {
     return fail(where + ".pattern." + (regex_text != nullptr ? "Regex " : "String ") +
                 quote(regex_text != nullptr ? regex_text->text : string_text->text) + ": " + problem);
   }
+  memory_left -= std::min(memory_left, compiled->program_bytes());
   out = std::move(compiled);
   return true;
 }

@@ -111,6 +111,10 @@ class Reading {
   // RobertaProcessing's), in order, one character each: 1 when it has
   // add_prefix_space, else 0.
   std::string offset_trims;
+  // The memory the components may still take (a pattern's program can be
+  // a million instructions from a few bytes of the file: each is counted
+  // before it is written, against what the loader was given).
+  std::uint64_t memory_left = UINT64_MAX;
 
  private:
   std::string& error_;
@@ -146,9 +150,13 @@ class ModelBuilder {
   }
   // BPE reads model.merges; the others have none.
   virtual bool has_merges() const { return false; }
-  // Memory its own tables take beyond the vocabulary, for the estimate made
-  // before anything is allocated.
-  virtual std::uint64_t memory_bytes(std::size_t /*entries*/, std::size_t /*merges*/) const { return 0; }
+  // Memory its own tables take beyond the vocabulary, at most, for the
+  // estimate made before anything is allocated: from the vocabulary's
+  // entries and their keys' bytes (at most the tokens' bytes), and the merges.
+  virtual std::uint64_t memory_bytes(std::size_t /*entries*/, std::size_t /*key_bytes*/,
+                                     std::size_t /*merges*/) const {
+    return 0;
+  }
   // BPE: the merge table the loader fills, and the prefix a merge's right part loses.
   virtual bpe::MergeTable* merges() { return nullptr; }
   virtual std::string_view merge_prefix() const { return {}; }

@@ -131,6 +131,7 @@ bool Tokenizer::Reader::read_pre_tokenizer() {
   // instead of the text.
   t_.byte_level_vocabulary_ = false;
   for (std::size_t i = 0; i < stages.size(); ++i) {
+    t_.reads_start_ = t_.reads_start_ || stages[i]->reads_start();
     if (!stages[i]->byte_level()) continue;
     if (i + 1 != stages.size()) return fail("pre_tokenizer: a stage after ByteLevel (not supported)");
     t_.byte_level_vocabulary_ = true;
@@ -227,7 +228,7 @@ bool Tokenizer::Reader::read_added_tokens() {
 bool Tokenizer::Reader::check_memory(std::uint64_t limit) {
   const std::size_t tokens = vocab_.entries + added_tokens_.size();
   const std::uint64_t tables = Vocabulary::memory_bytes(tokens, vocab_.key_bytes + added_bytes_) +
-                               builder_->memory_bytes(vocab_.entries, merges_.entries) +
+                               builder_->memory_bytes(vocab_.entries, vocab_.key_bytes, merges_.entries) +
                                AddedVocabulary::memory_bytes(added_tokens_.size(), added_bytes_);
   const std::uint64_t trees = small_bytes_ * kTreeBytesPerTextByte;
   const std::uint64_t needed = std::max(tables, trees);

@@ -28,6 +28,7 @@ class Tokenizer::Reader {
       : text_(text), t_(t), error_(error), reading_(error) {}
 
   bool read(std::uint64_t memory_limit) {
+    reading_.memory_left = memory_limit;
     return locate() && read_small_parts() && read_settings() && read_pre_tokenizer() && read_normalizer() &&
            read_decoder() && read_post_processor() && read_model() && read_added_tokens() &&
            check_memory(memory_limit) && read_vocabulary() && check_added_ids() && read_merges() &&

@@ -3,7 +3,7 @@
 // model and the tokenizer's final tables.
 #include <algorithm>
 
-#include "embeddings/common/index_sort.h"
+#include "embeddings/common/merge_sort.h"
 #include "embeddings/common/utf8.h"
 #include "tokenizer_json/tokenizer_json.h"
 
@@ -92,8 +92,7 @@ bool Tokenizer::Reader::add_entry(std::string_view key, std::int32_t id) {
 bool Tokenizer::Reader::check_added_ids() {
   std::vector<std::size_t> order(added_tokens_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  sort_indices(order,
-               [&](std::size_t a, std::size_t b) { return added_tokens_[a].id < added_tokens_[b].id; });
+  merge_sort(order, [&](std::size_t a, std::size_t b) { return added_tokens_[a].id < added_tokens_[b].id; });
   const auto model_size = static_cast<std::int64_t>(vocab_.entries);
   std::int64_t max_added = -1;
   bool added_any = false;

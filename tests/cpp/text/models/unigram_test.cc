@@ -65,4 +65,27 @@ TEST(Unigram, BadFilesAreRefused) {
   EXPECT_EQ(json.refusal(), "model.vocab must be an array, found an object");
 }
 
+// Issue 34: with one 5,000-letter token, the lattice walked up to 5,000
+// bytes from each of a megabyte's characters (38-45 s for trace to refuse).
+// The bytes the walks read are counted, and the search stops by name once
+// they pass what a text of its length may read (about 7,500 walks here);
+// within that the ids are the search's.
+TEST(Unigram, WalksPastWhatTheTextAllowsAreStoppedByName) {
+  component_testing::Json json;
+  json.model = R"({"type": "Unigram", "unk_id": 0, "vocab": [["<unk>", 0], ["a", -1], [")" +
+               std::string(5000, 'a') + R"(", -2], ["b", -1]]})";
+  const Tokenizer t = json.load();
+  const component_testing::Encoded refused = component_testing::encode(t, std::string(1 << 20, 'a'));
+  EXPECT_TRUE(refused.ids.empty());
+  EXPECT_EQ(
+      refused.error,
+      "refused: the Unigram model's search of a piece of 1048576 bytes would read more than the 100663296 "
+      "bytes a text of its length may (32 a byte, and 67108864 more in all): the model has tokens of up to "
+      "5000 bytes, and the text matches them on and on");
+  // A megabyte whose characters start no long token costs a step a byte.
+  EXPECT_EQ(component_testing::encode(t, std::string(1 << 20, 'b')).ids.size(), std::size_t{1} << 20);
+  // Within it: the long token, found from the first "a" (and read on from every other).
+  EXPECT_EQ(component_testing::encode(t, std::string(5000, 'a') + "b"), ids({2, 3}));
+}
+
 }  // namespace embeddings::unigram_test

@@ -55,13 +55,37 @@ TEST(Precompiled, ShortestKeyOfEachGrapheme) {
 TEST(Precompiled, BadCharsmapsAreRefused) {
   using component_testing::refusal;
   EXPECT_EQ(refusal(read_normalizers, R"({"type": "Precompiled", "precompiled_charsmap": "abc"})"),
-            "normalizer.precompiled_charsmap is not base64");
+            "normalizer.precompiled_charsmap holds 2 bytes, less than its size");
   // 8 bytes: a trie of 16 bytes (0x10) does not fit.
   EXPECT_EQ(
       refusal(read_normalizers, R"({"type": "Precompiled", "precompiled_charsmap": "EAAAAAAAAAA="})"),
       "normalizer.precompiled_charsmap: its trie of 16 bytes is longer than the 4 bytes after its size");
   // An empty trie maps nothing.
   EXPECT_EQ(normalized(R"({"type": "Precompiled", "precompiled_charsmap": "AAAAAA=="})", "ab"), "ab");
+}
+
+// Issue 34: the Rust library reads the charsmap's base64 with or without its
+// padding (the base64 crate's 0.13 decode), and gives the same ids; what it
+// refuses (a length of 4n + 1, padding a quad has no room for, anything
+// after the padding, another alphabet, bits left over) is refused here.
+TEST(Precompiled, Base64AsTheRustLibraryReadsIt) {
+  using component_testing::refusal;
+  const auto charsmap = [](const std::string& base64) {
+    return R"({"type": "Precompiled", "precompiled_charsmap": ")" + base64 + R"("})";
+  };
+  const std::string padded = kCharsmap, bare = padded.substr(0, padded.size() - 2);
+  for (const std::string& base64 : {padded, bare, bare + "="}) {
+    EXPECT_EQ(normalized(charsmap(base64), "\xEF\xBC\xA1\xEF\xAC\x81x"), "Afix")
+        << base64.substr(base64.size() - 4);
+  }
+  // An empty trie, padded as far as its last quad has room for, or not.
+  for (const char* empty : {"AAAAAA", "AAAAAA=", "AAAAAA=="})
+    EXPECT_EQ(normalized(charsmap(empty), "ab"), "ab");
+  for (const char* bad : {"AAAAAAA==", "AAAAAA===", "AAAAAAAA=", "AAAAA", "AAAA=", "AAAAAA=A",
+                          "AAAAAA== ", "AA-AAA", "AAAAAB", "AAAAAAB="}) {
+    EXPECT_EQ(refusal(read_normalizers, charsmap(bad)), "normalizer.precompiled_charsmap is not base64")
+        << bad;
+  }
 }
 
 }  // namespace embeddings::precompiled_test

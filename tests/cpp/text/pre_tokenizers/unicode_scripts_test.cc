@@ -22,4 +22,24 @@ TEST(UnicodeScripts, CutsWhereTheScriptChanges) {
   EXPECT_EQ(pieces(kScripts, "\xCD\xB8x\xCD\xB8y 1"), Strings({"x\xCD\xB8y ", "1"}));
 }
 
+// Issue 34: the Rust library's table is Unicode 9.0's, so the 31,444 code
+// points assigned since are Any there ("🫠", U+1FAE0, Unicode 14, is
+// dropped: [] in Rust), and Hangul is not Han there.
+TEST(UnicodeScripts, TheRustLibrarysOwnTable) {
+  constexpr const char* kScripts = R"({"type": "UnicodeScripts"})";
+  EXPECT_EQ(pieces(kScripts, "\xF0\x9F\xAB\xA0"), Strings({}));
+  EXPECT_EQ(pieces(kScripts,
+                   "a\xF0\x9F\xAB\xA0"
+                   "b"),
+            Strings({"a\xF0\x9F\xAB\xA0"
+                     "b"}));
+  // U+1F600 😀 (Unicode 6.1) is Common.
+  EXPECT_EQ(pieces(kScripts,
+                   "a\xF0\x9F\x98\x80"
+                   "b"),
+            Strings({"a", "\xF0\x9F\x98\x80", "b"}));
+  // Hangul, then Han.
+  EXPECT_EQ(pieces(kScripts, "\xED\x95\x9C\xE6\xBC\xA2"), Strings({"\xED\x95\x9C", "\xE6\xBC\xA2"}));
+}
+
 }  // namespace embeddings::unicode_scripts_test

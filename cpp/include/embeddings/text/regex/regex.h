@@ -84,8 +84,16 @@ class Regex {
   // Compiles `pattern`; false with `error` naming what is not supported (or
   // malformed) and where, `out` untouched.
   // `optimize` false writes the plain program (no Star, no pruning by first
-  // characters): the reference the tests hold the fast one to.
-  static bool compile(std::string_view pattern, Regex& out, std::string& error, bool optimize = true);
+  // characters): the reference the tests hold the fast one to. A program
+  // whose instructions would take more than `max_bytes` (counted before it
+  // is written) is refused, by its size.
+  static bool compile(std::string_view pattern, Regex& out, std::string& error, bool optimize = true,
+                      std::uint64_t max_bytes = UINT64_MAX);
+  // The memory its program takes at most (its instructions, and what each
+  // knows of its first characters; twice that while it is written), so a
+  // file of many patterns is held to what its instance can hold.
+  static constexpr std::uint64_t kBytesPerInstruction = 2 * (3 * sizeof(std::int32_t) + 24);
+  std::uint64_t program_bytes() const { return program_.size() * kBytesPerInstruction; }
 
   // The leftmost match starting at byte `from` or after, at a character
   // boundary; false when there is none. [begin, end) are byte offsets.
