@@ -9,8 +9,8 @@ suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=(format native wasm sanitize fuzz js types browser consumers training)
 
 # clang-format, no C++ function over 80 lines (the declarative Embind
-# block aside) nor JavaScript function in tools/, and no JavaScript module
-# or C++ file over 500 lines.
+# block aside) nor JavaScript function in tools/, no JavaScript module
+# or C++ file over 500 lines, and no JavaScript comment opening another.
 run_format() {
   tools/check/format.sh
   node tools/check/function-length.mjs cpp/include cpp/src/common cpp/src/kernels cpp/src/formats cpp/src/text \
@@ -18,6 +18,7 @@ run_format() {
     tests/cpp/common tests/cpp/kernels tests/cpp/formats tests/cpp/text tests/cpp/layout tests/cpp/session tests/cpp/training \
     tests/cpp/robustness_test.cc tests/cpp/fuzz_replay_test.cc
   node tools/check/module-length.mjs web cpp bindings tests/cpp tests/fuzz
+  node tools/check/comments.mjs web tools tests bindings
 }
 
 run_native() {

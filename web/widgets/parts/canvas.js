@@ -58,8 +58,6 @@ function watchNearness(canvas) {
   nearness.observe(canvas);
 }
 
-/**
-
 // Set while the page is printed (drawForPrint): every watched canvas is
 // drawn, near the viewport or not, for the paper shows them all.
 let everywhere = false;
