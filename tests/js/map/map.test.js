@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { loadModel, Matrix, mapDetails, alignMap } from '../../web/index.js';
-import { neighboursKept, setMapThreads } from '../../web/src/map.js';
-import { bundleWorker, workerFile } from '../../tools/page/bundle.mjs';
+import { loadModel, Matrix, mapDetails, alignMap } from '../../../web/index.js';
+import { neighboursKept, setMapThreads } from '../../../web/src/map.js';
+import { bundleWorker, workerFile } from '../../../tools/page/bundle.mjs';
 
-const nativeTool = fileURLToPath(new URL('../../build/native/map-layout', import.meta.url));
+const nativeTool = fileURLToPath(new URL('../../../build/native/map-layout', import.meta.url));
 let model;
 
 before(async () => { model = await loadModel(); });

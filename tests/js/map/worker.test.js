@@ -8,8 +8,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { loadModel, Matrix } from '../../web/index.js';
-import { setMapThreads } from '../../web/src/map.js';
+import { loadModel, Matrix } from '../../../web/index.js';
+import { setMapThreads } from '../../../web/src/map.js';
 
 const posted = [];
 let model, answered;
@@ -23,7 +23,7 @@ before(async () => {
       answered?.();
     },
   };
-  await import('../../web/src/map-worker.js');
+  await import('../../../web/src/map-worker.js');
 });
 
 after(() => {
@@ -51,7 +51,7 @@ function job(id, table, method, settings) {
 }
 
 test('a map comes back with its points\' buffer transferred, the bits model.map() gives', async () => {
-  const wasm = await WebAssembly.compile(readFileSync(new URL('../../web/dist/layout.wasm', import.meta.url)));
+  const wasm = await WebAssembly.compile(readFileSync(new URL('../../../web/dist/layout.wasm', import.meta.url)));
   send({ wasm, threads: false, cores: 1 });
   await posting((message) => message.ready);
   const table = new Matrix(model.wte.data.slice(0, 600 * model.width), 600, model.width);

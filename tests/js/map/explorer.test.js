@@ -6,9 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadModel, rowView } from '../../web/index.js';
-import { placeLabels } from '../../web/widgets/parts/label-placement.js';
-import { axisMap } from '../../web/widgets/parts/word-axes.js';
+import { loadModel, rowView } from '../../../web/index.js';
+import { placeLabels } from '../../../web/widgets/parts/label-placement.js';
+import { axisMap } from '../../../web/widgets/parts/word-axes.js';
 
 const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 

@@ -6,8 +6,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadModel, Matrix, mapDetails, alignMap } from '../../web/index.js';
-import { uniformRandom as generator } from './helpers/text.js';
+import { loadModel, Matrix, mapDetails, alignMap } from '../../../web/index.js';
+import { uniformRandom as generator } from '../helpers/text.js';
 
 function randomPoints(rows, seed) {
   const random = generator(seed);

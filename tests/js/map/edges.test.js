@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadModel, Matrix, alignMap } from '../../web/index.js';
+import { loadModel, Matrix, alignMap } from '../../../web/index.js';
 
 let model;
 before(async () => { model = await loadModel(); });

@@ -4,8 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadModel } from '../../web/index.js';
-import { VOCABULARY_GROUPS, groupIds } from '../../web/widgets/parts/vocabulary-groups.js';
+import { loadModel } from '../../../web/index.js';
+import { VOCABULARY_GROUPS, groupIds } from '../../../web/widgets/parts/vocabulary-groups.js';
 
 let model, umap, pca, groups;
 
