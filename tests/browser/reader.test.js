@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { num } from '../../web/widgets/parts/format.js';
 import { Matrix } from '../../web/index.js';
-import { startServer, launch, openPage, waitForWidgets, screenshot, checkModel, nodeModel, checkPng, modelMode } from './helpers/browser.js';
+import { startServer, launch, openPage, waitForWidgets, screenshot, checkModel, nodeModel, checkPng, modelMode, nextScrollEnd } from './helpers/browser.js';
 
 let server, browser, page, cdp, model;
 
@@ -42,15 +42,20 @@ after(async () => {
   model?.dispose();
 });
 
-/** A finger's swipe from (x, fromY) to (x, toY): touchStart, a dozen touchMoves, touchEnd. */
+/**
+ * A finger's swipe from (x, fromY) to (x, toY): touchStart, a dozen
+ * touchMoves at a finger's pace (a frame apart), touchEnd; then waits for
+ * the page's scroll to end, its fling included.
+ */
 async function swipe(x, fromY, toY) {
+  const scrollEnded = await nextScrollEnd(page);
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: fromY }] });
   for (let i = 1; i <= 12; i++) {
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: fromY + ((toY - fromY) * i) / 12 }] });
     await new Promise((resolve) => setTimeout(resolve, 16));
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await page.waitForTimeout(500);
+  await scrollEnded();
 }
 
 /** Puts an element's top a little below the top of the window; returns a point on it to start a swipe. */

@@ -103,7 +103,8 @@ test('128,256 × 2,048: its PCA map is made off the page\'s thread; frames keep 
     const progress = [], start = performance.now();
     const map = await window.model.map({ method: 'pca', onProgress: ({ progress: p }) => progress.push(p) });
     running = false;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The long tasks not delivered yet, taken now rather than waited for.
+    tasks.push(...observer.takeRecords().map((e) => e.duration));
     observer.disconnect();
     const finite = map.data.every(Number.isFinite);
     return { rows: map.rows, finite, frames, ms: performance.now() - start, progress, longest: Math.max(0, ...tasks) };

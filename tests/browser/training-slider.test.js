@@ -13,7 +13,7 @@
 // timing, so it is measured for docs/map.md, not asserted here.)
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, screenshot, chapterSuite, nodeSnapshot, snapshotIndex, modelMode } from './helpers/browser.js';
+import { openPage, screenshot, chapterSuite, nodeSnapshot, snapshotIndex, modelMode, pageIdle, frames, nextScrollEnd } from './helpers/browser.js';
 import { readFileSync } from 'node:fs';
 import { Matrix, alignMap, cosine, rowView } from '../../web/index.js';
 
@@ -40,14 +40,17 @@ describe('<ew-training-slider>: watch it learn, at 1280 px', () => {
     const snapshotRequests = () => new Set(suite.server.requests.filter((r) => r.path.includes('/snapshots/step-')).map((r) => r.path)).size;
     // The default model ships 13 snapshots, spaced on a log scale of steps, for the motion to be seen.
     if (modelMode === 'default') assert.ok(index.snapshots.length >= 12, `${index.snapshots.length} snapshots`);
-    await page.waitForTimeout(300);
+    // The page's later parts laid out and its main thread idle: the slider, far below, has had every chance to start.
+    await page.waitForFunction(() => document.documentElement.dataset.parts === 'laid-out');
+    await pageIdle(page);
     assert.equal(await page.evaluate(() => document.querySelector('#slider').dataset.learned), undefined);
     assert.equal(snapshotRequests(), 0);
     await page.locator('#slider').scrollIntoViewIfNeeded();
     await learned(page, 3);
     // Step 0's snapshot and its quick map are made ahead (where Play from the last step goes first).
-    await page.waitForFunction(() => document.querySelector('#slider').provisional[0] !== undefined);
-    await page.waitForTimeout(500);
+    // And then it stops: no map is being laid out (it waits for the slider to go earlier).
+    await page.waitForFunction(() => document.querySelector('#slider').provisional[0] !== undefined && document.querySelector('#slider').layingOut === undefined);
+    await pageIdle(page);
     assert.equal(await page.evaluate(() => document.querySelector('#slider').dataset.learned), '3');
     assert.equal(snapshotRequests(), 4);
     // Play, from the last step, goes to step 0, which lays out the rest, each from the one after it. Meanwhile
@@ -170,7 +173,7 @@ describe('<ew-training-slider>: watch it learn, at 1280 px', () => {
     await page.waitForFunction((step) => document.querySelector('#slider .ew-curve-marker').dataset.step === step, String(index.snapshots[1].step));
     await page.keyboard.press('End');
     await page.waitForFunction((i) => document.querySelector('#slider canvas.ew-learn-canvas').dataset.shown === String(i), index.snapshots.length - 1);
-    await page.waitForTimeout(100);
+    await frames(page, 2);
     await screenshot(page, 'training-slider-1280', { locator: page.locator('#slider') });
     // In dark mode the map's canvas is dark, as the page is.
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -202,15 +205,16 @@ describe('<ew-training-slider> at 375 px on a touch screen', () => {
   for (const [name, selector] of [['map', '#slider canvas.ew-learn-canvas'], ['loss curve', '#slider .ew-curve-plot']]) {
     test(`a one-finger swipe over the ${name} scrolls the page and leaves the step alone`, async () => {
       await page.evaluate((s) => window.scrollBy(0, document.querySelector(s).getBoundingClientRect().top - 200), selector);
-      await page.waitForTimeout(100);
+      await frames(page, 2);
       const box = await page.locator(selector).boundingBox();
       const [x, y] = [box.x + box.width / 2, box.y + Math.min(box.height / 2, 150)];
       const state = () => page.evaluate(() => ({ scrollY: window.scrollY, step: document.querySelector('#slider input[type="range"]').value }));
       const before = await state();
+      const scrollEnded = await nextScrollEnd(page);
       await touch('touchStart', [[x, y]]);
       for (let step = 1; step <= 8; step++) await touch('touchMove', [[x, y - 25 * step]]);
       await touch('touchEnd', []);
-      await page.waitForTimeout(300);
+      assert.ok(await scrollEnded(), 'the swipe scrolled the page');
       const after = await state();
       assert.ok(after.scrollY > before.scrollY + 50, `the page scrolled from ${before.scrollY} to ${after.scrollY}`);
       assert.equal(after.step, before.step);

@@ -18,7 +18,7 @@
 // and Back goes to the step before.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, screenshot, chapterSuite } from './helpers/browser.js';
+import { openPage, screenshot, chapterSuite, frames, nextScrollEnd } from './helpers/browser.js';
 import { rowView } from '../../web/index.js';
 
 const suite = chapterSuite({ before, after });
@@ -330,7 +330,7 @@ describe('<ew-vocabulary-map> at 375 px on a touch screen', () => {
       const box = canvas.getBoundingClientRect();
       window.scrollBy(0, box.top - 150);
     });
-    await page.waitForTimeout(100);
+    await frames(page, 2);
     const box = await page.locator('#vocabulary-map canvas.vm-canvas').boundingBox();
     return { x: box.x + box.width / 2, y: box.y + Math.min(box.height / 2, 200), box };
   }
@@ -341,10 +341,11 @@ describe('<ew-vocabulary-map> at 375 px on a touch screen', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
     const before = await state(page);
+    const scrollEnded = await nextScrollEnd(page);
     await touch('touchStart', [[x, y]]);
     for (let step = 1; step <= 8; step++) await touch('touchMove', [[x, y - 25 * step]]);
     await touch('touchEnd', []);
-    await page.waitForTimeout(300);
+    assert.ok(await scrollEnded(), 'the swipe scrolled the page');
     const after = await state(page);
     assert.ok(after.scrollY > before.scrollY + 50, `the page scrolled from ${before.scrollY} to ${after.scrollY}`);
     assert.deepEqual(after.view, before.view);

@@ -20,7 +20,7 @@
 //   screen, and its line takes a click (mouse) or a tap (real touch).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, waitForWidgets, screenshot, chapterSuite, pageModelFile, snapshotIndex, nodeSnapshot } from './helpers/browser.js';
+import { openPage, waitForWidgets, screenshot, chapterSuite, pageModelFile, snapshotIndex, nodeSnapshot, nextScrollEnd, pageIdle } from './helpers/browser.js';
 import { rowView } from '../../web/index.js';
 import { num } from '../../web/widgets/parts/format.js';
 import { makeDevModel } from './helpers/dev-model.js';
@@ -262,8 +262,10 @@ describe('one view, one truth, at 1280 px', () => {
     await mapShows(page, 'umap');
     assert.deepEqual(await staleAgain(), [], 'another family shown whole');
     await checkReadouts(page);
-    // The address follows the model shown: it names no id the old model gave.
-    await page.waitForTimeout(400);
+    // The address follows the model shown: it names no id the old model gave. (Once the widgets'
+    // changes have come, idle, and the page has written what they changed.)
+    await pageIdle(page);
+    await page.waitForFunction(() => document.documentElement.dataset.address === undefined);
     const fragment = await hashOf(page);
     const rows = await page.evaluate(() => window.model.vocabSize);
     for (const [, value] of fragment.matchAll(/(?:row|onehot)=(\d+)/g)) assert.ok(Number(value) < rows, fragment);
@@ -420,13 +422,14 @@ describe('the training slider on a 375 px touch screen', () => {
       const cdp = await context.newCDPSession(page);
       const before = await page.evaluate(() => ({ y: window.scrollY, index: document.querySelector('#slider').index }));
       const x = line.x + line.width / 2, from = line.y + line.height / 2;
+      const scrollEnded = await nextScrollEnd(page);
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: from }] });
       for (let i = 1; i <= 12; i++) {
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: from - 20 * i }] });
         await new Promise((resolve) => setTimeout(resolve, 16));
       }
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-      await page.waitForTimeout(500);
+      assert.ok(await scrollEnded(), 'the swipe scrolled the page');
       const afterSwipe = await page.evaluate(() => ({ y: window.scrollY, index: document.querySelector('#slider').index }));
       assert.ok(afterSwipe.y > before.y + 100, `the page scrolled from ${before.y} to ${afterSwipe.y}`);
       assert.equal(afterSwipe.index, before.index, 'the swipe moved no step');

@@ -314,10 +314,13 @@ export class PageState {
     if (choice) this.choice = true;
     this.changedWidget = widget;
     clearTimeout(this.timer);
+    // Said on the root element while a change waits to be written (what a test or a tool waits on).
+    document.documentElement.dataset.address = 'settling';
     this.timer = setTimeout(() => this.#write(), this.choice ? 0 : SETTLE_MS);
   }
 
   #write({ replace = false } = {}) {
+    delete document.documentElement.dataset.address;
     const kinds = new Set(this.kinds);
     const choice = Boolean(this.choice);
     this.kinds.clear();

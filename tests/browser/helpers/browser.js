@@ -147,6 +147,37 @@ export async function waitForWidgets(page, selector = '[data-state]') {
 }
 
 /**
+ * Resolves once the page's main thread has gone idle twice (two idle
+ * callbacks in a row: the tasks queued by the first ran too): the positive
+ * signal a "nothing more happened" assertion waits for, instead of a sleep.
+ */
+export function pageIdle(page) {
+  return page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+}
+
+/** Resolves after `count` frames of the page were drawn (animation frames, not time). */
+export function frames(page, count = 2) {
+  return page.evaluate(async (n) => {
+    for (let frame = 0; frame < n; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  }, count);
+}
+
+/**
+ * Starts listening for the end of the page's next scroll (scrollend, which
+ * waits for a fling too); the returned function resolves true once it came,
+ * or false after `limitMs` without one (the swipe scrolled nothing).
+ */
+export async function nextScrollEnd(page, limitMs = 5000) {
+  await page.evaluate((limit) => {
+    window.__scrollEnded = new Promise((resolve) => {
+      document.addEventListener('scrollend', () => resolve(true), { once: true });
+      setTimeout(() => resolve(false), limit);
+    });
+  }, limitMs);
+  return () => page.evaluate(() => window.__scrollEnded);
+}
+
+/**
  * Checks a PNG: its pixel size (read from its header) and that it is not
  * blank (decoded in a page of its own, more than a few distinct colours).
  * Returns { width, height, colours }.
