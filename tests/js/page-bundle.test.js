@@ -31,7 +31,7 @@ test('each bundled module resolves its own URLs as its source did (the .wasm, th
 
 test('the bundle opens with V8\'s compile hint, so its functions compile as it streams in; the first script has none', async () => {
   const { code, firstScript } = await bundlePage({ write: false });
-  // The hint counts only as the file's first line (docs/benchmarks.md).
+  // The hint counts only as the file's first line (docs/page.md).
   assert.equal(code.split('\n', 1)[0], '//# allFunctionsCalledOnLoad');
   assert.ok(!firstScript.code.includes('allFunctionsCalledOnLoad'), 'the first script gained nothing from the hint');
 });

@@ -203,7 +203,7 @@ export async function bundlePage({ write = true } = {}) {
     // comment): compile every function of the bundle as it streams in, on a
     // background thread, instead of each one on the main thread at its first
     // call. Most of the bundle runs while the page loads: the first screen's
-    // widgets, the package, Emscripten's glue (docs/benchmarks.md measures it).
+    // widgets, the package, Emscripten's glue (what it bought: docs/page.md).
     banner: { js: '//# allFunctionsCalledOnLoad' },
     plugins: [keepAsWritten, keepLayoutApart, keepFiguresApart, ownUrl(bundleFile, 'import.meta.url')],
   });

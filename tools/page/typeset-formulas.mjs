@@ -4,7 +4,7 @@
 // data-tex) into web/dist/formulas.js, a module of their HTML, which the
 // page puts in place (web/page/formulas.js). The page then never fetches
 // or runs KaTeX's script (0.28 MB, and a third of a second of a phone's
-// main thread to typeset them, docs/benchmarks.md); it keeps KaTeX's
+// main thread to typeset them, docs/page.md); it keeps KaTeX's
 // stylesheet and fonts, so the formulas look as they did.
 //
 // The page's Content-Security-Policy refuses style attributes in markup

@@ -30,6 +30,6 @@ requestWeightsEarly(weights, { expectedTables: weights.href === defaultModelFile
 // the model's load goes from the instances to the token table without
 // waiting on a main-thread task. (Each alone bought nothing while the
 // widgets' definitions filled that stretch; with those held back
-// (widgets/parts/definitions.js), they do: docs/benchmarks.md.)
+// (widgets/parts/definitions.js), they do: docs/page.md.)
 for (const file of [files.config, files.tokenizer]) if (file) requestFileEarly(new URL(file, document.baseURI));
 compileWasmEarly(new URL('../dist/embeddings.wasm', import.meta.url));

@@ -28,7 +28,7 @@ async function loadTablesNow(weightsInput, configInput, progress, requested, sig
   const opened = await openTableFiles(weightsInput, configInput, signal, requested);
   // Each step a task of its own: the bytes are often all in by the time
   // the instance is up, and the steps would otherwise run as one long task
-  // (docs/benchmarks.md).
+  // (docs/page.md).
   await yieldToMain();
   const { module, config } = opened;
   // A sharded checkpoint's index names the shard with the tables: only that one is opened.

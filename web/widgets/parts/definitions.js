@@ -7,7 +7,7 @@
 // element upgrades every one of them in the document (its status line, its
 // observer, its share of the load's progress, and the layout all of that
 // costs), which on the phone profile sat between the model's instances and
-// its first table (docs/benchmarks.md). This module
+// its first table (docs/page.md). This module
 // imports nothing, so the chapter's first module can ask before any widget
 // module runs.
 

@@ -28,7 +28,7 @@ export const NO_CANVAS = 'The picture needs a canvas, which this browser does no
  * painted, whichever is first. Building every widget of a long page at once,
  * when the elements are defined, filled the main thread and cost a second
  * layout of the whole page before the first screen could answer
- * (docs/benchmarks.md).
+ * (docs/page.md).
  * Until then only its status line is there; every public member that reads
  * a part calls ensureBuilt() first, so nothing outside sees the difference.
  */

@@ -28,7 +28,7 @@ inline constexpr std::uint64_t kEncodeBytesPerInputByte = 128;
 // (Tokenizer::aligns_start()).
 inline constexpr std::uint64_t kOffsetsBytesPerInputByte = 64;
 // Slots of a TextSession's piece cache: 256 KiB, enough for the words of
-// a long story (what it saves on TinyStories: docs/benchmarks.md).
+// a long story (what it saves on TinyStories: docs/tokenizer.md).
 inline constexpr std::size_t kPieceCacheSlots = 4096;
 
 class TextSession {
