@@ -1,8 +1,8 @@
 // The reader's own axes of <ew-vocabulary-map>: the form of four word boxes
 // (across from one word to another, up from a third to a fourth, or the most
 // varied direction), its examples, and reading the boxes into token ids.
-import { el, uniqueId } from './dom.js';
-import { modelWordForms, notOneToken, tokenLabel } from './token-picker.js';
+import { el, uniqueId } from '../parts/dom.js';
+import { modelWordForms, notOneToken, tokenLabel } from '../parts/token-picker.js';
 
 /** The axes offered as examples, when the model has their words. */
 export const AXIS_EXAMPLES = [['·man', '·woman'], ['·walk', '·walked'], ['·boy', '·girl']];

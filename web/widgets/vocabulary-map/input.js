@@ -2,9 +2,9 @@
 // token, a click or tap picks it, a drag or two fingers pan, a pinch or
 // (with Ctrl or ⌘, or once clicked) the wheel zooms; the arrows, + and −
 // and 0 when the map has focus.
-import { tokenLabel } from './token-picker.js';
-import { resizeCanvas, zoomAnchor, zoomAt, panBy, fitView, setCentre } from './map-geometry.js';
-import { readColours } from './map-drawing.js';
+import { tokenLabel } from '../parts/token-picker.js';
+import { resizeCanvas, zoomAnchor, zoomAt, panBy, fitView, setCentre } from './geometry.js';
+import { readColours } from './drawing.js';
 
 export function localPoint(widget, event) {
   const box = widget.canvas.getBoundingClientRect();

@@ -1,10 +1,10 @@
 // The picture of <ew-vocabulary-map>: every token's dot, the groups' marks,
 // rings round the picked word, its neighbours and a lit token, and labels
 // placed where they do not overlap (label-placement.js).
-import { tokenLabel } from './token-picker.js';
-import { VOCABULARY_GROUPS, drawShape } from './vocabulary-groups.js';
+import { tokenLabel } from '../parts/token-picker.js';
+import { VOCABULARY_GROUPS, drawShape } from '../parts/vocabulary-groups.js';
 import { placeLabels } from './label-placement.js';
-import { toScreen } from './map-geometry.js';
+import { toScreen } from './geometry.js';
 import { float32Numbers } from '../../src/matrix.js';
 
 /** Other tokens' labels are tried once no more than this many dots are in view (zoomed in). */

@@ -1,11 +1,11 @@
 // <ew-vocabulary-map> in words: the legend that says how the map was made
 // and what its distances mean, and the list of the picked word's closest
 // tokens, each said to be near it on the map or not.
-import { el } from './dom.js';
-import { tokenLabel } from './token-picker.js';
+import { el } from '../parts/dom.js';
+import { tokenLabel } from '../parts/token-picker.js';
 import { mapDetails } from '../../index.js';
 import { float32Numbers } from '../../src/matrix.js';
-import { num } from './format.js';
+import { num } from '../parts/format.js';
 
 /** How many closest tokens the map rings and lists. */
 export const NEIGHBOURS = 10;
