@@ -1,6 +1,7 @@
 // The picture of <ew-vocabulary-map>: every token's dot, the groups' marks,
 // rings round the picked word, its neighbours and a lit token, and labels
-// placed where they do not overlap (label-placement.js).
+// placed where they do not overlap (label-placement.js). Each works on the
+// map's state (state.js).
 import { tokenLabel } from '../parts/token-picker.js';
 import { VOCABULARY_GROUPS, drawShape } from '../parts/vocabulary-groups.js';
 import { placeLabels } from './label-placement.js';
@@ -12,60 +13,60 @@ const OTHER_LABELS = 250;
 const FONT = '12px system-ui, sans-serif';
 const BOLD = 'bold 13px system-ui, sans-serif';
 
-/** The colours of the widget's theme (light, dark, or a book's own custom properties). */
-export function readColours(widget) {
-  const style = getComputedStyle(widget);
+/** The colours of the element's theme (light, dark, or a book's own custom properties). */
+export function readColours(state) {
+  const style = state.style();
   const read = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
-  widget.colours = {
+  state.colours = {
     ink: read('--ew-ink', '#1d1d1f'), bg: read('--ew-bg', '#ffffff'), muted: read('--ew-muted', '#5c5c66'), accent: read('--ew-accent', '#2458a6'),
   };
 }
 
 /** "across: ·man → ·woman" at the bottom right and what up is at the top left, as boxes to keep labels off. */
-export function axisCaptions(widget, context) {
-  const word = (id) => tokenLabel(widget.model, id);
-  const { from, to, upFrom, upTo } = widget.axes;
+export function axisCaptions(state, context) {
+  const word = (id) => tokenLabel(state.model, id);
+  const { from, to, upFrom, upTo } = state.axes;
   const across = `across → from ${word(from)} to ${word(to)}`;
   const up = upFrom === undefined ? 'up ↑ most varied at right angles' : `up ↑ from ${word(upFrom)} to ${word(upTo)}`;
-  const a = textWidth(widget, context, FONT, across), u = textWidth(widget, context, FONT, up);
+  const a = textWidth(state, context, FONT, across), u = textWidth(state, context, FONT, up);
   return [
-    { text: across, left: Math.max(4, widget.width - a - 6), top: widget.height - 20, right: widget.width - 2, bottom: widget.height - 4 },
-    { text: up, left: 6, top: 4, right: Math.min(widget.width - 2, u + 10), bottom: 20 },
+    { text: across, left: Math.max(4, state.width - a - 6), top: state.height - 20, right: state.width - 2, bottom: state.height - 4 },
+    { text: up, left: 6, top: 4, right: Math.min(state.width - 2, u + 10), bottom: 20 },
   ];
 }
 
-export function textWidth(widget, context, font, text) {
+export function textWidth(state, context, font, text) {
   const key = `${font}\n${text}`;
-  let width = widget.widths.get(key);
+  let width = state.textWidths.get(key);
   if (width === undefined) {
     context.font = font;
     width = context.measureText(text).width;
-    widget.widths.set(key, width);
+    state.textWidths.set(key, width);
   }
   return width;
 }
 
-export function drawMap(widget) {
-  widget.ensureBuilt();
-  const context = widget.canvas.getContext('2d');
-  if (!context || !widget.map_) return;
-  const { ratio } = widget;
+/** Draws the map on its canvas, as the view is now. */
+export function drawMap(state) {
+  const context = state.parts.canvas.getContext('2d');
+  if (!context || !state.map) return;
+  const { ratio } = state;
   context.setTransform(ratio, 0, 0, ratio, 0, 0);
-  drawMapInto(widget, context, widget.colours);
+  drawMapInto(state, context, state.colours);
 }
 
 /**
- * The map as the widget shows it, on any 2D context of its size in CSS
- * pixels (widget.width × widget.height): its canvas's, or a figure's
+ * The map as the element shows it, on any 2D context of its size in CSS
+ * pixels (state.width × state.height): its canvas's, or a figure's
  * (figure-export.js), in `colours` ({ ink, bg, muted, accent }).
  */
-export function drawMapInto(widget, context, colours) {
-  const { width, height } = widget;
+export function drawMapInto(state, context, colours) {
+  const { width, height } = state;
   const { ink, bg, muted, accent } = colours;
   context.clearRect(0, 0, width, height);
-  const map = widget.map_, rows = map.rows;
-  const picked = widget.id_ !== undefined && widget.id_ < rows ? widget.id_ : undefined;
-  const isolatedSet = widget.isolated && picked !== undefined ? new Set([picked, ...(widget.neighbours ?? [])]) : undefined;
+  const map = state.map, rows = map.rows;
+  const picked = state.picked !== undefined && state.picked < rows ? state.picked : undefined;
+  const isolatedSet = state.isolated && picked !== undefined ? new Set([picked, ...(state.neighbours ?? [])]) : undefined;
   const onMap = (x, y) => x >= -4 && y >= -4 && x <= width + 4 && y <= height + 4;
   const visible = [];
   context.fillStyle = muted;
@@ -74,7 +75,7 @@ export function drawMapInto(widget, context, colours) {
   // order, so the same pixels), read straight from the map's numbers: a call and an array per
   // dot made this loop most of a drawing's time on a phone.
   const points = float32Numbers(map);
-  const { fit, cx, cy } = widget.base, { scale, x: ox, y: oy } = widget.view;
+  const { fit, cx, cy } = state.base, { scale, x: ox, y: oy } = state.view;
   const screenX = new Float64Array(rows), screenY = new Float64Array(rows);
   for (let i = 0; i < rows; i++) {
     const x = width / 2 + ((points[2 * i] - cx) * fit * scale) + ox, y = height / 2 - ((points[2 * i + 1] - cy) * fit * scale) + oy;
@@ -86,11 +87,11 @@ export function drawMapInto(widget, context, colours) {
   }
   context.globalAlpha = 1;
   for (const group of VOCABULARY_GROUPS) {
-    if (!widget.shownGroups.has(group.key)) continue;
+    if (!state.shownGroups.has(group.key)) continue;
     context.fillStyle = group.colour;
     context.strokeStyle = bg;
     context.lineWidth = 1;
-    for (const id of widget.groups[group.key]) {
+    for (const id of state.groups[group.key]) {
       if (!(id < rows)) continue;
       const x = screenX[id], y = screenY[id];
       if (!onMap(x, y)) continue;
@@ -103,35 +104,35 @@ export function drawMapInto(widget, context, colours) {
   context.globalAlpha = 1;
   const rings = [];
   // The reader's own axes: their words, and what each direction is, in the picture's corners.
-  const captions = widget.method === 'axes' && widget.axes ? axisCaptions(widget, context) : [];
+  const captions = state.method === 'axes' && state.axes ? axisCaptions(state, context) : [];
   if (captions.length) {
-    const { from, to, upFrom, upTo } = widget.axes;
+    const { from, to, upFrom, upTo } = state.axes;
     for (const id of [from, to, upFrom, upTo]) {
       if (id !== undefined && id < rows && !rings.some((r) => r.id === id)) {
-        rings.push({ id, text: tokenLabel(widget.model, id), font: BOLD, radius: 6, colour: accent, line: 2, leaders: true, lit: true });
+        rings.push({ id, text: tokenLabel(state.model, id), font: BOLD, radius: 6, colour: accent, line: 2, leaders: true, lit: true });
       }
     }
   }
-  if (widget.lit && widget.lit.id < rows) rings.push({ id: widget.lit.id, text: widget.lit.label, font: BOLD, radius: 10, colour: accent, line: 3, leaders: true, lit: true });
+  if (state.lit && state.lit.id < rows) rings.push({ id: state.lit.id, text: state.lit.label, font: BOLD, radius: 10, colour: accent, line: 3, leaders: true, lit: true });
   if (picked !== undefined) {
-    rings.push({ id: picked, text: tokenLabel(widget.model, picked), font: BOLD, radius: 7, colour: ink, line: 3, leaders: true });
-    for (const id of widget.neighbours ?? []) rings.push({ id, text: tokenLabel(widget.model, id), font: FONT, radius: 5, colour: ink, line: 2, leaders: true });
+    rings.push({ id: picked, text: tokenLabel(state.model, picked), font: BOLD, radius: 7, colour: ink, line: 3, leaders: true });
+    for (const id of state.neighbours ?? []) rings.push({ id, text: tokenLabel(state.model, id), font: FONT, radius: 5, colour: ink, line: 2, leaders: true });
   }
   // Zoomed in, other tokens are labelled too where there is room, those nearest the middle first.
   const ringed = new Set(rings.map((r) => r.id));
   const others = visible.length <= OTHER_LABELS
     ? visible.filter((id) => !ringed.has(id) && (!isolatedSet || isolatedSet.has(id))).map((id) => {
-      const [x, y] = toScreen(widget, map.at(id, 0), map.at(id, 1));
+      const [x, y] = toScreen(state, map.at(id, 0), map.at(id, 1));
       return { id, x, y, far: (x - width / 2) ** 2 + (y - height / 2) ** 2 };
     }).sort((a, b) => a.far - b.far) : [];
   const labels = [
     ...rings.map((ring) => {
-      const [x, y] = toScreen(widget, map.at(ring.id, 0), map.at(ring.id, 1));
-      return { ...ring, x, y, width: textWidth(widget, context, ring.font, ring.text), height: ring.font === BOLD ? 16 : 15 };
+      const [x, y] = toScreen(state, map.at(ring.id, 0), map.at(ring.id, 1));
+      return { ...ring, x, y, width: textWidth(state, context, ring.font, ring.text), height: ring.font === BOLD ? 16 : 15 };
     }),
     ...others.map(({ id, x, y }) => {
-      const text = tokenLabel(widget.model, id);
-      return { id, text, font: FONT, x, y, radius: 2, width: textWidth(widget, context, FONT, text), height: 15, leaders: false, other: true };
+      const text = tokenLabel(state.model, id);
+      return { id, text, font: FONT, x, y, radius: 2, width: textWidth(state, context, FONT, text), height: 15, leaders: false, other: true };
     }),
   ];
   const boxes = placeLabels(labels, { width, height, padding: 1, taken: captions });
@@ -171,11 +172,11 @@ export function drawMapInto(widget, context, colours) {
     context.fillText(label.text, box.left, ty);
   });
   /** For the tests and the text below: each label drawn, { id, left, top, right, bottom }, and the ringed ones left out. */
-  widget.labelBoxes = labels.flatMap((label, k) => (boxes[k] ? [{ id: label.id, ...boxes[k] }] : []));
+  state.labelBoxes = labels.flatMap((label, k) => (boxes[k] ? [{ id: label.id, ...boxes[k] }] : []));
   const leftOut = labels.slice(0, rings.length).filter((label, k) => !boxes[k] && label.x >= 0 && label.y >= 0 && label.x <= width && label.y <= height);
-  widget.leftOut = leftOut.map((label) => label.id);
+  state.leftOut = leftOut.map((label) => label.id);
   const note = leftOut.length
     ? `${leftOut.length} of the ringed words ${leftOut.length === 1 ? 'has' : 'have'} no room for a label here (${leftOut.map((l) => l.text).join(', ')}): zoom in, or isolate them.`
     : '';
-  if (widget.fitNote.textContent !== note) widget.fitNote.textContent = note;
+  if (state.parts.fitNote.textContent !== note) state.parts.fitNote.textContent = note;
 }

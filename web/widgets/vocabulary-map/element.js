@@ -20,27 +20,29 @@
 // around the picked word while it is on the map. The list under the map
 // says the same as the picture, in words.
 //
-// Its internals are in this folder: geometry.js (the view), drawing.js (the
-// picture), input.js (the reader's hands), words.js (the legend and the
-// list), axes-form.js (the reader's own axes' form). The package's entry,
-// web/widgets/vocabulary-map.js, defines the element.
+// The element keeps the map's state in one object (state.js), through which
+// its internals in this folder work: geometry.js (the view), drawing.js
+// (the picture), input.js (the reader's hands), words.js (the legend and the
+// list), axes-form.js (the reader's own axes' form); maps.js keeps each
+// model's maps. The package's entry, web/widgets/vocabulary-map.js, defines
+// the element.
 import { ModelWidget } from '../parts/model-widget.js';
 import { el, linkStylesheet, uniqueId } from '../parts/dom.js';
 import { settableAttributes } from '../parts/attributes.js';
 import { yieldToMain } from '../../src/event-loop.js';
 import { TokenPicker, hasTokenizer, modelWordForms, notOneToken, tokenLabel } from '../parts/token-picker.js';
 import { VOCABULARY_GROUPS, groupIds, drawShape } from '../parts/vocabulary-groups.js';
-import { axisMap } from './word-axes.js';
 import { installFigures } from '../parts/figure-control.js';
 import { packageFile } from '../../src/files.js';
+import { MapState } from './state.js';
+import { axisMap } from './word-axes.js';
 import { buildAxesForm, defaultAxes, fillAxisExamples, fillAxisBoxes } from './axes-form.js';
-import { dotNear, resizeCanvas, toScreen, setCentre, fitView, bringIntoView, zoomAnchor, zoomAt, viewChanged } from './geometry.js';
+import { dotNear, resizeCanvas, screenPosition, setCentre, fitView, bringIntoView, zoomAnchor, zoomAt, viewChanged, viewStateOf } from './geometry.js';
 import { drawMap, drawMapInto, readColours } from './drawing.js';
 import { writeLegend, describeNeighbours, NEIGHBOURS } from './words.js';
 import { listenToInput } from './input.js';
+import { mapOf } from './maps.js';
 
-// model -> { umap, pca }: { promise, ms } of maps computed once per model (ms: how long it took, once).
-const maps = new WeakMap();
 let stylesheetUrl;
 
 function ensureOwnStylesheet() {
@@ -49,49 +51,76 @@ function ensureOwnStylesheet() {
   linkStylesheet(stylesheetUrl);
 }
 
-function mapOf(model, method, onProgress) {
-  let cache = maps.get(model);
-  if (!cache) maps.set(model, (cache = {}));
-  if (!cache[method]) {
-    const started = performance.now();
-    const entry = (cache[method] = {});
-    entry.promise = model.map({ method, onProgress }).then((map) => {
-      entry.ms = performance.now() - started;
-      return map;
-    });
-    entry.promise.catch(() => { if (cache[method] === entry) delete cache[method]; });
-  }
-  return cache[method];
-}
-
 export class VocabularyMap extends ModelWidget {
   static get observedAttributes() {
     return [...super.observedAttributes, 'word', 'method'];
   }
 
+  /** What the map shows and how it is seen: the one object the internals work through. */
+  #state = new MapState(this);
+  // The element's own controls and bookkeeping, which no internal reads.
+  #picker;
+  #methodButtons;
+  #groupBoxes;
+  #groupsBox;
+  #isolateButton;
+  #moveButton;
+  #progress;
+  #wantedView;
+  #linked = false;
+
   build() {
     ensureOwnStylesheet();
+    const state = this.#state;
     const method = this.getAttribute('method');
-    this.method_ = method === 'pca' || method === 'axes' ? method : 'umap';
-    this.shownGroups = new Set(VOCABULARY_GROUPS.map((g) => g.key));
-    this.view = { scale: 1, x: 0, y: 0 };
-    this.pointers = new Map();
-    this.moveMode = false;
-    this.isolated = false;
-    this.wheelArmed = false;
-    this.widths = new Map();
-
-    this.picker = new TokenPicker({
+    state.method = method === 'pca' || method === 'axes' ? method : 'umap';
+    this.#picker = new TokenPicker({
       label: 'Word', placeholder: 'e.g. ·red, ·ran', onPick: (id) => this.pick(id),
     });
-    this.methodButtons = [['umap', 'UMAP'], ['pca', 'PCA'], ['axes', 'Your own axes']].map(([key, text]) => {
+    const methods = this.#methodChoice();
+    buildAxesForm(state);
+    this.#groupsBox = this.#groupChoice();
+    const parts = state.parts;
+    parts.canvas = el('canvas', { className: 'vm-canvas', tabIndex: 0, role: 'img', 'aria-label': 'Map of the vocabulary' });
+    parts.tip = el('div', { className: 'vm-tip', hidden: true, 'aria-hidden': 'true' });
+    parts.wheelHint = el('div', { className: 'vm-wheel-hint', hidden: true, 'aria-hidden': 'true',
+      textContent: 'Hold Ctrl (or ⌘) to zoom with the wheel, or click the map first' });
+    parts.hoverText = el('p', { className: 'vm-hover', 'aria-live': 'polite' });
+    const controls = this.#viewControls();
+    // Said for the reader's pointer: a phone has no wheel, a desktop often no pinch.
+    const touch = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+    const zoomHelp = el('p', { className: 'ew-help vm-zoom-help', textContent: touch
+      ? 'Zoom with + and − or a pinch, around the picked word; two fingers move the map, one finger scrolls the page.'
+      : 'Zoom with + and −, a pinch, or the wheel while holding Ctrl (⌘ on a Mac); after a click into the map the wheel zooms ' +
+        'alone, until the pointer leaves it. Otherwise the wheel scrolls the page. Drag to move the map.' });
+    // Hidden until the first map is drawn: no empty box while it is computed.
+    parts.frame = el('div', { className: 'vm-frame', hidden: true }, parts.canvas, parts.tip, parts.wheelHint);
+    parts.fitNote = el('p', { className: 'ew-help vm-fit' });
+    parts.legend = el('p', { className: 'vm-legend' });
+    this.#progress = el('p', { className: 'vm-progress', role: 'status' });
+    const listId = uniqueId('vm-list');
+    parts.listHeading = el('p', { className: 'vm-list-heading', id: listId });
+    parts.list = el('ol', { className: 'vm-list', 'aria-labelledby': listId });
+    this.append(this.#picker.element, methods, parts.axesForm, this.#groupsBox, this.#progress, parts.frame, parts.fitNote, controls, zoomHelp,
+      parts.hoverText, parts.legend, parts.listHeading, parts.list);
+    // The theme's colours are read when the first map is shown (#showMap), not here: reading
+    // computed styles while the page builds forced a style pass and a layout of the page.
+    listenToInput(state);
+  }
+
+  /** The buttons that choose how the map is made. */
+  #methodChoice() {
+    this.#methodButtons = [['umap', 'UMAP'], ['pca', 'PCA'], ['axes', 'Your own axes']].map(([key, text]) => {
       const button = el('button', { type: 'button', className: 'ew-button vm-method', textContent: text, 'aria-pressed': String(key === this.method), 'data-method': key });
       button.addEventListener('click', () => this.setMethod(key).catch(() => {}));
       return button;
     });
-    const methods = el('div', { className: 'vm-methods', role: 'group', 'aria-label': 'How the map is made' }, 'Map: ', ...this.methodButtons);
-    buildAxesForm(this);
-    this.groupBoxes = VOCABULARY_GROUPS.map((group) => {
+    return el('div', { className: 'vm-methods', role: 'group', 'aria-label': 'How the map is made' }, 'Map: ', ...this.#methodButtons);
+  }
+
+  /** A box per group of words, with its mark in its colour, that shows its marks or not. */
+  #groupChoice() {
+    this.#groupBoxes = VOCABULARY_GROUPS.map((group) => {
       const box = el('input', { type: 'checkbox', checked: true, 'data-group': group.key });
       box.addEventListener('change', () => this.#showGroup(group.key, box.checked));
       const swatch = el('canvas', { className: 'vm-swatch', width: 16, height: 16, 'aria-hidden': 'true' });
@@ -99,13 +128,11 @@ export class VocabularyMap extends ModelWidget {
       if (c) { c.fillStyle = group.colour; drawShape(c, group.shape, 8, 8, 5); c.fill(); }
       return el('label', { className: 'vm-group' }, box, swatch, ` ${group.label}`);
     });
-    this.groupsBox = el('fieldset', { className: 'vm-groups' }, el('legend', { textContent: 'Mark groups' }), ...this.groupBoxes);
+    return el('fieldset', { className: 'vm-groups' }, el('legend', { textContent: 'Mark groups' }), ...this.#groupBoxes);
+  }
 
-    this.canvas = el('canvas', { className: 'vm-canvas', tabIndex: 0, role: 'img', 'aria-label': 'Map of the vocabulary' });
-    this.tip = el('div', { className: 'vm-tip', hidden: true, 'aria-hidden': 'true' });
-    this.wheelHint = el('div', { className: 'vm-wheel-hint', hidden: true, 'aria-hidden': 'true',
-      textContent: 'Hold Ctrl (or ⌘) to zoom with the wheel, or click the map first' });
-    this.hoverText = el('p', { className: 'vm-hover', 'aria-live': 'polite' });
+  /** Zoom in and out, reset, isolate, and move with one finger. */
+  #viewControls() {
     const button = (text, label, action) => {
       const b = el('button', { type: 'button', className: 'ew-button', textContent: text, 'aria-label': label });
       b.addEventListener('click', action);
@@ -114,30 +141,11 @@ export class VocabularyMap extends ModelWidget {
     const zoomIn = button('+', 'Zoom in, around the picked word', () => this.zoomBy(1.5));
     const zoomOut = button('−', 'Zoom out, around the picked word', () => this.zoomBy(1 / 1.5));
     const reset = button('Reset view', undefined, () => this.resetView());
-    this.isolateButton = el('button', { type: 'button', className: 'ew-button vm-isolate', 'aria-pressed': 'false', textContent: 'Isolate the word and its neighbours' });
-    this.isolateButton.addEventListener('click', () => this.setIsolated(!this.isolated));
-    this.moveButton = el('button', { type: 'button', className: 'ew-button vm-move', textContent: 'Move the map with one finger', 'aria-pressed': 'false' });
-    this.moveButton.addEventListener('click', () => this.setMoveMode(!this.moveMode));
-    const controls = el('div', { className: 'vm-controls' }, zoomIn, zoomOut, reset, this.isolateButton, this.moveButton);
-    // Said for the reader's pointer: a phone has no wheel, a desktop often no pinch.
-    const touch = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
-    this.zoomHelp = el('p', { className: 'ew-help vm-zoom-help', textContent: touch
-      ? 'Zoom with + and − or a pinch, around the picked word; two fingers move the map, one finger scrolls the page.'
-      : 'Zoom with + and −, a pinch, or the wheel while holding Ctrl (⌘ on a Mac); after a click into the map the wheel zooms ' +
-        'alone, until the pointer leaves it. Otherwise the wheel scrolls the page. Drag to move the map.' });
-    // Hidden until the first map is drawn: no empty box while it is computed.
-    this.frame = el('div', { className: 'vm-frame', hidden: true }, this.canvas, this.tip, this.wheelHint);
-    this.fitNote = el('p', { className: 'ew-help vm-fit' });
-    this.legend = el('p', { className: 'vm-legend' });
-    this.progress = el('p', { className: 'vm-progress', role: 'status' });
-    const listId = uniqueId('vm-list');
-    this.listHeading = el('p', { className: 'vm-list-heading', id: listId });
-    this.list = el('ol', { className: 'vm-list', 'aria-labelledby': listId });
-    this.append(this.picker.element, methods, this.axesForm, this.groupsBox, this.progress, this.frame, this.fitNote, controls, this.zoomHelp,
-      this.hoverText, this.legend, this.listHeading, this.list);
-    // The theme's colours are read when the first map is shown (#showMap), not here: reading
-    // computed styles while the page builds forced a style pass and a layout of the page.
-    listenToInput(this);
+    this.#isolateButton = el('button', { type: 'button', className: 'ew-button vm-isolate', 'aria-pressed': 'false', textContent: 'Isolate the word and its neighbours' });
+    this.#isolateButton.addEventListener('click', () => this.setIsolated(!this.#state.isolated));
+    this.#moveButton = el('button', { type: 'button', className: 'ew-button vm-move', textContent: 'Move the map with one finger', 'aria-pressed': 'false' });
+    this.#moveButton.addEventListener('click', () => this.setMoveMode(!this.#state.moveMode));
+    return el('div', { className: 'vm-controls' }, zoomIn, zoomOut, reset, this.#isolateButton, this.#moveButton);
   }
 
   attributeChangedCallback(name, before, after) {
@@ -148,64 +156,97 @@ export class VocabularyMap extends ModelWidget {
   }
 
   /** The token picked now. */
-  get tokenId() { return this.id_; }
+  get tokenId() { return this.#state.picked; }
   /** How the map shown is made: 'umap', 'pca' or 'axes'. */
-  get method() { return this.method_; }
+  get method() { return this.#state.method; }
   /** The map shown now (a Matrix of vocabSize × 2). */
-  get map() { return this.map_; }
+  get map() { return this.#state.map; }
   /** Where a token's dot is drawn, in CSS pixels from the canvas's top left corner. */
   screenPosition(id) {
-    return toScreen(this, this.map_.at(id, 0), this.map_.at(id, 1));
+    return screenPosition(this.#state, id);
   }
   /** The token whose dot is nearest a point of the canvas, within `radius` pixels (or -1). */
   tokenAt(px, py, radius = 12) {
-    return dotNear(this, px, py, radius);
+    return dotNear(this.#state, px, py, radius);
   }
 
+  // What the map shows, read-only, for its figure, the print path and the tests.
+  /** The canvas, and its size in CSS pixels and pixels per CSS pixel. */
+  get canvas() { return this.#state.parts.canvas; }
+  get width() { return this.#state.width; }
+  get height() { return this.#state.height; }
+  get ratio() { return this.#state.ratio; }
+  /** The zoom and offsets: { scale, x, y }. */
+  get view() { return this.#state.view; }
+  /** The theme's colours the map is drawn in: { ink, bg, muted, accent }. */
+  get colours() { return this.#state.colours; }
+  /** The token lit up ({ id, label }), and the picked word's closest tokens (ids). */
+  get lit() { return this.#state.lit; }
+  get neighbours() { return this.#state.neighbours; }
+  /** Each label drawn ({ id, left, top, right, bottom }), and the ringed tokens with no room for one. */
+  get labelBoxes() { return this.#state.labelBoxes; }
+  get leftOut() { return this.#state.leftOut; }
+  /** The groups marked now: shown, and with tokens in this model. */
+  get markedGroups() { return VOCABULARY_GROUPS.filter((group) => this.#state.shownGroups.has(group.key) && this.#state.groups[group.key]?.length); }
+  /** The words under the map: the legend, the note on labels left out, the list's heading and the list. */
+  get legend() { return this.#state.parts.legend; }
+  get fitNote() { return this.#state.parts.fitNote; }
+  get listHeading() { return this.#state.parts.listHeading; }
+  get list() { return this.#state.parts.list; }
+
   async show(model) {
+    const state = this.#state;
     // Another model: nothing of the old one's map stays on screen while the new one is made.
     this.#forgetMap();
-    this.picker.setModel(model);
-    this.hasText = hasTokenizer(model);
-    this.groups = this.hasText ? groupIds(model.vocabulary()) : Object.fromEntries(VOCABULARY_GROUPS.map((g) => [g.key, []]));
-    this.groupsBox.hidden = !this.hasText;
-    this.groupOf = new Map();
-    for (const group of VOCABULARY_GROUPS) for (const id of this.groups[group.key]) if (!this.groupOf.has(id)) this.groupOf.set(id, group);
+    this.#picker.setModel(model);
+    const hasText = hasTokenizer(model);
+    state.groups = hasText ? groupIds(model.vocabulary()) : Object.fromEntries(VOCABULARY_GROUPS.map((g) => [g.key, []]));
+    this.#groupsBox.hidden = !hasText;
+    state.groupOf = new Map();
+    for (const group of VOCABULARY_GROUPS) for (const id of state.groups[group.key]) if (!state.groupOf.has(id)) state.groupOf.set(id, group);
     this.#linkTarget();
-    this.lit = undefined;
-    this.axes = undefined;
-    fillAxisExamples(this);
+    state.lit = undefined;
+    state.axes = undefined;
+    fillAxisExamples(state);
     const target = this.target;
-    const start = this.id_ ?? target?.tokenId;
+    const start = state.picked ?? target?.tokenId;
     if (start === undefined || start >= model.vocabSize) {
       const [form] = modelWordForms(model, this.getAttribute('word') ?? '·girl');
-      this.id_ = form ? form.id : 0;
+      state.picked = form ? form.id : 0;
     } else {
-      this.id_ = start;
+      state.picked = start;
     }
     await this.setMethod(this.method, { force: true });
   }
 
   /** The map, its picture and every word said of it, gone (the model changed): the frame stays, blank, as the next is made. */
   #forgetMap() {
-    this.map_ = undefined;
-    this.wantedView = undefined;
-    this.canvas.getContext('2d')?.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    this.tip.hidden = true;
-    for (const part of [this.hoverText, this.legend, this.listHeading, this.fitNote]) part.textContent = '';
-    this.list.replaceChildren();
-    this.isolateButton.textContent = 'Isolate the word and its neighbours';
+    const state = this.#state, { canvas, tip, hoverText, legend, listHeading, fitNote, list } = state.parts;
+    state.map = undefined;
+    this.#wantedView = undefined;
+    canvas.getContext('2d')?.clearRect(0, 0, canvas.width, canvas.height);
+    tip.hidden = true;
+    for (const part of [hoverText, legend, listHeading, fitNote]) part.textContent = '';
+    list.replaceChildren();
+    this.#isolateButton.textContent = 'Isolate the word and its neighbours';
   }
 
   /** Shows a group's marks or not (its box is the reader's; setViewState sets it too). */
   #showGroup(key, shown) {
-    const box = this.groupBoxes.find((label) => label.querySelector('input').dataset.group === key)?.querySelector('input');
+    const state = this.#state;
+    const box = this.#groupBoxes.find((label) => label.querySelector('input').dataset.group === key)?.querySelector('input');
     if (box) box.checked = shown;
-    if (shown) this.shownGroups.add(key); else this.shownGroups.delete(key);
-    if (!this.map_) return;
+    if (shown) state.shownGroups.add(key); else state.shownGroups.delete(key);
+    if (!state.map) return;
     this.draw();
-    describeNeighbours(this);
-    viewChanged(this, { now: true });
+    describeNeighbours(state);
+    viewChanged(state, { now: true });
+  }
+
+  /** The method buttons and the axes' form as `method` is shown. */
+  #showMethod(method) {
+    for (const button of this.#methodButtons) button.setAttribute('aria-pressed', String(button.dataset.method === method));
+    this.#state.parts.axesForm.hidden = method !== 'axes';
   }
 
   /**
@@ -215,25 +256,26 @@ export class VocabularyMap extends ModelWidget {
    */
   async setMethod(method, { force = false } = {}) {
     this.ensureBuilt();
-    if (method === this.method && !force && this.map_) return;
+    const state = this.#state;
+    if (method === this.method && !force && state.map) return;
     // A view asked for another method is not shown on this one.
-    if (this.wantedView && this.wantedView.method !== method) this.wantedView = undefined;
-    this.method_ = method;
-    for (const button of this.methodButtons) button.setAttribute('aria-pressed', String(button.dataset.method === method));
-    this.axesForm.hidden = method !== 'axes';
+    if (this.#wantedView && this.#wantedView.method !== method) this.#wantedView = undefined;
+    state.method = method;
+    this.#showMethod(method);
     const model = this.model;
     if (!model) return;
     if (method === 'axes') {
-      await this.setAxes(this.axes ?? defaultAxes(this));
+      await this.setAxes(state.axes ?? defaultAxes(state));
       return;
     }
-    this.progress.hidden = false;
-    this.progress.textContent = `Computing the ${method.toUpperCase()} map in your browser…`;
+    const progress = this.#progress;
+    progress.hidden = false;
+    progress.textContent = `Computing the ${method.toUpperCase()} map in your browser…`;
     // "embeddings:map:umap" (or pca), from the request to the drawn map, for tools/bench/map-page.mjs.
     const mark = `embeddings:map:${method}`;
     performance.mark(`${mark}:request`);
-    const entry = mapOf(model, method, ({ progress }) => {
-      if (this.method === method) this.progress.textContent = `Computing the ${method.toUpperCase()} map in your browser… ${Math.round(100 * progress)}%`;
+    const entry = mapOf(model, method, ({ progress: done }) => {
+      if (this.method === method) progress.textContent = `Computing the ${method.toUpperCase()} map in your browser… ${Math.round(100 * done)}%`;
     });
     const map = await entry.promise;
     if (this.model !== model || this.method !== method) return;
@@ -248,60 +290,62 @@ export class VocabularyMap extends ModelWidget {
    */
   async setAxes({ from, to, upFrom, upTo }) {
     this.ensureBuilt();
+    const state = this.#state;
     const model = this.model;
     if (!model) return;
-    this.method_ = 'axes';
-    for (const button of this.methodButtons) button.setAttribute('aria-pressed', String(button.dataset.method === 'axes'));
-    this.axesForm.hidden = false;
+    state.method = 'axes';
+    this.#showMethod('axes');
     const axes = { from, to, ...(upFrom !== undefined && upTo !== undefined ? { upFrom, upTo } : {}) };
-    this.axes = axes;
-    fillAxisBoxes(this, axes);
-    this.axisNote.textContent = '';
+    state.axes = axes;
+    fillAxisBoxes(state, axes);
+    state.parts.axisNote.textContent = '';
     let made;
     try {
       made = await axisMap(model, axes);
     } catch (error) {
-      this.axisNote.textContent = error.message;
+      state.parts.axisNote.textContent = error.message;
       throw error;
     }
-    if (this.model !== model || this.axes !== axes || this.method !== 'axes') return;
-    this.axisDetails = made;
+    if (this.model !== model || state.axes !== axes || this.method !== 'axes') return;
+    state.axisDetails = made;
     await this.#showMap(made.map, {});
   }
 
   /** Draws the map as the view is now: the dots, the groups' marks, the rings and the labels that fit. */
   draw() {
-    drawMap(this);
+    this.ensureBuilt();
+    drawMap(this.#state);
   }
 
   /** The same picture on any 2D context of the canvas's CSS size (a figure's), in `colours` ({ ink, bg, muted, accent }). */
   drawInto(context, colours) {
-    drawMapInto(this, context, colours);
+    drawMapInto(this.#state, context, colours);
   }
 
   // In a task of its own, not in the one that received the map (the Worker's message).
   async #showMap(map, { ms }) {
+    const state = this.#state;
     const method = this.method;
     await yieldToMain();
     if (this.method !== method) return;
-    readColours(this);
-    this.map_ = map;
+    readColours(state);
+    state.map = map;
     this.dataset.method = this.method;
-    this.computeMs = ms;
-    this.progress.textContent = '';
-    this.progress.hidden = true;
-    this.frame.hidden = false;
-    writeLegend(this);
-    const wanted = this.wantedView;
-    this.wantedView = undefined;
-    resizeCanvas(this);
+    state.computeMs = ms;
+    this.#progress.textContent = '';
+    this.#progress.hidden = true;
+    state.parts.frame.hidden = false;
+    writeLegend(state);
+    const wanted = this.#wantedView;
+    this.#wantedView = undefined;
+    resizeCanvas(state);
     // A new map starts whole (the old map's zoom and offsets mean nothing on it), then shows the view asked for, if any.
-    fitView(this);
-    this.pick(this.id_, { keepView: true });
+    fitView(state);
+    this.pick(state.picked, { keepView: true });
     if (wanted && wanted.method === this.method) this.#showView(wanted);
-    else fitView(this);
+    else fitView(state);
     this.draw();
-    viewChanged(this, { now: true });
+    viewChanged(state, { now: true });
   }
 
   /**
@@ -309,19 +353,20 @@ export class VocabularyMap extends ModelWidget {
    * into view (and, isolated, zooms to them), and tells the linked <ew-nearest-words>.
    */
   pick(id, { keepView = false } = {}) {
-    this.id_ = id;
+    const state = this.#state;
+    state.picked = id;
     const model = this.model;
-    if (!model || !this.map_) return;
-    this.picker.show(id);
-    this.neighbours = model.nearest(id, NEIGHBOURS).map((n) => n.id);
-    this.isolateButton.textContent = `Isolate ${tokenLabel(model, id)} and its ${this.neighbours.length} closest tokens`;
+    if (!model || !state.map) return;
+    this.#picker.show(id);
+    state.neighbours = model.nearest(id, NEIGHBOURS).map((n) => n.id);
+    this.#isolateButton.textContent = `Isolate ${tokenLabel(model, id)} and its ${state.neighbours.length} closest tokens`;
     if (!keepView) {
-      if (this.isolated) fitView(this);
-      else bringIntoView(this, id);
+      if (state.isolated) fitView(state);
+      else bringIntoView(state, id);
     }
     this.draw();
-    describeNeighbours(this);
-    viewChanged(this, { now: true });
+    describeNeighbours(state);
+    viewChanged(state, { now: true });
     const target = this.target;
     if (target && typeof target.pick === 'function' && target.tokenId !== id) target.pick(id);
     this.dispatchEvent(new CustomEvent('ew-map-pick', { bubbles: true, detail: { id } }));
@@ -333,46 +378,50 @@ export class VocabularyMap extends ModelWidget {
    */
   lightUp(id, label) {
     this.ensureBuilt();
-    this.lit = id === undefined || id === null ? undefined : { id, label: label ?? (this.model ? tokenLabel(this.model, id) : String(id)) };
+    const state = this.#state;
+    state.lit = id === undefined || id === null ? undefined : { id, label: label ?? (this.model ? tokenLabel(this.model, id) : String(id)) };
     this.draw();
-    if (this.lit && this.model) this.hoverText.textContent = `Lit up: ${this.lit.label} (id ${id}).`;
+    if (state.lit && this.model) state.parts.hoverText.textContent = `Lit up: ${state.lit.label} (id ${id}).`;
   }
 
   /** Shows the picked word and its neighbours alone, zoomed to them (or every token again). */
   setIsolated(on, { fit = true } = {}) {
     this.ensureBuilt();
-    this.isolated = on;
-    this.isolateButton.setAttribute('aria-pressed', String(on));
-    if (!this.map_) return;
-    if (fit) fitView(this);
+    const state = this.#state;
+    state.isolated = on;
+    this.#isolateButton.setAttribute('aria-pressed', String(on));
+    if (!state.map) return;
+    if (fit) fitView(state);
     this.draw();
-    describeNeighbours(this);
-    viewChanged(this, { now: true });
+    describeNeighbours(state);
+    viewChanged(state, { now: true });
   }
 
   setMoveMode(on) {
     this.ensureBuilt();
-    this.moveMode = on;
-    this.moveButton.setAttribute('aria-pressed', String(on));
-    this.canvas.classList.toggle('vm-moving', on);
+    this.#state.moveMode = on;
+    this.#moveButton.setAttribute('aria-pressed', String(on));
+    this.#state.parts.canvas.classList.toggle('vm-moving', on);
   }
 
   /** The whole map again (isolated: the word and its neighbours, fitted). */
   resetView() {
     this.ensureBuilt();
-    if (!this.map_) return;
-    resizeCanvas(this);
-    fitView(this);
+    const state = this.#state;
+    if (!state.map) return;
+    resizeCanvas(state);
+    fitView(state);
     this.draw();
-    viewChanged(this);
+    viewChanged(state);
   }
 
   /** Zooms by `factor` around the picked word while its dot is on the map, else around the middle. */
   zoomBy(factor) {
     this.ensureBuilt();
-    if (!this.map_) return;
-    const [x, y] = zoomAnchor(this);
-    zoomAt(this, factor, x, y);
+    const state = this.#state;
+    if (!state.map) return;
+    const [x, y] = zoomAnchor(state);
+    zoomAt(state, factor, x, y);
   }
 
   /**
@@ -382,46 +431,39 @@ export class VocabularyMap extends ModelWidget {
    * the view is the map as first shown (the whole of it, or the isolated words fitted).
    */
   get viewState() {
-    if (!this.map_ || !this.base) return undefined;
-    const { fit, cx, cy } = this.base, { scale, x, y } = this.view;
-    const state = { method: this.method, scale, centre: [cx - x / (fit * scale), cy + y / (fit * scale)], isolated: this.isolated,
-      whole: this.fitted === true, hidden: VOCABULARY_GROUPS.map((g) => g.key).filter((key) => !this.shownGroups.has(key)) };
-    if (this.method === 'axes' && this.axes && this.model) {
-      state.axes = [this.axes.from, this.axes.to, this.axes.upFrom, this.axes.upTo].filter((id) => id !== undefined).map((id) => tokenLabel(this.model, id));
-    }
-    return state;
+    return viewStateOf(this.#state);
   }
 
   /** Shows a view given as viewState gives it (once its map is made, if it is not yet); `whole` (or no centre) fits the map. */
-  async setViewState(state) {
+  async setViewState(view) {
     this.ensureBuilt();
-    if (!state) return;
-    this.wantedView = state;
-    if (state.method === 'axes' && state.axes?.length >= 2 && this.model) {
-      const ids = state.axes.map((text) => modelWordForms(this.model, text)[0]?.id);
+    if (!view) return;
+    this.#wantedView = view;
+    if (view.method === 'axes' && view.axes?.length >= 2 && this.model) {
+      const ids = view.axes.map((text) => modelWordForms(this.model, text)[0]?.id);
       if (ids.slice(0, 2).every((id) => id !== undefined)) {
         const [from, to, upFrom, upTo] = ids;
         await this.setAxes({ from, to, upFrom, upTo }).catch(() => {});
         return;
       }
     }
-    if (state.method !== this.method || !this.map_) {
-      await this.setMethod(state.method ?? this.method).catch(() => {});
+    if (view.method !== this.method || !this.#state.map) {
+      await this.setMethod(view.method ?? this.method).catch(() => {});
       return;
     }
-    this.wantedView = undefined;
-    this.#showView(state);
-    viewChanged(this, { now: true });
+    this.#wantedView = undefined;
+    this.#showView(view);
+    viewChanged(this.#state, { now: true });
   }
 
-  #showView(state) {
+  #showView(view) {
     for (const { key } of VOCABULARY_GROUPS) {
-      const shown = !state.hidden?.includes(key);
-      if (this.shownGroups.has(key) !== shown) this.#showGroup(key, shown);
+      const shown = !view.hidden?.includes(key);
+      if (this.#state.shownGroups.has(key) !== shown) this.#showGroup(key, shown);
     }
-    const fitted = state.whole || !state.centre;
-    this.setIsolated(Boolean(state.isolated), { fit: fitted });
-    if (!fitted) setCentre(this, state.scale, state.centre);
+    const fitted = view.whole || !view.centre;
+    this.setIsolated(Boolean(view.isolated), { fit: fitted });
+    if (!fitted) setCentre(this.#state, view.scale, view.centre);
   }
 
   get target() {
@@ -430,25 +472,20 @@ export class VocabularyMap extends ModelWidget {
   }
 
   #linkTarget() {
-    if (this.linked) return;
-    this.linked = true;
+    if (this.#linked) return;
+    this.#linked = true;
     document.addEventListener('ew-token', (event) => {
       if (event.target !== this.target) return;
       const id = event.detail?.id;
-      if (typeof id === 'number' && id !== this.id_) this.pick(id);
+      if (typeof id === 'number' && id !== this.#state.picked) this.pick(id);
     });
   }
 
   #pickText(text) {
     const [form] = modelWordForms(this.model, text);
     if (form) this.pick(form.id);
-    else this.hoverText.textContent = notOneToken(this.model, text).message;
+    else this.#state.parts.hoverText.textContent = notOneToken(this.model, text).message;
   }
-
-  // ---- geometry -----------------------------------------------------------------
-
-  // ---- words --------------------------------------------------------------------------
-
 }
 
 // Its figures for a book: element.figure({ format, which }) and a control under it.

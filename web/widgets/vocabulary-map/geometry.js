@@ -1,24 +1,26 @@
 // Where <ew-vocabulary-map> draws what: the canvas's size, the map's points
 // on the screen and back, and moving the view (fit, centre, zoom, pan), each
-// move said as an "ew-map-view" event.
+// move said as an "ew-map-view" event. Each works on the map's state (state.js).
+import { tokenLabel } from '../parts/token-picker.js';
+import { VOCABULARY_GROUPS } from '../parts/vocabulary-groups.js';
 
 /** The zoom's range: from half the whole map to close enough to part the tightest clusters' dots. */
 export const MIN_SCALE = 0.5, MAX_SCALE = 400;
 
-export function resizeCanvas(widget) {
-  const width = Math.max(200, Math.round(widget.frame.clientWidth || 320));
+export function resizeCanvas(state) {
+  const width = Math.max(200, Math.round(state.parts.frame.clientWidth || 320));
   const height = Math.round(Math.min(520, Math.max(260, width * 0.8)));
   const ratio = window.devicePixelRatio || 1;
-  widget.width = width;
-  widget.height = height;
-  widget.canvas.width = Math.round(width * ratio);
-  widget.canvas.height = Math.round(height * ratio);
-  widget.canvas.style.width = `${width}px`;
-  widget.canvas.style.height = `${height}px`;
-  widget.ratio = ratio;
+  state.width = width;
+  state.height = height;
+  state.parts.canvas.width = Math.round(width * ratio);
+  state.parts.canvas.height = Math.round(height * ratio);
+  state.parts.canvas.style.width = `${width}px`;
+  state.parts.canvas.style.height = `${height}px`;
+  state.ratio = ratio;
   // The data's bounds, fitted with a margin. UMAP keeps its aspect ratio; the
   // axes of PCA and the reader's own are real directions, and keep it too.
-  const data = widget.map_.data;
+  const data = state.map.data;
   let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
   for (let i = 0; i < data.length; i += 2) {
     minX = Math.min(minX, data[i]); maxX = Math.max(maxX, data[i]);
@@ -26,12 +28,18 @@ export function resizeCanvas(widget) {
   }
   const margin = 16;
   const fit = Math.min((width - 2 * margin) / (maxX - minX || 1), (height - 2 * margin) / (maxY - minY || 1));
-  widget.base = { fit, cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, spanX: maxX - minX || 1, spanY: maxY - minY || 1 };
+  state.base = { fit, cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, spanX: maxX - minX || 1, spanY: maxY - minY || 1 };
 }
 
-export function toScreen(widget, x, y) {
-  const { fit, cx, cy } = widget.base, { scale, x: ox, y: oy } = widget.view;
-  return [widget.width / 2 + ((x - cx) * fit * scale) + ox, widget.height / 2 - ((y - cy) * fit * scale) + oy];
+/** Where the map's point (x, y) is drawn, in CSS pixels from the canvas's top left corner. */
+export function toScreen(state, x, y) {
+  const { fit, cx, cy } = state.base, { scale, x: ox, y: oy } = state.view;
+  return [state.width / 2 + ((x - cx) * fit * scale) + ox, state.height / 2 - ((y - cy) * fit * scale) + oy];
+}
+
+/** Where a token's dot is drawn. */
+export function screenPosition(state, id) {
+  return toScreen(state, state.map.at(id, 0), state.map.at(id, 1));
 }
 
 /**
@@ -40,87 +48,104 @@ export function toScreen(widget, x, y) {
  * or not a number, comes to the nearest such point), a scale within the
  * zoom's range. So any view asked for shows the map, in finite numbers.
  */
-export function setCentre(widget, scale, [x, y]) {
-  widget.fitted = false;
+export function setCentre(state, scale, [x, y]) {
+  state.fitted = false;
   // The tip named a dot where it was: the view moving leaves it behind.
-  widget.tip.hidden = true;
-  const { fit, cx, cy, spanX, spanY } = widget.base;
+  state.parts.tip.hidden = true;
+  const { fit, cx, cy, spanX, spanY } = state.base;
   const within = (value, middle, span) => (Number.isFinite(value) ? Math.max(middle - span, Math.min(middle + span, value)) : middle);
   x = within(x, cx, spanX);
   y = within(y, cy, spanY);
   const s = Math.max(MIN_SCALE, Math.min(MAX_SCALE, Number(scale) || 1));
-  widget.view = { scale: s, x: -(x - cx) * fit * s, y: (y - cy) * fit * s };
-  widget.draw();
+  state.view = { scale: s, x: -(x - cx) * fit * s, y: (y - cy) * fit * s };
+  state.draw();
 }
 
 /** The whole map, or (isolated) the picked word and its neighbours, with room for their labels. */
-export function fitView(widget) {
-  if (!widget.isolated || widget.id_ === undefined || !widget.neighbours) {
-    widget.tip.hidden = true;
-    widget.view = { scale: 1, x: 0, y: 0 };
-    widget.fitted = true;
+export function fitView(state) {
+  if (!state.isolated || state.picked === undefined || !state.neighbours) {
+    state.parts.tip.hidden = true;
+    state.view = { scale: 1, x: 0, y: 0 };
+    state.fitted = true;
     return;
   }
-  const ids = [widget.id_, ...widget.neighbours];
-  const xs = ids.map((id) => widget.map_.at(id, 0)), ys = ids.map((id) => widget.map_.at(id, 1));
+  const ids = [state.picked, ...state.neighbours];
+  const xs = ids.map((id) => state.map.at(id, 0)), ys = ids.map((id) => state.map.at(id, 1));
   const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const { fit } = widget.base;
+  const { fit } = state.base;
   // Room beside the dots for labels: about a label's width across, two lines up and down.
-  const across = (widget.width - 2 * Math.min(90, widget.width / 4)) / ((x1 - x0) * fit || 1e-9);
-  const up = (widget.height - 2 * 36) / ((y1 - y0) * fit || 1e-9);
-  setCentre(widget, Math.min(across, up), [(x0 + x1) / 2, (y0 + y1) / 2]);
-  widget.fitted = true;
+  const across = (state.width - 2 * Math.min(90, state.width / 4)) / ((x1 - x0) * fit || 1e-9);
+  const up = (state.height - 2 * 36) / ((y1 - y0) * fit || 1e-9);
+  setCentre(state, Math.min(across, up), [(x0 + x1) / 2, (y0 + y1) / 2]);
+  state.fitted = true;
 }
 
 /** Pans so that a token's dot is on the map, when it is off it or at its very edge. */
-export function bringIntoView(widget, id) {
-  const [x, y] = widget.screenPosition(id);
+export function bringIntoView(state, id) {
+  const [x, y] = screenPosition(state, id);
   const edge = 24;
-  if (x >= edge && y >= edge && x <= widget.width - edge && y <= widget.height - edge) return;
-  setCentre(widget, widget.view.scale, [widget.map_.at(id, 0), widget.map_.at(id, 1)]);
+  if (x >= edge && y >= edge && x <= state.width - edge && y <= state.height - edge) return;
+  setCentre(state, state.view.scale, [state.map.at(id, 0), state.map.at(id, 1)]);
 }
 
 /** Where zooming keeps still: the picked word's dot while it is on the map, else the middle. */
-export function zoomAnchor(widget) {
-  if (widget.id_ !== undefined && widget.id_ < widget.map_.rows) {
-    const [x, y] = widget.screenPosition(widget.id_);
-    if (x >= 0 && y >= 0 && x <= widget.width && y <= widget.height) return [x, y];
+export function zoomAnchor(state) {
+  if (state.picked !== undefined && state.picked < state.map.rows) {
+    const [x, y] = screenPosition(state, state.picked);
+    if (x >= 0 && y >= 0 && x <= state.width && y <= state.height) return [x, y];
   }
-  return [widget.width / 2, widget.height / 2];
+  return [state.width / 2, state.height / 2];
 }
 
 /** The token whose dot is nearest a point of the canvas, within `radius` pixels (or -1). */
-export function dotNear(widget, px, py, radius = 12) {
-  if (!widget.map_) return -1;
+export function dotNear(state, px, py, radius = 12) {
+  if (!state.map) return -1;
   let best = -1, bestDistance = radius * radius;
-  for (let i = 0; i < widget.map_.rows; i++) {
-    const [sx, sy] = toScreen(widget, widget.map_.at(i, 0), widget.map_.at(i, 1));
+  for (let i = 0; i < state.map.rows; i++) {
+    const [sx, sy] = toScreen(state, state.map.at(i, 0), state.map.at(i, 1));
     const d = (sx - px) ** 2 + (sy - py) ** 2;
     if (d < bestDistance) { bestDistance = d; best = i; }
   }
   return best;
 }
 
-export function zoomAt(widget, factor, px, py) {
-  const scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, widget.view.scale * factor));
-  const applied = scale / widget.view.scale;
+export function zoomAt(state, factor, px, py) {
+  const scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, state.view.scale * factor));
+  const applied = scale / state.view.scale;
   // Keep the point under (px, py) where it is.
-  widget.view.x = px - widget.width / 2 - (px - widget.width / 2 - widget.view.x) * applied;
-  widget.view.y = py - widget.height / 2 - (py - widget.height / 2 - widget.view.y) * applied;
-  widget.view.scale = scale;
-  widget.fitted = false;
-  widget.tip.hidden = true;
-  widget.draw();
-  viewChanged(widget);
+  state.view.x = px - state.width / 2 - (px - state.width / 2 - state.view.x) * applied;
+  state.view.y = py - state.height / 2 - (py - state.height / 2 - state.view.y) * applied;
+  state.view.scale = scale;
+  state.fitted = false;
+  state.parts.tip.hidden = true;
+  state.draw();
+  viewChanged(state);
 }
 
-export function panBy(widget, dx, dy) {
-  widget.fitted = false;
-  widget.tip.hidden = true;
-  widget.view.x += dx;
-  widget.view.y += dy;
-  widget.draw();
-  viewChanged(widget);
+export function panBy(state, dx, dy) {
+  state.fitted = false;
+  state.parts.tip.hidden = true;
+  state.view.x += dx;
+  state.view.y += dy;
+  state.draw();
+  viewChanged(state);
+}
+
+/**
+ * What the reader sees, as the element's viewState gives it: the method,
+ * the zoom, the map's point in the middle of the view, whether the word is
+ * isolated, the axes' words, the groups not marked; `whole` when the view is
+ * the map as first shown. Undefined while no map is shown.
+ */
+export function viewStateOf(state) {
+  if (!state.map || !state.base) return undefined;
+  const { fit, cx, cy } = state.base, { scale, x, y } = state.view;
+  const view = { method: state.method, scale, centre: [cx - x / (fit * scale), cy + y / (fit * scale)], isolated: state.isolated,
+    whole: state.fitted === true, hidden: VOCABULARY_GROUPS.map((g) => g.key).filter((key) => !state.shownGroups.has(key)) };
+  if (state.method === 'axes' && state.axes && state.model) {
+    view.axes = [state.axes.from, state.axes.to, state.axes.upFrom, state.axes.upTo].filter((id) => id !== undefined).map((id) => tokenLabel(state.model, id));
+  }
+  return view;
 }
 
 /**
@@ -128,12 +153,12 @@ export function panBy(widget, dx, dy) {
  * once for a pick or a choice (`now`), so that it comes with the choice's
  * own events; a move's, one a frame at most, however many moves the frame had.
  */
-export function viewChanged(widget, { now = false } = {}) {
-  if (now) cancelAnimationFrame(widget.viewFrame);
-  else if (widget.viewFrame) return;
+export function viewChanged(state, { now = false } = {}) {
+  if (now) cancelAnimationFrame(state.viewFrame);
+  else if (state.viewFrame) return;
   const send = () => {
-    widget.viewFrame = 0;
-    widget.dispatchEvent(new CustomEvent('ew-map-view', { bubbles: true, detail: widget.viewState }));
+    state.viewFrame = 0;
+    state.tell('ew-map-view', state.viewState);
   };
-  if (now) send(); else widget.viewFrame = requestAnimationFrame(send);
+  if (now) send(); else state.viewFrame = requestAnimationFrame(send);
 }
