@@ -62,12 +62,32 @@ export function drawMap(state) {
  */
 export function drawMapInto(state, context, colours) {
   const { width, height } = state;
-  const { ink, bg, muted, accent } = colours;
   context.clearRect(0, 0, width, height);
-  const map = state.map, rows = map.rows;
+  const rows = state.map.rows;
   const picked = state.picked !== undefined && state.picked < rows ? state.picked : undefined;
   const isolatedSet = state.isolated && picked !== undefined ? new Set([picked, ...(state.neighbours ?? [])]) : undefined;
-  const onMap = (x, y) => x >= -4 && y >= -4 && x <= width + 4 && y <= height + 4;
+  const dots = drawDots(state, context, colours.muted, isolatedSet);
+  drawGroupMarks(state, context, colours.bg, dots, isolatedSet);
+  // The reader's own axes: their words, and what each direction is, in the picture's corners.
+  const captions = state.method === 'axes' && state.axes ? axisCaptions(state, context) : [];
+  const rings = ringsOf(state, colours, picked, captions.length > 0);
+  const labels = labelsOf(state, context, rings, othersOf(state, dots.visible, rings, isolatedSet));
+  const boxes = placeLabels(labels, { width, height, padding: 1, taken: captions });
+  drawCaptions(context, captions, colours.muted);
+  drawRings(context, labels.slice(0, rings.length));
+  drawLabels(context, labels, boxes, colours);
+  sayWhatFits(state, labels, boxes, rings.length);
+}
+
+/** Whether a point of the screen is on the picture (or within a dot of it). */
+const onMap = (state, x, y) => x >= -4 && y >= -4 && x <= state.width + 4 && y <= state.height + 4;
+
+/**
+ * Every token's dot, faded where not isolated; returns each dot's place on
+ * the screen (screenX, screenY) and the tokens whose dots are on the picture.
+ */
+function drawDots(state, context, muted, isolatedSet) {
+  const { width, height, map } = state, rows = map.rows;
   const visible = [];
   context.fillStyle = muted;
   context.globalAlpha = isolatedSet ? 0.12 : 0.45;
@@ -81,11 +101,17 @@ export function drawMapInto(state, context, colours) {
     const x = width / 2 + ((points[2 * i] - cx) * fit * scale) + ox, y = height / 2 - ((points[2 * i + 1] - cy) * fit * scale) + oy;
     screenX[i] = x;
     screenY[i] = y;
-    if (!onMap(x, y)) continue;
+    if (!onMap(state, x, y)) continue;
     visible.push(i);
     context.fillRect(x - 1, y - 1, 2, 2);
   }
   context.globalAlpha = 1;
+  return { screenX, screenY, visible };
+}
+
+/** The shown groups' marks, each its shape in its colour, over the dots. */
+function drawGroupMarks(state, context, bg, { screenX, screenY }, isolatedSet) {
+  const rows = state.map.rows;
   for (const group of VOCABULARY_GROUPS) {
     if (!state.shownGroups.has(group.key)) continue;
     context.fillStyle = group.colour;
@@ -94,7 +120,7 @@ export function drawMapInto(state, context, colours) {
     for (const id of state.groups[group.key]) {
       if (!(id < rows)) continue;
       const x = screenX[id], y = screenY[id];
-      if (!onMap(x, y)) continue;
+      if (!onMap(state, x, y)) continue;
       context.globalAlpha = isolatedSet && !isolatedSet.has(id) ? 0.15 : 1;
       drawShape(context, group.shape, x, y, 4);
       context.fill();
@@ -102,10 +128,13 @@ export function drawMapInto(state, context, colours) {
     }
   }
   context.globalAlpha = 1;
+}
+
+/** The ringed tokens: the axes' words (`withAxes`), the lit token, the picked word and its neighbours. */
+function ringsOf(state, { ink, accent }, picked, withAxes) {
+  const rows = state.map.rows;
   const rings = [];
-  // The reader's own axes: their words, and what each direction is, in the picture's corners.
-  const captions = state.method === 'axes' && state.axes ? axisCaptions(state, context) : [];
-  if (captions.length) {
+  if (withAxes) {
     const { from, to, upFrom, upTo } = state.axes;
     for (const id of [from, to, upFrom, upTo]) {
       if (id !== undefined && id < rows && !rings.some((r) => r.id === id)) {
@@ -118,14 +147,24 @@ export function drawMapInto(state, context, colours) {
     rings.push({ id: picked, text: tokenLabel(state.model, picked), font: BOLD, radius: 7, colour: ink, line: 3, leaders: true });
     for (const id of state.neighbours ?? []) rings.push({ id, text: tokenLabel(state.model, id), font: FONT, radius: 5, colour: ink, line: 2, leaders: true });
   }
-  // Zoomed in, other tokens are labelled too where there is room, those nearest the middle first.
+  return rings;
+}
+
+/** Zoomed in, the other tokens in view (isolated: of the isolated ones), to be labelled where there is room, those nearest the middle first. */
+function othersOf(state, visible, rings, isolatedSet) {
+  if (visible.length > OTHER_LABELS) return [];
+  const { width, height, map } = state;
   const ringed = new Set(rings.map((r) => r.id));
-  const others = visible.length <= OTHER_LABELS
-    ? visible.filter((id) => !ringed.has(id) && (!isolatedSet || isolatedSet.has(id))).map((id) => {
-      const [x, y] = toScreen(state, map.at(id, 0), map.at(id, 1));
-      return { id, x, y, far: (x - width / 2) ** 2 + (y - height / 2) ** 2 };
-    }).sort((a, b) => a.far - b.far) : [];
-  const labels = [
+  return visible.filter((id) => !ringed.has(id) && (!isolatedSet || isolatedSet.has(id))).map((id) => {
+    const [x, y] = toScreen(state, map.at(id, 0), map.at(id, 1));
+    return { id, x, y, far: (x - width / 2) ** 2 + (y - height / 2) ** 2 };
+  }).sort((a, b) => a.far - b.far);
+}
+
+/** The labels to place, the rings' first: each with its dot's place on the screen and its text's size. */
+function labelsOf(state, context, rings, others) {
+  const map = state.map;
+  return [
     ...rings.map((ring) => {
       const [x, y] = toScreen(state, map.at(ring.id, 0), map.at(ring.id, 1));
       return { ...ring, x, y, width: textWidth(state, context, ring.font, ring.text), height: ring.font === BOLD ? 16 : 15 };
@@ -135,20 +174,29 @@ export function drawMapInto(state, context, colours) {
       return { id, text, font: FONT, x, y, radius: 2, width: textWidth(state, context, FONT, text), height: 15, leaders: false, other: true };
     }),
   ];
-  const boxes = placeLabels(labels, { width, height, padding: 1, taken: captions });
+}
+
+function drawCaptions(context, captions, muted) {
   context.font = FONT;
   context.textBaseline = 'middle';
   for (const caption of captions) {
     context.fillStyle = muted;
     context.fillText(caption.text, caption.left, (caption.top + caption.bottom) / 2);
   }
-  for (const ring of labels.slice(0, rings.length)) {
+}
+
+function drawRings(context, rings) {
+  for (const ring of rings) {
     context.beginPath();
     context.arc(ring.x, ring.y, ring.radius, 0, 2 * Math.PI);
     context.lineWidth = ring.line;
     context.strokeStyle = ring.colour;
     context.stroke();
   }
+}
+
+/** Each label that has a box, haloed in the background's colour, with a line to its dot when placed away from it. */
+function drawLabels(context, labels, boxes, { ink, bg, muted, accent }) {
   context.textBaseline = 'middle';
   context.lineJoin = 'round';
   labels.forEach((label, k) => {
@@ -171,9 +219,13 @@ export function drawMapInto(state, context, colours) {
     context.fillStyle = label.lit ? accent : label.other ? muted : ink;
     context.fillText(label.text, box.left, ty);
   });
-  /** For the tests and the text below: each label drawn, { id, left, top, right, bottom }, and the ringed ones left out. */
+}
+
+/** Keeps the labels drawn and the ringed ones left out (for the tests and the text below), and says under the map which had no room. */
+function sayWhatFits(state, labels, boxes, ringCount) {
+  const { width, height } = state;
   state.labelBoxes = labels.flatMap((label, k) => (boxes[k] ? [{ id: label.id, ...boxes[k] }] : []));
-  const leftOut = labels.slice(0, rings.length).filter((label, k) => !boxes[k] && label.x >= 0 && label.y >= 0 && label.x <= width && label.y <= height);
+  const leftOut = labels.slice(0, ringCount).filter((label, k) => !boxes[k] && label.x >= 0 && label.y >= 0 && label.x <= width && label.y <= height);
   state.leftOut = leftOut.map((label) => label.id);
   const note = leftOut.length
     ? `${leftOut.length} of the ringed words ${leftOut.length === 1 ? 'has' : 'have'} no room for a label here (${leftOut.map((l) => l.text).join(', ')}): zoom in, or isolate them.`

@@ -29,7 +29,19 @@ export function hintWheel(state) {
   state.wheelHintTimer = setTimeout(() => { state.parts.wheelHint.hidden = true; }, 1500);
 }
 
+/** Listens to the reader's hands and to the page: the pointers, the wheel, the keys, the map's width and the system's colours. */
 export function listenToInput(state) {
+  listenToPointers(state);
+  listenToWheel(state);
+  listenToKeys(state);
+  followWidth(state);
+  // Light or dark as the reader's system is, from the widgets' custom properties.
+  const dark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+  dark?.addEventListener?.('change', () => { readColours(state); state.draw(); });
+}
+
+/** A mouse, a pen or fingers: hover names, a click or tap picks, a drag pans, two fingers pan and pinch. */
+function listenToPointers(state) {
   const canvas = state.parts.canvas;
   canvas.addEventListener('pointerdown', (event) => {
     const [x, y] = localPoint(state, event);
@@ -41,43 +53,8 @@ export function listenToInput(state) {
     }
     if (event.pointerType === 'mouse' || state.moveMode || state.pointers.size > 1) canvas.setPointerCapture?.(event.pointerId);
   });
-  canvas.addEventListener('pointermove', (event) => {
-    const [x, y] = localPoint(state, event);
-    const pointer = state.pointers.get(event.pointerId);
-    if (!pointer) {
-      if (event.pointerType === 'mouse') showHover(state, dotNear(state, x, y), x, y);
-      return;
-    }
-    if (state.pointers.size === 2) {
-      // Two fingers: pan by the midpoint, zoom by the spread, around the picked word while it is on the map.
-      const [a, b] = [...state.pointers.values()];
-      const before = { mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2, d: Math.hypot(a.x - b.x, a.y - b.y) };
-      pointer.x = x; pointer.y = y;
-      const after = { mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2, d: Math.hypot(a.x - b.x, a.y - b.y) };
-      panBy(state, after.mx - before.mx, after.my - before.my);
-      if (before.d > 0) {
-        const [ax, ay] = zoomAnchor(state);
-        zoomAt(state, after.d / before.d, ax, ay);
-      }
-      return;
-    }
-    const dragging = pointer.type === 'mouse' ? (event.buttons & 1) === 1 : state.moveMode;
-    if (dragging) panBy(state, x - pointer.x, y - pointer.y);
-    pointer.x = x; pointer.y = y;
-  });
-  const end = (event) => {
-    const pointer = state.pointers.get(event.pointerId);
-    state.pointers.delete(event.pointerId);
-    if (!pointer || event.type === 'pointercancel') return;
-    const [x, y] = localPoint(state, event);
-    // A tap or click, not a drag: names and picks the token under it.
-    if (Math.hypot(x - pointer.startX, y - pointer.startY) < 8 && state.pointers.size === 0) {
-      const id = dotNear(state, x, y, pointer.type === 'mouse' ? 10 : 20);
-      showHover(state, id, x, y);
-      // The dot is under the finger already; isolated, the view follows the new word's neighbours.
-      if (id >= 0) state.pick(id, { keepView: !state.isolated });
-    }
-  };
+  canvas.addEventListener('pointermove', (event) => movePointer(state, event));
+  const end = (event) => endPointer(state, event);
   canvas.addEventListener('pointerup', end);
   canvas.addEventListener('pointercancel', end);
   canvas.addEventListener('pointerleave', (event) => {
@@ -86,9 +63,53 @@ export function listenToInput(state) {
     state.wheelArmed = false;
   });
   canvas.addEventListener('blur', () => { state.wheelArmed = false; });
-  // The wheel scrolls the page, as everywhere else on it, unless Ctrl or ⌘ is held (a
-  // trackpad's pinch comes as a wheel with Ctrl) or the reader has clicked into the map.
-  canvas.addEventListener('wheel', (event) => {
+}
+
+function movePointer(state, event) {
+  const [x, y] = localPoint(state, event);
+  const pointer = state.pointers.get(event.pointerId);
+  if (!pointer) {
+    if (event.pointerType === 'mouse') showHover(state, dotNear(state, x, y), x, y);
+    return;
+  }
+  if (state.pointers.size === 2) {
+    // Two fingers: pan by the midpoint, zoom by the spread, around the picked word while it is on the map.
+    const [a, b] = [...state.pointers.values()];
+    const before = { mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2, d: Math.hypot(a.x - b.x, a.y - b.y) };
+    pointer.x = x; pointer.y = y;
+    const after = { mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2, d: Math.hypot(a.x - b.x, a.y - b.y) };
+    panBy(state, after.mx - before.mx, after.my - before.my);
+    if (before.d > 0) {
+      const [ax, ay] = zoomAnchor(state);
+      zoomAt(state, after.d / before.d, ax, ay);
+    }
+    return;
+  }
+  const dragging = pointer.type === 'mouse' ? (event.buttons & 1) === 1 : state.moveMode;
+  if (dragging) panBy(state, x - pointer.x, y - pointer.y);
+  pointer.x = x; pointer.y = y;
+}
+
+function endPointer(state, event) {
+  const pointer = state.pointers.get(event.pointerId);
+  state.pointers.delete(event.pointerId);
+  if (!pointer || event.type === 'pointercancel') return;
+  const [x, y] = localPoint(state, event);
+  // A tap or click, not a drag: names and picks the token under it.
+  if (Math.hypot(x - pointer.startX, y - pointer.startY) < 8 && state.pointers.size === 0) {
+    const id = dotNear(state, x, y, pointer.type === 'mouse' ? 10 : 20);
+    showHover(state, id, x, y);
+    // The dot is under the finger already; isolated, the view follows the new word's neighbours.
+    if (id >= 0) state.pick(id, { keepView: !state.isolated });
+  }
+}
+
+/**
+ * The wheel scrolls the page, as everywhere else on it, unless Ctrl or ⌘ is held (a
+ * trackpad's pinch comes as a wheel with Ctrl) or the reader has clicked into the map.
+ */
+function listenToWheel(state) {
+  state.parts.canvas.addEventListener('wheel', (event) => {
     if (!(event.ctrlKey || event.metaKey || state.wheelArmed)) {
       hintWheel(state);
       return;
@@ -97,7 +118,10 @@ export function listenToInput(state) {
     const [x, y] = localPoint(state, event);
     zoomAt(state, Math.exp(-event.deltaY / 300), x, y);
   }, { passive: false });
-  canvas.addEventListener('keydown', (event) => {
+}
+
+function listenToKeys(state) {
+  state.parts.canvas.addEventListener('keydown', (event) => {
     const step = 40;
     const actions = {
       ArrowLeft: () => panBy(state, step, 0), ArrowRight: () => panBy(state, -step, 0),
@@ -109,21 +133,21 @@ export function listenToInput(state) {
     event.preventDefault();
     action();
   });
-  if (typeof ResizeObserver === 'function') {
-    let lastWidth = 0;
-    new ResizeObserver(() => {
-      const width = state.parts.frame.clientWidth;
-      if (!state.map || Math.abs(width - lastWidth) <= 1) return;
-      lastWidth = width;
-      // The same view at the new width: the whole map fitted again, or the same point of the map in the middle at the same zoom.
-      const view = state.viewState;
-      resizeCanvas(state);
-      if (!view || view.whole) fitView(state);
-      else setCentre(state, view.scale, view.centre);
-      state.draw();
-    }).observe(state.parts.frame);
-  }
-  // Light or dark as the reader's system is, from the widgets' custom properties.
-  const dark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
-  dark?.addEventListener?.('change', () => { readColours(state); state.draw(); });
+}
+
+/** The same view at a new width: the whole map fitted again, or the same point of the map in the middle at the same zoom. */
+function followWidth(state) {
+  if (typeof ResizeObserver !== 'function') return;
+  const frame = state.parts.frame;
+  let lastWidth = 0;
+  new ResizeObserver(() => {
+    const width = frame.clientWidth;
+    if (!state.map || Math.abs(width - lastWidth) <= 1) return;
+    lastWidth = width;
+    const view = state.viewState;
+    resizeCanvas(state);
+    if (!view || view.whole) fitView(state);
+    else setCentre(state, view.scale, view.centre);
+    state.draw();
+  }).observe(frame);
 }
