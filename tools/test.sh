@@ -9,12 +9,13 @@ suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=(format native wasm sanitize fuzz js types browser consumers training)
 
 # clang-format, no C++ function over 80 lines (the declarative Embind
-# block aside) nor JavaScript function in tools/, no JavaScript module
-# or C++ file over 500 lines, and no JavaScript comment opening another.
+# block aside) nor JavaScript function in web/ (the module, the page and
+# the widgets) or tools/, no JavaScript module or C++ file over 500 lines,
+# and no JavaScript comment opening another.
 run_format() {
   tools/check/format.sh
   node tools/check/function-length.mjs cpp/include cpp/src/common cpp/src/kernels cpp/src/formats cpp/src/text \
-    cpp/src/layout cpp/src/session cpp/src/training cpp/src/file_io bindings tools cpp/bench tests/fuzz \
+    cpp/src/layout cpp/src/session cpp/src/training cpp/src/file_io bindings web tools cpp/bench tests/fuzz \
     tests/cpp/common tests/cpp/kernels tests/cpp/formats tests/cpp/text tests/cpp/layout tests/cpp/session tests/cpp/training \
     tests/cpp/robustness_test.cc tests/cpp/fuzz_replay_test.cc
   node tools/check/module-length.mjs web cpp bindings tests/cpp tests/fuzz

@@ -34,6 +34,9 @@ test('the widgets are exported by name, each element module and all of them, wit
     assert.ok(existsSync(new URL(`web/widgets/${name}.d.ts`, root)), `web/widgets/${name}.d.ts types it`);
   }
   assert.throws(() => import.meta.resolve('embeddings-and-position/widgets/parts/model-widget'), { code: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
+  // Nor an element's own folder of internals: its module beside the folder is the entry.
+  assert.throws(() => import.meta.resolve('embeddings-and-position/widgets/vocabulary-map/state'), { code: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
+  assert.equal(resolve('embeddings-and-position/vocabulary-map.css'), 'web/widgets/vocabulary-map.css');
   // Every path the exports name is there (a pattern's, for each element).
   const targets = JSON.stringify(manifest.exports).match(/"\.\/[^"]+"/g).map((quoted) => JSON.parse(quoted)).filter((t) => t.startsWith('./web/'));
   for (const target of targets.flatMap((t) => (t.includes('*') ? elements.map((name) => t.replace('*', name)) : [t]))) {

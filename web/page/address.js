@@ -25,7 +25,7 @@ export const MAX_WORD = 256;
 export const MAX_TEXT = 5000;
 /** A whole fragment longer than this is not read at all. */
 export const MAX_FRAGMENT = 1000000;
-/** The map's zoom, as <ew-vocabulary-map> allows it (map-geometry.js). */
+/** The map's zoom, as <ew-vocabulary-map> allows it (vocabulary-map/geometry.js). */
 export const ZOOM_RANGE = [0.5, 400];
 /** How far from 0 a map point in the address may lie (the maps' own points lie within about ±100). */
 export const MAX_MAP_COORDINATE = 1e6;

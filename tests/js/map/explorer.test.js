@@ -7,8 +7,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadModel, rowView } from '../../../web/index.js';
-import { placeLabels } from '../../../web/widgets/parts/label-placement.js';
-import { axisMap } from '../../../web/widgets/parts/word-axes.js';
+import { placeLabels } from '../../../web/widgets/vocabulary-map/label-placement.js';
+import { axisMap } from '../../../web/widgets/vocabulary-map/word-axes.js';
 
 const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 

@@ -50,9 +50,9 @@ function mapFigure({ title, caption, width, height, groups, draw }) {
 }
 
 function vocabularyFigure(widget, label) {
-  const groups = VOCABULARY_GROUPS.filter((group) => widget.shownGroups.has(group.key) && widget.groups[group.key]?.length);
+  const groups = widget.markedGroups;
   const how = widget.legend.textContent.replace(/ Your browser computed this map in .*$/, '');
-  const picked = widget.id_ === undefined ? '' : ` Ringed: ${label(widget.id_)} and its ${int(widget.neighbours?.length ?? 0)} closest tokens by cosine` +
+  const picked = widget.tokenId === undefined ? '' : ` Ringed: ${label(widget.tokenId)} and its ${int(widget.neighbours?.length ?? 0)} closest tokens by cosine` +
     `${widget.neighbours?.length ? ` (${widget.neighbours.map(label).join(', ')})` : ''}.`;
   const lit = widget.lit ? ` Lit: ${widget.lit.label}.` : '';
   return mapFigure({

@@ -55,7 +55,7 @@ function totalVariance(table) {
 
 /**
  * The map of a model's token table along words' directions.
- * @param {import('../index.js').Model} model
+ * @param {import('../../index.js').Model} model
  * @param {{ from: number, to: number, upFrom?: number, upTo?: number }} axes token ids:
  *   across from `from` to `to`; up from `upFrom` to `upTo`, or (without them)
  *   the most varied direction at right angles to across.

@@ -1,22 +1,23 @@
 // <ew-vocabulary-map> in words: the legend that says how the map was made
 // and what its distances mean, and the list of the picked word's closest
-// tokens, each said to be near it on the map or not.
-import { el } from './dom.js';
-import { tokenLabel } from './token-picker.js';
+// tokens, each said to be near it on the map or not. Each works on the
+// map's state (state.js).
+import { el } from '../parts/dom.js';
+import { tokenLabel } from '../parts/token-picker.js';
 import { mapDetails } from '../../index.js';
 import { float32Numbers } from '../../src/matrix.js';
-import { num } from './format.js';
+import { num } from '../parts/format.js';
 
 /** How many closest tokens the map rings and lists. */
 export const NEIGHBOURS = 10;
 
-export function writeLegend(widget) {
-  const model = widget.model;
-  const details = mapDetails(widget.map_);
+export function writeLegend(state) {
+  const model = state.model;
+  const details = mapDetails(state.map);
   const count = model.vocabSize.toLocaleString('en-US');
-  if (widget.method === 'axes' && widget.axisDetails) {
-    const { acrossShare, upShare, upKind } = widget.axisDetails;
-    const { from, to, upFrom, upTo } = widget.axes;
+  if (state.method === 'axes' && state.axisDetails) {
+    const { acrossShare, upShare, upKind } = state.axisDetails;
+    const { from, to, upFrom, upTo } = state.axes;
     const word = (id) => tokenLabel(model, id);
     const pct = (share) => `${(100 * share).toFixed(1)}%`;
     const across = `Across: the direction from ${word(from)} to ${word(to)} (the difference of their rows); each token lies as far ` +
@@ -26,27 +27,27 @@ export function writeLegend(widget) {
       ? ` Up: the direction from ${word(upFrom)} to ${word(upTo)}, made at right angles to across (its part along across taken out), ${pct(upShare)} of the variation.`
       : ` Up: the direction in which the tokens vary most at right angles to across (the first principal component of the table once ` +
         `the across direction is taken out of every row), ${pct(upShare)} of the variation.`;
-    widget.legend.textContent = `Each dot is one of the ${count} tokens. ${across}${up} Both are straight lines through the ${model.width} numbers, ` +
+    state.parts.legend.textContent = `Each dot is one of the ${count} tokens. ${across}${up} Both are straight lines through the ${model.width} numbers, ` +
       'so distances along them are real; everything else about the rows is flattened away.';
   } else if (details?.method === 'pca') {
     const [a, b] = details.varianceShare.map((s) => `${(100 * s).toFixed(1)}%`);
-    widget.legend.textContent = `Each dot is one of the ${count} tokens. PCA: across is the direction in which the token ` +
+    state.parts.legend.textContent = `Each dot is one of the ${count} tokens. PCA: across is the direction in which the token ` +
       `lists vary most (${a} of all the variation), up is the next one (${b}). Distances along these two directions are ` +
       `real, but most of the variation lies in other directions, so tokens far apart in the table can land together here.`;
   } else {
-    widget.legend.textContent = `Each dot is one of the ${count} tokens, placed by UMAP so that tokens with similar lists ` +
+    state.parts.legend.textContent = `Each dot is one of the ${count} tokens, placed by UMAP so that tokens with similar lists ` +
       `land near each other. Only neighbourhoods mean something: the axes, and the distances between dots far apart, ` +
-      `do not.${widget.computeMs === undefined ? '' : ` Your browser computed this map in ${num(widget.computeMs / 1000, 2)} s.`}`;
+      `do not.${state.computeMs === undefined ? '' : ` Your browser computed this map in ${num(state.computeMs / 1000, 2)} s.`}`;
   }
-  const name = widget.method === 'axes' ? 'Map along your own axes' : `${widget.method.toUpperCase()} map`;
-  widget.canvas.setAttribute('aria-label', `${name} of the ${count} tokens; the list below says what it shows`);
+  const name = state.method === 'axes' ? 'Map along your own axes' : `${state.method.toUpperCase()} map`;
+  state.parts.canvas.setAttribute('aria-label', `${name} of the ${count} tokens; the list below says what it shows`);
 }
 
 /** The text alternative: the picked word's closest tokens, and whether the map keeps each near it. */
-export function describeNeighbours(widget) {
-  const model = widget.model;
-  if (!model || !widget.map_ || widget.id_ === undefined) return;
-  const map = widget.map_, id = widget.id_;
+export function describeNeighbours(state) {
+  const model = state.model;
+  if (!model || !state.map || state.picked === undefined) return;
+  const map = state.map, id = state.picked;
   const points = float32Numbers(map);
   const x = points[2 * id], y = points[2 * id + 1];
   // The picked word's 10 nearest dots on the map (the smaller id first among equals): kept
@@ -63,16 +64,16 @@ export function describeNeighbours(widget) {
   }
   const nearOnMap = new Set(nearest.map(([, j]) => j));
   const word = tokenLabel(model, id);
-  const group = widget.groupOf.get(id);
-  const kept = widget.neighbours.filter((j) => nearOnMap.has(j)).length;
-  widget.listHeading.textContent = `${word}${group ? ` (${group.label.toLowerCase()})` : ''}: its ${widget.neighbours.length} closest tokens by ` +
+  const group = state.groupOf.get(id);
+  const kept = state.neighbours.filter((j) => nearOnMap.has(j)).length;
+  state.parts.listHeading.textContent = `${word}${group ? ` (${group.label.toLowerCase()})` : ''}: its ${state.neighbours.length} closest tokens by ` +
     `cosine similarity, ${kept} of them also among its ${NEIGHBOURS} nearest dots on this map` +
-    `${widget.isolated ? ' (shown alone on the map, the other tokens faded)' : ''}:`;
-  widget.list.replaceChildren(...widget.neighbours.map((j) => {
+    `${state.isolated ? ' (shown alone on the map, the other tokens faded)' : ''}:`;
+  state.parts.list.replaceChildren(...state.neighbours.map((j) => {
     const button = el('button', { type: 'button', className: 'ew-token ew-link', textContent: tokenLabel(model, j) });
-    button.addEventListener('click', () => widget.pick(j));
-    const g = widget.groupOf.get(j);
+    button.addEventListener('click', () => state.pick(j));
+    const g = state.groupOf.get(j);
     return el('li', { 'data-id': String(j) }, button,
-      el('span', { className: 'ew-muted', textContent: ` ${nearOnMap.has(j) ? 'near it on the map' : 'farther away on the map'}${g && widget.shownGroups.has(g.key) ? `; ${g.label.toLowerCase()}` : ''}` }));
+      el('span', { className: 'ew-muted', textContent: ` ${nearOnMap.has(j) ? 'near it on the map' : 'farther away on the map'}${g && state.shownGroups.has(g.key) ? `; ${g.label.toLowerCase()}` : ''}` }));
   }));
 }
