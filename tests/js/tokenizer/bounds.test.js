@@ -1,0 +1,174 @@
+// Issue 23, items 1 and 2, in the WebAssembly module: a pre-tokenizer
+// Sequence of 1,200 stages gives the Rust library's ids; a normalizer or a
+// decoder that would make the text longer than memory holds is refused by
+// name (a RangeError), having counted first, and the model works after it.
+// Issue 34: Unigram and WordPiece files of long tokens load within a stated
+// multiple of the file, or are refused before building; their searches are
+// linear in the word times the longest token, and held to what the text allows.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import rustTokenizers from 'tokenizers';
+
+import { loadModel } from '../../../web/index.js';
+import { observeInstances } from '../../../web/src/runtime.js';
+import { leaveRoomFor, modelForTokenizer } from '../helpers/big-tokenizer.js';
+import { uniformRandom } from '../helpers/text.js';
+
+const utf8 = new TextEncoder();
+const VOCAB = { '<unk>': 0, a: 1, b: 2, c: 3, abc: 4, ' ': 5, 1: 6 };
+
+function tokenizer({ normalizer = null, preTokenizer = null, decoder = null }) {
+  return JSON.stringify({
+    version: '1.0', truncation: null, padding: null, added_tokens: [], normalizer, pre_tokenizer: preTokenizer, post_processor: null, decoder,
+    model: { type: 'WordLevel', vocab: VOCAB, unk_token: '<unk>' },
+  });
+}
+
+const load = (json, rows = Object.keys(VOCAB).length) => loadModel(modelForTokenizer(utf8.encode(json), rows, 8));
+const replace = (from, to) => ({ type: 'Replace', pattern: { String: from }, content: to });
+
+test('a pre-tokenizer Sequence of 1,200 stages is applied without recursion, as Rust applies it', async () => {
+  const stages = Array.from({ length: 1200 }, (_, i) => (i % 2 ? { type: 'Split', pattern: { String: ' ' }, behavior: 'Isolated', invert: false } : { type: 'Digits', individual_digits: true }));
+  const json = tokenizer({ preTokenizer: { type: 'Sequence', pretokenizers: stages } });
+  const model = await load(json);
+  const text = 'abc 1'.repeat(200);
+  const theirs = await rustTokenizers.Tokenizer.fromString(json).encode(text, null, { addSpecialTokens: false });
+  const ours = model.encode(text);
+  assert.equal(ours.length, 600);
+  assert.deepEqual(ours, Array.from(theirs.getIds()));
+  model.dispose();
+});
+
+test('text that would grow past memory is refused by name, and the model works after', async () => {
+  // Each "a" becomes 100,000 "b": 40,000 of them would be 4 GB.
+  const model = await load(tokenizer({ normalizer: replace('a', 'b'.repeat(100000)), decoder: replace('a', 'b'.repeat(100000)) }));
+  assert.throws(() => model.encode('a'.repeat(40000)), (error) => error instanceof RangeError && /^encode: a stage would make the text .* MiB longer, more than the .* MiB there is memory for$/.test(error.message));
+  assert.throws(() => model.decode(new Array(40000).fill(VOCAB.a)), (error) => error instanceof RangeError && /^decode: a decoder would make the text .* MiB longer/.test(error.message));
+  assert.throws(() => model.trace('a'.repeat(40000)), RangeError);
+  assert.deepEqual(model.encode('c'), [VOCAB.c]);
+  assert.equal(model.decode([VOCAB.c, VOCAB.a]), `c${'b'.repeat(100000)}`);
+  model.dispose();
+  // 27 chained doublings of "a": 2^27 bytes from one, refused once past what memory holds.
+  const doubling = await load(tokenizer({ normalizer: { type: 'Sequence', normalizers: Array.from({ length: 27 }, () => replace('a', 'aa')) } }));
+  assert.throws(() => doubling.encode('a'), RangeError);
+  assert.deepEqual(doubling.encode('c'), [VOCAB.c]);
+  doubling.dispose();
+});
+
+// ---- Issue 34: Unigram and WordPiece files of long tokens, and long words ----------
+
+const letters = (random, length) => {
+  let text = '';
+  for (let i = 0; i < length; i++) text += String.fromCharCode(97 + Math.floor(random() * 26));
+  return text;
+};
+// `count` distinct tokens of `length` random letters, and the one-letter ones.
+function longTokens(count, length, seed) {
+  const random = uniformRandom(seed);
+  const tokens = new Set(Array.from('abcdefghijklmnopqrstuvwxyz'));
+  while (tokens.size < count + 26) tokens.add(letters(random, length));
+  return [...tokens];
+}
+const unigramFile = (tokens, normalizer = null, preTokenizer = null) => JSON.stringify({
+  version: '1.0', truncation: null, padding: null, added_tokens: [], normalizer, pre_tokenizer: preTokenizer, post_processor: null, decoder: null,
+  model: { type: 'Unigram', unk_id: 0, byte_fallback: false, vocab: [['<unk>', 0], ...tokens.map((t, i) => [t, -1 - i / tokens.length])] },
+});
+const wordPieceFile = (tokens, maxChars = 100) => {
+  const vocab = { '[UNK]': 0 };
+  for (const t of tokens) vocab[t] = Object.keys(vocab).length;
+  return JSON.stringify({
+    version: '1.0', truncation: null, padding: null, added_tokens: [], normalizer: null, pre_tokenizer: { type: 'WhitespaceSplit' }, post_processor: null, decoder: null,
+    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: maxChars, vocab },
+  });
+};
+
+// What loading a tokenizer.json takes in its instance, beyond the file's own
+// bytes, at the peak (WebAssembly memory never shrinks: its growth), and the
+// estimate the loader refuses with when only the file fits.
+async function loadingMemory(text, rows) {
+  const bytes = utf8.encode(text);
+  const files = modelForTokenizer(bytes, rows);
+  let instance = null, squeeze = null;
+  observeInstances((module, role) => {
+    if (role !== 'tokenizer') return;
+    instance = { module, memory: module.HEAPU8.length };
+    squeeze?.(module);
+  });
+  try {
+    const model = await loadModel(files);
+    const peak = instance.module.HEAPU8.length - instance.memory - bytes.length;
+    model.dispose();
+    // The same file with room for its text and little more: refused before building, by name.
+    squeeze = (module) => leaveRoomFor(module, bytes.length);
+    let estimate = 0;
+    await assert.rejects(loadModel(files), (error) => {
+      const match = /^tokenizer \(Uint8Array\): loading it needs about (\d+\.\d) MiB of memory/.exec(error.message);
+      assert.ok(match, error.message);
+      estimate = Number(match[1]) * 2 ** 20;
+      return true;
+    });
+    return { file: bytes.length, peak, estimate };
+  } finally {
+    observeInstances(() => {});
+  }
+}
+
+// A 9.6 MiB Unigram vocabulary of 1,000-letter tokens took 752 MiB (a trie
+// node a byte), a 77 MiB one ended in Aborted() at 5.4 GB. Now the trie is
+// about the tokens' bytes, loading takes at most 3 times the file in all,
+// and the estimate it is refused with bounds what loading takes.
+test('Unigram and WordPiece vocabularies of long, distinct tokens load within 3 times the file, or are refused first', async (t) => {
+  const tokens = longTokens(1000, 1000, 34);
+  for (const [kind, text] of [['Unigram', unigramFile(tokens)], ['WordPiece', wordPieceFile([...tokens, ...tokens.slice(26).map((t) => `##${t}`)])]]) {
+    const { file, peak, estimate } = await loadingMemory(text, tokens.length * 2 + 1);
+    t.diagnostic(`${kind}: file ${file} bytes, loading took ${peak} beyond it (${((file + peak) / file).toFixed(2)}x in all), estimate ${estimate}`);
+    assert.ok(file + peak <= 3 * file, `${kind}: loading a file of ${file} bytes took ${peak} beyond it`);
+    assert.ok(estimate >= peak && estimate <= 2 * peak, `${kind}: estimate ${estimate} bytes, loading took ${peak}`);
+  }
+  // And they give Rust's ids: long tokens, their prefixes, the letters.
+  const texts = [tokens[30], tokens[31] + tokens[32], `${tokens[40].slice(0, 500)} ${tokens[41]}x${tokens[42].slice(1)}`, 'abc'];
+  for (const text of [unigramFile(tokens.slice(0, 300)), wordPieceFile([...tokens.slice(0, 300), ...tokens.slice(26, 300).map((t) => `##${t}`)], 5000)]) {
+    const model = await load(text, 600);
+    const rust = rustTokenizers.Tokenizer.fromString(text);
+    for (const input of texts) assert.deepEqual(model.encode(input), Array.from((await rust.encode(input, null, { addSpecialTokens: false })).getIds()), input.slice(0, 40));
+    model.dispose();
+  }
+});
+
+// A 3,000-letter word took WordPiece 5.8 s (Rust: 0.76 s; its search is
+// cubic in the word, and max_input_chars_per_word may be up to 2^30), and
+// 10.7 s in the page's text box. One walk of a trie from each token's
+// start: the same ids (Rust's), at once.
+test('WordPiece cuts a word of thousands of letters as Rust does, by one walk from each token', async () => {
+  const random = uniformRandom(5);
+  const word = letters(random, 2000);
+  const tokens = [...new Set(Array.from({ length: 400 }, () => letters(random, 1 + Math.floor(random() * 3))))];
+  const text = wordPieceFile([...tokens, ...tokens.map((t) => `##${t}`)], 2 ** 30);
+  const model = await load(text, 2 * tokens.length + 1);
+  const rust = rustTokenizers.Tokenizer.fromString(text);
+  for (const input of [word, `${word.slice(0, 1000)} ${word.slice(7, 1000)}`]) {
+    const ids = model.encode(input);
+    assert.ok(ids.length > 1000);
+    assert.deepEqual(ids, Array.from((await rust.encode(input, null, { addSpecialTokens: false })).getIds()));
+  }
+  assert.throws(() => model.trace(word), /^RangeError: trace: the text is \d+ tokens long/);
+  model.dispose();
+});
+
+// A Unigram vocabulary with one 5,000-letter token: trace of a megabyte of
+// its letter took 38-45 s to refuse. The lattice's walks read as far as a
+// token goes on matching; what they read is counted, and past 32 bytes for
+// each of the text's bytes (and 64 MiB more) encode and trace stop by name.
+test('a Unigram search that would read on and on through long tokens is stopped by name, and the model works after', async () => {
+  const text = unigramFile(['a', 'b', 'a'.repeat(5000)]);
+  const model = await load(text, 4);
+  const message = /^(encode|trace): the Unigram model's search of a piece of 1048576 bytes would read more than the 100663296 bytes a text of its length may \(32 a byte, and 67108864 more in all\): the model has tokens of up to 5000 bytes, and the text matches them on and on$/;
+  assert.throws(() => model.trace('a'.repeat(2 ** 20)), (error) => error instanceof RangeError && message.test(error.message) && error.message.startsWith('trace: '));
+  assert.throws(() => model.encode('a'.repeat(2 ** 20)), (error) => error instanceof RangeError && message.test(error.message) && error.message.startsWith('encode: '));
+  // What Rust gives where the search stays within it.
+  const rust = rustTokenizers.Tokenizer.fromString(text);
+  for (const input of ['a'.repeat(5001), `${'a'.repeat(4999)}b`, 'b'.repeat(100000)]) {
+    assert.deepEqual(model.encode(input), Array.from((await rust.encode(input, null, { addSpecialTokens: false })).getIds()));
+  }
+  model.dispose();
+});
