@@ -1,9 +1,10 @@
 // loadModel from every kind of input: file paths, URLs, buffers, Blobs, HTTP
 // with range requests, Promises (a forgotten await) and fetch() Responses;
-// the wrong kinds a hurried user passes (a Map, objects JSON cannot hold,
-// paths that are no file, a detached buffer); abandoning a load with an
-// AbortSignal; sizes from the files; errors that name the file; and sharing
-// a tokenizer between models.
+// the wrong kinds a hurried user passes (a number or null for a file, an
+// empty or missing path, a string, null or an array for the options, a Map,
+// objects JSON cannot hold, paths that are no file, a detached buffer);
+// abandoning a load with an AbortSignal; sizes from the files; errors that
+// name the file; and sharing a tokenizer between models.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import { loadModel, rowView, cosine } from '../../../web/index.js';
 import { createChapterServer, listenOnLoopback } from '../../../tools/serve.mjs';
 import { makeModel, writeSafetensors } from '../helpers/fixtures.js';
 import { writeModelFiles, modelPaths } from '../helpers/model-files.js';
+import { fixture as sharedFixture, model as sharedModel, loadTheModel, stillWorks } from '../helpers/shared-model.js';
 
 const fixture = makeModel({ width: 8, context: 5 });
 const files = () => ({ weights: fixture.weights, config: fixture.config, tokenizer: fixture.tokenizer });
@@ -159,6 +161,29 @@ describe('errors name the file and leave earlier models working', () => {
       assert.equal(survivor.trace('Lily saw').tokens.length, 2);
     });
   }
+});
+
+describe('wrong arguments', () => {
+  before(loadTheModel);
+  after(() => sharedModel.dispose());
+
+  test('loadModel with inputs of the wrong kind', async () => {
+    for (const [files, message] of [
+      [{ weights: sharedFixture.weights, tokenizer: 42 }, /tokenizer must be a URL, a file path, an ArrayBuffer, a typed array, a Blob or a Response; got number 42/],
+      [{ weights: sharedFixture.weights, config: 'no such file' }, /^no such file: cannot open the file \(ENOENT\)$/],
+      [{ weights: '' }, /weights: the file name is an empty string/],
+      [{ weights: null }, /weights must be a URL, a file path, an ArrayBuffer, a typed array, a Blob or a Response; got null/],
+      [[], /the weights file \(a \.safetensors\) is required/],
+    ]) {
+      await assert.rejects(loadModel(files), (error) => error instanceof Error && message.test(error.message));
+      stillWorks();
+    }
+  });
+
+  test('loadModel with a non-object argument', async () => {
+    await assert.rejects(loadModel('model.safetensors'), TypeError);
+    await assert.rejects(loadModel(null), TypeError);
+  });
 });
 
 describe('sharing a tokenizer', () => {

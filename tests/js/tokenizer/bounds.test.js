@@ -4,13 +4,15 @@
 // name (a RangeError), having counted first, and the model works after it.
 // Issue 34: Unigram and WordPiece files of long tokens load within a stated
 // multiple of the file, or are refused before building; their searches are
-// linear in the word times the longest token, and held to what the text allows.
+// linear in the word times the longest token, and held to what the text
+// allows; decode counts the memory it needs from the ids' own tokens.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import rustTokenizers from 'tokenizers';
 
 import { loadModel } from '../../../web/index.js';
 import { observeInstances } from '../../../web/src/runtime.js';
+import { makeModel } from '../helpers/fixtures.js';
 import { leaveRoomFor, modelForTokenizer } from '../helpers/big-tokenizer.js';
 import { uniformRandom } from '../helpers/text.js';
 
@@ -53,6 +55,37 @@ test('text that would grow past memory is refused by name, and the model works a
   assert.throws(() => doubling.encode('a'), RangeError);
   assert.deepEqual(doubling.encode('c'), [VOCAB.c]);
   doubling.dispose();
+});
+
+// Issue 34: the bound was the ids times the longest token times 5, so one
+// 4 KiB token in the vocabulary made decode(encode(s)) of 1.7 MiB fail
+// ("could need 7816.3 MiB"). It is now counted from the ids' own tokens.
+test('decode counts the memory it needs from the ids\' own tokens: what fits is decoded, what cannot is refused by name', async () => {
+  // Tokens of 2, 4, ... 8,192 a's, each two of the one before.
+  const long = makeModel({ extraRows: 13 });
+  const json = JSON.parse(long.tokenizerJson);
+  for (let piece = 'a'; piece.length < 8192; piece += piece) {
+    json.model.merges.push(`${piece} ${piece}`);
+    json.model.vocab[piece + piece] = Object.keys(json.model.vocab).length;
+  }
+  const longest = json.model.vocab['a'.repeat(8192)];
+  const m = await loadModel({ weights: long.weights, tokenizer: new TextEncoder().encode(JSON.stringify(json)) });
+  try {
+    // 200,000 of the longest token are 1.5 GiB of text: more than an instance can have with its copy.
+    const count = 200_000;
+    assert.throws(() => m.decode(new Int32Array(count).fill(longest)), (error) => {
+      assert.equal(error.constructor, RangeError);
+      assert.match(error.message, new RegExp(`^decode: out of memory: the text of ${count} tokens needs \\d+\\.\\d MiB$`));
+      return true;
+    });
+    // 200,000 one-letter tokens, and 1.7 MiB of text that is not a's: decoded (both were refused).
+    assert.equal(m.decode(new Int32Array(count).fill(97)), 'a'.repeat(count));
+    const text = 'Once upon a time. '.repeat(100_000);
+    assert.equal(m.decode(m.encode(text)), text);
+    assert.equal(m.decode([97, 98]), 'ab');
+  } finally {
+    m.dispose();
+  }
 });
 
 // ---- Issue 34: Unigram and WordPiece files of long tokens, and long words ----------

@@ -5,18 +5,14 @@
 // keeps working.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Tokenizer } from '@huggingface/tokenizers';
 
 import { loadModel } from '../../../web/index.js';
 import { makeModel } from '../helpers/fixtures.js';
-import { fixture, vocabSize, width, context, model, loadTheModel, stillWorks, expectThrows } from '../helpers/shared-model.js';
+import { vocabSize, width, context, model, loadTheModel, fixtureOracle, stillWorks, expectThrows } from '../helpers/shared-model.js';
 
-let oracle;
+const oracle = fixtureOracle();
 
-before(async () => {
-  await loadTheModel();
-  oracle = new Tokenizer(JSON.parse(fixture.tokenizerJson), {});
-});
+before(loadTheModel);
 after(() => model.dispose());
 
 describe('text', () => {
