@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { observeInstances, instantiate } from '../../../web/src/runtime.js';
-import { makeModel, makeTokenizerJson } from '../helpers/fixtures.js';
+import { makeModel, makeTokenizerJson, uniformRandom } from '../helpers/fixtures.js';
 import * as ref from '../helpers/reference.js';
 
 const created = [];
@@ -26,17 +26,6 @@ const fixture = gpt2
   ? makeModel({ words, width: 768, context: 1024, seed: 7, extraRows: 50257 - Object.keys(JSON.parse(makeTokenizerJson(words)).model.vocab).length })
   : makeModel({ words, width: 64, context: 24, seed: 7 });
 const { width, context } = fixture;
-
-/** Uniform numbers in [0, 1) from a seed, so a failure can be replayed. */
-function uniform(seed) {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13; state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5; state >>>= 0;
-    return state / 4294967296;
-  };
-}
 
 const heap = (module) => module.heapAllocatedBytes();
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
@@ -60,7 +49,7 @@ test(`${calls} mixed calls: memory stops growing, views stay right, dispose free
   }
   const whole = model.wte.data;
 
-  const random = uniform(12345);
+  const random = uniformRandom(12345);  // seeded, so a failure can be replayed
   const pick = (n) => Math.floor(random() * n);
   const sentence = (n) => Array.from({ length: n }, () => words[pick(words.length)]).join('');
   const held = [];  // Traces kept alive: they must hold no WebAssembly memory.
