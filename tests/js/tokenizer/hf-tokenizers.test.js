@@ -74,7 +74,7 @@ function corpus(seed) {
   for (let i = 0; i < 2500; ++i) texts.push(randomText(random));
   // Without letters new in Unicode 17.0, which the Rust library (Unicode
   // 16.0) reads as other characters (docs/tokenizer.md; pinned in
-  // tokenizer.test.js).
+  // oracle-differences.test.js).
   for (let i = 0; i < 400; ++i) {
     const text = randomCodePoints(random, 1 + Math.floor(random() * 30));
     if (oracleSafe(text)) texts.push(text);
