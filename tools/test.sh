@@ -18,7 +18,7 @@ run_format() {
     cpp/src/layout cpp/src/session cpp/src/training cpp/src/file_io bindings web tools cpp/bench tests/fuzz \
     tests/cpp/common tests/cpp/kernels tests/cpp/formats tests/cpp/text tests/cpp/layout tests/cpp/session tests/cpp/training \
     tests/cpp/robustness_test.cc tests/cpp/fuzz_replay_test.cc
-  node tools/check/module-length.mjs web cpp bindings tests/cpp tests/fuzz
+  node tools/check/module-length.mjs web cpp bindings tests/cpp tests/fuzz tests/js
   node tools/check/comments.mjs web tools tests bindings
 }
 

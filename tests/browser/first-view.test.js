@@ -42,7 +42,7 @@ function typedTexts() {
   const texts = ['Lily', 'lily', ' Lily', '·Lily', 'girl', 'Girl', '·girl', 'red', ' red ', 'the', 'The', 'zzqx', '·', ' ',
     '0', '7', '#7', '665', String(model.wte.rows - 1), String(model.wte.rows), '#99999', '12a', '😀', 'a b'];
   for (let id = 0; id < words.length; id += 97) texts.push(words[id], words[id].replace(/^·/, ''), words[id].toLowerCase());
-  // A byte's token in lower case ("<0xc2>") is settled by the vocabulary (tests/js/first-view.test.js).
+  // A byte's token in lower case ("<0xc2>") is settled by the vocabulary (tests/js/page/first-view.test.js).
   return texts.filter((text) => !/<0x/i.test(text));
 }
 

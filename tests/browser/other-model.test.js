@@ -6,7 +6,7 @@
 // place and say why beside the picker; an address whose model cannot be
 // opened gives the page's own; weights alone open the tables by row id and
 // the page names the missing tokenizer.json (?weights= alone gives the same
-// files, tests/js/model-choice.test.js); a
+// files, tests/js/page/model-choice.test.js); a
 // training snapshot opened as a model claims no share of the whole model.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -64,7 +64,7 @@ test('a 151,936 × 896 BF16 table loads in Chromium; nearest and trace work over
   t.diagnostic(`the tables instance holds ${(result.memory / 1048576).toFixed(0)} MiB of WebAssembly memory`);
   assert.equal(result.rows, rows);
   assert.equal(result.wpe, null);
-  // The table stays in 16 bits: the instance holds less than a float32 copy would (tests/js/scale.test.js).
+  // The table stays in 16 bits: the instance holds less than a float32 copy would (tests/js/loading/scale.test.js).
   assert.equal(result.dtype, 'bfloat16');
   assert.ok(result.memory < rows * width * 2 * 2.25, `${result.memory} bytes`);
   assert.equal(result.positions, null);

@@ -14,8 +14,9 @@
 // includes everything assigned since, is its "Any". So the table here is made
 // from the same data, Unicode 9.0.0's Script property as the
 // @unicode/unicode-9.0.0 package (a dev dependency) gives it, with the code
-// points of no script (Unknown) as Any. tests/js/hf-components.test.js puts
-// every code point through both pre-tokenizers.
+// points of no script (Unknown) as Any.
+// tests/js/tokenizer/hf-components.test.js puts every code point through
+// both pre-tokenizers.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

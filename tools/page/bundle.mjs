@@ -17,7 +17,7 @@
 // Each module's import.meta.url stays its own source file's URL, so what
 // the sources find relative to themselves (the .wasm, the default model,
 // the widgets' stylesheet, KaTeX) is found at the same place from the
-// bundle. The build is deterministic: tests/js/page-bundle.test.js builds it
+// bundle. The build is deterministic: tests/js/page/bundle.test.js builds it
 // again in memory and fails when web/dist/page.js is older than its sources.
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';

@@ -8,9 +8,10 @@
 import { urlSource } from './sources/http.js';
 
 // The names the C++ loader looks for a token or position table under
-// (checkpointTableNames() in the bindings; tests/js/early-requests.test.js
-// checks that the two lists agree). Only for asking for the tables early: which
-// table is which, and whether the file is sound, the C++ loader decides.
+// (checkpointTableNames() in the bindings;
+// tests/js/loading/early-requests.test.js checks that the two lists agree).
+// Only for asking for the tables early: which table is which, and whether
+// the file is sound, the C++ loader decides.
 // The position tables first, as the C++ loader reads them: the small one
 // is asked for before the large one. (The other way round, Chromium was seen
 // to send the position table's request twice: its HTTP cache takes the

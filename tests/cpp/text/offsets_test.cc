@@ -2,8 +2,8 @@
 // from the ids by their tokens' bytes (the chapter's module's only path),
 // against the general one that carries them through the stages; and the
 // alignments of the stages that change text, as Hugging Face's
-// NormalizedString keeps them. tests/js/hf-*.test.js compares both with
-// the Rust library over every component and the real files.
+// NormalizedString keeps them. tests/js/tokenizer/hf-*.test.js compares
+// both with the Rust library over every component and the real files.
 #include <gtest/gtest.h>
 
 #include <fstream>

@@ -1,4 +1,4 @@
-// Run by tests/js/disposal.test.js as `node --expose-gc` (the test runner
+// Run by tests/js/api/disposal.test.js as `node --expose-gc` (the test runner
 // cannot pass the flag): loads four models, disposes them while an array
 // still holds them, and prints as JSON the external memory (WebAssembly
 // memories count there) the models added, loaded and then disposed, after

@@ -1,7 +1,7 @@
-// Run by tests/js/failed-instance.test.js in a process of its own: it stops
-// the shared kernels' instance (which every later test in a process would
-// need) with a trap, and prints what dot() and cosine() of plain arrays, and
-// of a model's own rows, give after it, as JSON.
+// Run by tests/js/robustness/failed-instance.test.js in a process of its
+// own: it stops the shared kernels' instance (which every later test in a
+// process would need) with a trap, and prints what dot() and cosine() of
+// plain arrays, and of a model's own rows, give after it, as JSON.
 import { observeInstances } from '../../../web/src/runtime.js';
 import { makeModel } from './fixtures.js';
 

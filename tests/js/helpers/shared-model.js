@@ -2,12 +2,17 @@
 // the check that a call left it working: the tests of wrong arguments,
 // awkward text, disposal and memory each misuse the API, then ask it again.
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Tokenizer } from '@huggingface/tokenizers';
 
 import { loadModel, rowView, dot, cosine } from '../../../web/index.js';
 import { makeModel } from './fixtures.js';
 
 export const fixture = makeModel();
 export const { vocabSize, width, context } = fixture;
+
+/** `fixture`'s tokenizer in @huggingface/tokenizers: the oracle of its ids and text. */
+export const fixtureOracle = () => new Tokenizer(JSON.parse(fixture.tokenizerJson), {});
 
 /** The model of `fixture`, once loadTheModel() has run (a live binding). */
 export let model;
@@ -34,4 +39,14 @@ export function expectThrows(call, type, message) {
     return true;
   });
   stillWorks();
+}
+
+/**
+ * One test for each [what, call, error type, message] case: the call throws
+ * exactly that error (TypeError for a wrong kind of value, RangeError for a
+ * value out of range, naming the argument and what is valid), and the model
+ * still works after it.
+ */
+export function testWrongArguments(cases) {
+  for (const [name, call, type, message] of cases) test(name, () => expectThrows(call, type, message));
 }

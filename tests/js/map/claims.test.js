@@ -1,6 +1,6 @@
-// The map's claims on the shipped model, like claims.test.js for the lists:
-// on the UMAP map the chapter's groups of words gather, far closer together
-// than random tokens lie.
+// The map's claims on the shipped model, like chapter/claims.test.js for
+// the lists: on the UMAP map the chapter's groups of words gather, far
+// closer together than random tokens lie.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 

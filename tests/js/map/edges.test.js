@@ -3,15 +3,19 @@
 // 1e-25 (whose squares underflow) gets finite PCA and UMAP coordinates, the
 // map of its directions; 16-bit `init` and `alignMap` inputs are read as
 // their numbers, not their bits; numbers that are not finite are refused
-// by name.
+// by name, and so is a table of one column, which PCA cannot map (on the
+// small shared test model, which keeps working after it).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadModel, Matrix, alignMap } from '../../../web/index.js';
+import { model as fixtureModel, loadTheModel, stillWorks } from '../helpers/shared-model.js';
 
 let model;
 before(async () => { model = await loadModel(); });
 after(() => model.dispose());
+before(loadTheModel);
+after(() => fixtureModel.dispose());
 
 /** The first `rows` rows of the default wte, times 2^`exponent` (exact). */
 function scaledRows(rows, exponent) {
@@ -52,6 +56,19 @@ test('a table of numbers near 2e19 or 1e-25 maps as the table of their direction
 test('a table whose PCA coordinates leave float32 is refused by name', async () => {
   const huge = new Matrix(Float32Array.from({ length: 30 * 4 }, (_, k) => (k % 3 ? 3e38 : -3e38)), 30, 4);
   await assert.rejects(model.map({ table: huge, method: 'pca' }), { name: 'RangeError', message: /beyond float32's range/ });
+});
+
+test('PCA of a table of one column is a RangeError that says why and what does work', async () => {
+  const table = new Matrix(Float32Array.from({ length: 20 }, (_, i) => i % 7), 20, 1, { name: 'one column' });
+  await assert.rejects(fixtureModel.map({ table, method: 'pca' }), (error) => {
+    assert.equal(error.constructor, RangeError);
+    assert.equal(error.message, "map: PCA maps a table onto its 2 main directions, so it needs at least 2 columns; " +
+      "one column has 1 (UMAP, method 'umap', maps a single column too)");
+    return true;
+  });
+  const line = await fixtureModel.map({ table, method: 'umap', neighbours: 5 });
+  assert.equal(line.rows, 20);
+  stillWorks();
 });
 
 test('a 16-bit init is read as its numbers, and one whose bits are NaN is refused', async () => {

@@ -1,8 +1,9 @@
-// The regex engine on what JavaScript cannot give it (tests/js/regex.test.js
-// compares it with JavaScript's RegExp on well-formed text): invalid UTF-8,
-// and agreement with the hand-written GPT-2 pre-tokenizer, itself checked
-// against the Rust library, on random bytes; the linear-time machine
-// against backtracking; patterns that backtrack exponentially.
+// The regex engine on what JavaScript cannot give it
+// (tests/js/tokenizer/regex.test.js compares it with JavaScript's RegExp on
+// well-formed text): invalid UTF-8, and agreement with the hand-written
+// GPT-2 pre-tokenizer, itself checked against the Rust library, on random
+// bytes; the linear-time machine against backtracking; patterns that
+// backtrack exponentially.
 #include "embeddings/text/regex/regex.h"
 
 #include <gtest/gtest.h>
