@@ -388,7 +388,8 @@ try {
         if (attribute && profile.key === 'phone' && !framesShown.has(j)) {
           framesShown.add(j);
           printFrames(one.loadFrames, `${pages[j].name} loaded`);
-          printFrames(one.afterFrames, `${pages[j].name} was used (keys, taps, the slider)`);
+          // --load-only uses nothing after the load: no frames to show for it.
+          if (!loadOnly) printFrames(one.afterFrames, `${pages[j].name} was used (keys, taps, the slider)`);
         }
       }
     }
