@@ -282,7 +282,7 @@ struct Kernels {
     cosine_scores_of(query, static_cast<const float*>(table.data), rows, cols, out);
   }
 
-#if !EMBEDDINGS_CRITICAL_MODULE
+#if !EMBEDDINGS_CHAPTER_MODULE
   // A 16-bit table's rows read as they are stored, widened in registers.
   static void cosine_scores_16(const float* query, TableNumbers table, std::size_t rows, std::size_t cols,
                                float* out) {
@@ -291,7 +291,7 @@ struct Kernels {
     cosine_scores_of(query, static_cast<const BFloat16*>(table.data), rows, cols, out);
   }
 #else
-  // The chapter's module (EMBEDDINGS_CRITICAL_MODULE) scores a 16-bit table a block of
+  // The chapter's module (EMBEDDINGS_CHAPTER_MODULE) scores a 16-bit table a block of
   // rows at a time, widened into float32 and put through the float32 loop:
   // the same numbers (widening is exact) in the same order of operations, so
   // the same scores, without the two 16-bit copies of the loop, which would

@@ -12,7 +12,7 @@ namespace {
 
 // Whether a TextSession keeps a piece cache: the chapter's module keeps
 // none (tokenizer.cpp says why), and leaves its code out.
-#if EMBEDDINGS_CRITICAL_MODULE
+#if EMBEDDINGS_CHAPTER_MODULE
 constexpr bool kKeepsPieceCache = false;
 #else
 constexpr bool kKeepsPieceCache = true;
