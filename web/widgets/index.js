@@ -17,6 +17,6 @@ export { TrainingSlider } from './training-slider.js';
 export { ChapterCode } from './chapter-code.js';
 export { VocabularyMap } from './vocabulary-map.js';
 export { WordAnalogy, WordCosine } from './word-analogy.js';
-export { RowDotProduct } from './row-dot.js';
-export { OneHotLookup } from './one-hot.js';
+export { RowDotProduct } from './row-dot-product.js';
+export { OneHotLookup } from './one-hot-lookup.js';
 export { sharedModel, modelFilesOf } from './parts/model-source.js';

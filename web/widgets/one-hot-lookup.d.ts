@@ -1,4 +1,4 @@
-// embeddings-and-position/widgets/one-hot: defines <ew-one-hot-lookup>.
+// embeddings-and-position/widgets/one-hot-lookup: defines <ew-one-hot-lookup>.
 import type { OneHotLookup } from './parts/elements.js';
 export { OneHotLookup } from './parts/elements.js';
 

@@ -1,4 +1,4 @@
-// embeddings-and-position/widgets/row-dot: defines <ew-row-dot-product>.
+// embeddings-and-position/widgets/row-dot-product: defines <ew-row-dot-product>.
 import type { RowDotProduct } from './parts/elements.js';
 export { RowDotProduct } from './parts/elements.js';
 
