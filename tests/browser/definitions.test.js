@@ -84,3 +84,29 @@ test('an element under its old name, without the ew- prefix, still works for one
   assert.deepEqual(notes.map((m) => m.type), ['warning'], 'one note, however many elements use the old name');
   assert.deepEqual(page.problems, []);
 });
+
+/** A fresh page of the server's origin with no widget module loaded. */
+async function blankPage() {
+  const fresh = await openPage(browser);
+  await fresh.route('**/blank.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title><body></body>' }));
+  await fresh.goto(`${server.origin}/web/blank.html`);
+  return fresh;
+}
+
+test('a <ew-word-pairs> whose <ew-nearest-words> is defined after it makes its words buttons once that one is', async () => {
+  const fresh = await blankPage();
+  const before = await fresh.evaluate(async () => {
+    document.body.innerHTML = '<ew-nearest-words id="nearest"></ew-nearest-words><ew-word-pairs id="pairs" for="nearest" pairs="·girl ·boy"></ew-word-pairs>';
+    await import('/web/widgets/word-pairs.js');
+    const pairs = document.getElementById('pairs');
+    await pairs.updated;
+    return { buttons: pairs.querySelectorAll('button').length, words: pairs.querySelectorAll('.ew-token').length };
+  });
+  assert.deepEqual(before, { buttons: 0, words: 2 });
+  await fresh.evaluate(() => import('/web/widgets/nearest-words.js'));
+  await fresh.waitForFunction(() => document.getElementById('pairs').querySelectorAll('button.ew-token').length === 2);
+  await fresh.locator('#pairs button', { hasText: '·boy' }).click();
+  await fresh.waitForFunction(() => document.getElementById('nearest').word === '·boy');
+  assert.deepEqual(fresh.problems, []);
+  await fresh.context().close();
+});

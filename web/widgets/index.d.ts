@@ -12,6 +12,8 @@ import './trace-table.js';
 import './training-slider.js';
 import './vocabulary-map.js';
 import './word-analogy.js';
+import './word-cosine.js';
+import './word-pairs.js';
 
 export {
   ChapterCode, DotProduct, EmbeddingTable, NearestWords, OneHotLookup, PositionMap, RowDotProduct, TraceTable, TrainingSlider,
