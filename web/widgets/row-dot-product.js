@@ -13,8 +13,7 @@
 import { dot, cosine, rowView } from '../index.js';
 import { ModelWidget } from './parts/model-widget.js';
 import { el, uniqueId } from './parts/dom.js';
-import { tableImage, legend } from './parts/color.js';
-import { tableLimit } from './embedding-table.js';
+import { tableImage, legend, tableLimit } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { TokenPicker, hasTokenizer, tokenLabel } from './parts/token-picker.js';
 import { findTokenId } from '../src/model/for-widgets.js';
