@@ -115,15 +115,15 @@ TEST(ModelSession, LoadsAndComputesOverItsWorkspace) {
   for (const void* p :
        {static_cast<const void*>(session.tables().wte().numbers.data),
         static_cast<const void*>(session.tables().wpe().numbers.data),
-        static_cast<const void*>(session.query()), static_cast<const void*>(session.map_block()),
+        static_cast<const void*>(session.query()), static_cast<const void*>(session.matrix_block()),
         static_cast<const void*>(session.result_ids())})
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % embeddings::kBufferAlignment, 0u);
 
   // The position map, whole and by row blocks, agree.
-  ASSERT_TRUE(session.cosine_map(kWpe)) << session.error();
-  const std::vector<float> whole(session.map_block(), session.map_block() + 16 * 16);
-  ASSERT_TRUE(session.cosine_map_rows(kWpe, 3, 5)) << session.error();
-  for (std::size_t j = 0; j < 16; ++j) EXPECT_NEAR(session.map_block()[j], whole[3 * 16 + j], 1e-6);
+  ASSERT_TRUE(session.cosine_matrix(kWpe)) << session.error();
+  const std::vector<float> whole(session.matrix_block(), session.matrix_block() + 16 * 16);
+  ASSERT_TRUE(session.cosine_matrix_rows(kWpe, 3, 5)) << session.error();
+  for (std::size_t j = 0; j < 16; ++j) EXPECT_NEAR(session.matrix_block()[j], whole[3 * 16 + j], 1e-6);
 }
 
 TEST(ModelSession, RefusesWhatItCannotDoWithAMessage) {
@@ -133,7 +133,7 @@ TEST(ModelSession, RefusesWhatItCannotDoWithAMessage) {
   EXPECT_FALSE(empty.nearest_to_query(1));
   EXPECT_EQ(empty.error(), "no model is loaded");
   EXPECT_FALSE(empty.embed(0));
-  EXPECT_FALSE(empty.cosine_map(kWpe));
+  EXPECT_FALSE(empty.cosine_matrix(kWpe));
   EXPECT_EQ(empty.error(), "no model is loaded");
 
   ModelSession session;
@@ -142,10 +142,10 @@ TEST(ModelSession, RefusesWhatItCannotDoWithAMessage) {
   EXPECT_EQ(session.error(), "token id 100 is outside the token table");
   EXPECT_FALSE(session.nearest_to_token(1, 0));
   EXPECT_FALSE(session.nearest_to_token(1, 101));
-  EXPECT_FALSE(session.cosine_map(2));
+  EXPECT_FALSE(session.cosine_matrix(2));
   EXPECT_EQ(session.error(), "table 2 does not exist (0 is wte, 1 is wpe)");
-  EXPECT_FALSE(session.cosine_map_rows(-1, 0, 1));
-  EXPECT_FALSE(session.cosine_map_rows(kWpe, 5, 9));
+  EXPECT_FALSE(session.cosine_matrix_rows(-1, 0, 1));
+  EXPECT_FALSE(session.cosine_matrix_rows(kWpe, 5, 9));
   EXPECT_EQ(session.error(), "bad row range");
   EXPECT_EQ(session.table_buffer(2), nullptr);  // after finish(), and for a table that does not exist
   const std::int32_t outside[] = {100};
@@ -247,7 +247,7 @@ TEST(ModelSession, TracesAModelWithoutAPositionTableAsItsTokenRows) {
       EXPECT_EQ(session.position_rows()[i * width + k], 0.0f);
     }
   EXPECT_FALSE(session.embed(embeddings::kTraceTokensWithoutPositionTable + 1));
-  EXPECT_FALSE(session.cosine_map(kWpe));
+  EXPECT_FALSE(session.cosine_matrix(kWpe));
   EXPECT_NE(session.error().find("no position table: it uses rotary positions"), std::string::npos);
   ASSERT_TRUE(session.nearest_to_token(5, 3)) << session.error();
   EXPECT_EQ(results(session),
@@ -281,7 +281,7 @@ std::string random_16bit(kernels::NumberFormat format, std::size_t count, std::m
 
 // A 16-bit checkpoint stays 16-bit in memory, and everything the session
 // computes over it is bit for bit what it computes over the same numbers
-// stored as float32: the trace, nearest by id and by vector, the cosine maps.
+// stored as float32: the trace, nearest by id and by vector, the cosine matrices.
 TEST(ModelSession, A16BitCheckpointComputesBitForBitAsItsFloat32Conversion) {
   std::mt19937 random(5);
   const std::size_t vocab = 203, context = 12, width = 37;
@@ -331,13 +331,13 @@ TEST(ModelSession, A16BitCheckpointComputesBitForBitAsItsFloat32Conversion) {
       EXPECT_EQ(results(sixteen), results(thirty_two));
       EXPECT_TRUE(same_floats(sixteen.result_scores(), thirty_two.result_scores(), 7));
 
-      ASSERT_TRUE(sixteen.cosine_map_rows(kWte, 40, 50)) << sixteen.error();
-      ASSERT_TRUE(thirty_two.cosine_map_rows(kWte, 40, 50)) << thirty_two.error();
-      EXPECT_TRUE(same_floats(sixteen.map_block(), thirty_two.map_block(), 10 * vocab));
+      ASSERT_TRUE(sixteen.cosine_matrix_rows(kWte, 40, 50)) << sixteen.error();
+      ASSERT_TRUE(thirty_two.cosine_matrix_rows(kWte, 40, 50)) << thirty_two.error();
+      EXPECT_TRUE(same_floats(sixteen.matrix_block(), thirty_two.matrix_block(), 10 * vocab));
       if (with_positions) {
-        ASSERT_TRUE(sixteen.cosine_map(kWpe)) << sixteen.error();
-        ASSERT_TRUE(thirty_two.cosine_map(kWpe)) << thirty_two.error();
-        EXPECT_TRUE(same_floats(sixteen.map_block(), thirty_two.map_block(), context * context));
+        ASSERT_TRUE(sixteen.cosine_matrix(kWpe)) << sixteen.error();
+        ASSERT_TRUE(thirty_two.cosine_matrix(kWpe)) << thirty_two.error();
+        EXPECT_TRUE(same_floats(sixteen.matrix_block(), thirty_two.matrix_block(), context * context));
       }
     }
   }

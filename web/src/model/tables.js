@@ -207,9 +207,9 @@ export class TablesHost {
       resultIds: session.resultIds(),
       resultScores: session.resultScores(),
       resultCount: session.resultCountAddress(),
-      mapBlock: session.mapBlock(),
+      matrixBlock: session.matrixBlock(),
     };
-    this.mapBlockSize = module.mapBlockSize();
+    this.matrixBlockSize = module.matrixBlockSize();
     // What lets go of references into the instance on dispose() (the Model's views).
     this.onDispose = [];
     registerHost(this);
