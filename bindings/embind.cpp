@@ -123,8 +123,8 @@ EMSCRIPTEN_BINDINGS(embeddings) {
                 optional_override([](const M& s) { return std::string(s.tables().family().family); }))
       .function("parameterCount",
                 optional_override([](const M& s) { return double(s.tables().parameter_count()); }))
-      .function("tokenTableName", optional_override([](const M& s) { return s.tables().wte_name(); }))
-      .function("positionTableName", optional_override([](const M& s) { return s.tables().wpe_name(); }))
+      .function("wteName", optional_override([](const M& s) { return s.tables().wte_name(); }))
+      .function("wpeName", optional_override([](const M& s) { return s.tables().wpe_name(); }))
       .function("metadataJson",
                 optional_override([](const M& s) { return address(s.metadata_json().data()); }))
       .function("metadataJsonLength", optional_override([](const M& s) { return s.metadata_json().size(); }))
@@ -148,12 +148,12 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("sumsBuffer", &address_of<&M::sums, M>)
       .function("matrixBlock", optional_override([](const M& s) { return address(s.matrix_block()); }))
       // Computations
-      .function("embed", &M::embed)
+      .function("trace", &M::trace)
       .function("nearestToToken", &M::nearest_to_token)
       .function("nearestToQuery", &M::nearest_to_query)
       .function("cosineMatrixRows", &M::cosine_matrix_rows)
       .function("cosineMatrix", &M::cosine_matrix)
-      .function("timesWte", &M::token_table_times);
+      .function("vectorTimesWte", &M::vector_times_wte);
   class_<T>("TextSession")
       .constructor(&new_text_session, emscripten::allow_raw_pointers())
       .function("error", &T::error)
@@ -175,7 +175,7 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("maxTokenBytes",
                 optional_override([](const T& s) { return s.tokenizer().max_token_bytes(); }))
       .function("tokenText",
-                optional_override([](const T& s, int id) { return s.tokenizer().token_display(id); }))
+                optional_override([](const T& s, int id) { return s.tokenizer().token_text(id); }))
       .function("vocabularyJson", &T::vocabulary_json)
       .function("tokenId", optional_override([](const T& s, const std::string& text) {
                   return s.tokenizer().token_id(text);

@@ -199,7 +199,7 @@ void ModelSession::set_rows_with_tokens(std::size_t rows) {
 
 bool ModelSession::check_loaded() { return loaded_ || fail("no model is loaded"); }
 
-bool ModelSession::embed(std::size_t n) {
+bool ModelSession::trace(std::size_t n) {
   if (!check_loaded()) return false;
   if (n > trace_capacity_) return fail("more tokens than the context holds");
   const std::int32_t* ids = workspace_.ids.data();
@@ -282,7 +282,7 @@ bool ModelSession::cosine_matrix(int table) {
   return true;
 }
 
-bool ModelSession::token_table_times(std::size_t begin, std::size_t count) {
+bool ModelSession::vector_times_wte(std::size_t begin, std::size_t count) {
   // Before loading wte has no rows, so any rows are out of range. The sum in
   // double cannot wrap, and rounds only above 2^53, far past any table.
   const TableView wte = tables_.wte();

@@ -230,7 +230,7 @@ export class Model {
     }
     const n = ids.length, d = tables.width, { module, pointers } = tables;
     module.HEAP32.set(ids, pointers.ids >>> 2);
-    if (!tables.session.embed(n)) throw new Error(`trace: ${tables.session.error()}`);
+    if (!tables.session.trace(n)) throw new Error(`trace: ${tables.session.error()}`);
     // new + set copies faster than slice() in V8.
     const copy = (pointer) => {
       const out = new Float32Array(n * d);
@@ -444,7 +444,7 @@ export class Model {
     for (let begin = 0; begin < rows; begin += tables.chunk) {
       const count = Math.min(tables.chunk, rows - begin);
       scratch.set(ArrayBuffer.isView(vector) ? vector.subarray(begin, begin + count) : vector.slice(begin, begin + count));
-      if (!tables.session.timesWte(begin, count)) throw new Error(`vectorTimesWte: ${tables.session.error()}`);
+      if (!tables.session.vectorTimesWte(begin, count)) throw new Error(`vectorTimesWte: ${tables.session.error()}`);
     }
     return tables.floats(tables.pointers.query, tables.width).slice();
   }

@@ -185,8 +185,8 @@ export class TablesHost {
     /** Whether that is the most the model reads (else the most a trace holds, below the model's context). */
     this.traceIsContext = this.hasPositionTable || this.traceCapacity === this.context;
     this.family = session.family();
-    this.tokenTableName = session.tokenTableName();
-    this.positionTableName = session.positionTableName();
+    this.wteName = session.wteName();
+    this.wpeName = session.wpeName();
     this.metadata = JSON.parse(readUtf8(module, session.metadataJson(), session.metadataJsonLength()));
     this.layers = session.configLayers() || undefined;
     this.heads = session.configHeads() || undefined;

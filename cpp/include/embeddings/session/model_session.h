@@ -93,14 +93,14 @@ class ModelSession {
   // token table that have no token. All rows by default.
   void set_rows_with_tokens(std::size_t rows);
 
-  // Most tokens one embed() takes: the rows of wpe, or
+  // Most tokens one trace() takes: the rows of wpe, or
   // kTraceTokensWithoutPositionTable for a model that has none.
   std::size_t trace_capacity() const { return trace_capacity_; }
 
   // ---- Workspace -------------------------------------------------------------
-  // Filled by the caller before embed(): up to trace_capacity() token ids.
+  // Filled by the caller before trace(): up to trace_capacity() token ids.
   std::int32_t* ids() { return workspace_.ids.data(); }
-  // embed()'s results, trace_capacity() × width() each. Without a position
+  // trace()'s results, trace_capacity() × width() each. Without a position
   // table, position_rows() stays zero and sum_rows() are the token rows.
   const float* token_rows() const { return workspace_.token_rows.data(); }
   const float* position_rows() const { return workspace_.position_rows.data(); }
@@ -124,7 +124,7 @@ class ModelSession {
 
   // ---- Computations over the workspace ---------------------------------------
   // The trace of the n ids at ids(): fills the three row blocks.
-  bool embed(std::size_t n);
+  bool trace(std::size_t n);
   // The k tokens closest to row `id` of wte (not listing `id` itself), or
   // to the vector at query(). Results at result_ids(), result_scores().
   // For a 16-bit wte, nearest_to_token() leaves the row, widened, at query().
@@ -142,7 +142,7 @@ class ModelSession {
   // caller zeroes them first, then a vector longer than a chunk goes through
   // chunk by chunk (kernels::vector_times_table; the chapter's one-hot
   // lookup as a product). wte only: the page's module has no room for more.
-  bool token_table_times(std::size_t begin, std::size_t count);
+  bool vector_times_wte(std::size_t begin, std::size_t count);
 
  private:
   // Every buffer read_header() allocates besides the tables. It counts them

@@ -188,7 +188,7 @@ class Tokenizer {
 
   // How the book shows a token (token_display.h): "·girl" for " girl". An
   // added token shows its content unchanged. Empty for an unknown id.
-  std::string token_display(std::int32_t id) const;
+  std::string token_text(std::int32_t id) const;
 
   // The id of the single token that `text` names, or -1. Looked up in this
   // order: (1) `text` read as a display form ("·", "↵", "⇥" and "<0xNN>"
