@@ -68,17 +68,17 @@ EMSCRIPTEN_KEEPALIVE void embeddings_accumulate_dot_and_norms(const float* a, co
 EMSCRIPTEN_KEEPALIVE float embeddings_cosine_from_sums(const double* sums) {
   return kernels::cosine_from_sums(sums[0], sums[1], sums[2]);
 }
-// The cosine map of a (rows, cols) table outside any model: all of it
+// The cosine matrix of a (rows, cols) table outside any model: all of it
 // (rows * rows floats into `out`), or rows [begin, end) of it; `scratch`
 // holds `rows` floats.
-EMSCRIPTEN_KEEPALIVE void embeddings_cosine_map(const float* table, std::size_t rows, std::size_t cols,
-                                                float* scratch, float* out) {
-  kernels::cosine_map(table, rows, cols, scratch, out);
+EMSCRIPTEN_KEEPALIVE void embeddings_cosine_matrix(const float* table, std::size_t rows, std::size_t cols,
+                                                   float* scratch, float* out) {
+  kernels::cosine_matrix(table, rows, cols, scratch, out);
 }
-EMSCRIPTEN_KEEPALIVE void embeddings_cosine_map_rows(const float* table, std::size_t rows, std::size_t cols,
-                                                     std::size_t begin, std::size_t end, float* scratch,
-                                                     float* out) {
-  kernels::cosine_map_rows(table, rows, cols, begin, end, scratch, out);
+EMSCRIPTEN_KEEPALIVE void embeddings_cosine_matrix_rows(const float* table, std::size_t rows,
+                                                        std::size_t cols, std::size_t begin, std::size_t end,
+                                                        float* scratch, float* out) {
+  kernels::cosine_matrix_rows(table, rows, cols, begin, end, scratch, out);
 }
 }
 
@@ -123,8 +123,8 @@ EMSCRIPTEN_BINDINGS(embeddings) {
                 optional_override([](const M& s) { return std::string(s.tables().family().family); }))
       .function("parameterCount",
                 optional_override([](const M& s) { return double(s.tables().parameter_count()); }))
-      .function("tokenTableName", optional_override([](const M& s) { return s.tables().wte_name(); }))
-      .function("positionTableName", optional_override([](const M& s) { return s.tables().wpe_name(); }))
+      .function("wteName", optional_override([](const M& s) { return s.tables().wte_name(); }))
+      .function("wpeName", optional_override([](const M& s) { return s.tables().wpe_name(); }))
       .function("metadataJson",
                 optional_override([](const M& s) { return address(s.metadata_json().data()); }))
       .function("metadataJsonLength", optional_override([](const M& s) { return s.metadata_json().size(); }))
@@ -146,14 +146,14 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("vectorA", &address_of<&M::vector_a, M>)
       .function("vectorB", &address_of<&M::vector_b, M>)
       .function("sumsBuffer", &address_of<&M::sums, M>)
-      .function("mapBlock", optional_override([](const M& s) { return address(s.map_block()); }))
+      .function("matrixBlock", optional_override([](const M& s) { return address(s.matrix_block()); }))
       // Computations
-      .function("embed", &M::embed)
+      .function("trace", &M::trace)
       .function("nearestToToken", &M::nearest_to_token)
       .function("nearestToQuery", &M::nearest_to_query)
-      .function("cosineMapRows", &M::cosine_map_rows)
-      .function("cosineMap", &M::cosine_map)
-      .function("timesWte", &M::token_table_times);
+      .function("cosineMatrixRows", &M::cosine_matrix_rows)
+      .function("cosineMatrix", &M::cosine_matrix)
+      .function("vectorTimesWte", &M::vector_times_wte);
   class_<T>("TextSession")
       .constructor(&new_text_session, emscripten::allow_raw_pointers())
       .function("error", &T::error)
@@ -175,7 +175,7 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("maxTokenBytes",
                 optional_override([](const T& s) { return s.tokenizer().max_token_bytes(); }))
       .function("tokenText",
-                optional_override([](const T& s, int id) { return s.tokenizer().token_display(id); }))
+                optional_override([](const T& s, int id) { return s.tokenizer().token_text(id); }))
       .function("vocabularyJson", &T::vocabulary_json)
       .function("tokenId", optional_override([](const T& s, const std::string& text) {
                   return s.tokenizer().token_id(text);
@@ -188,8 +188,8 @@ EMSCRIPTEN_BINDINGS(embeddings) {
   function("prefixBytes", optional_override([]() { return embeddings::kPrefixBytes; }));
   // The chunk every instance's vector scratch holds (embeddings::kVectorChunk).
   function("vectorChunk", optional_override([]() { return embeddings::kVectorChunk; }));
-  // Numbers in a block of a cosine map (embeddings::kMapBlock).
-  function("mapBlockSize", optional_override([]() { return embeddings::kMapBlock; }));
+  // Numbers in a block of a cosine matrix (embeddings::kMatrixBlock).
+  function("matrixBlockSize", optional_override([]() { return embeddings::kMatrixBlock; }));
   // For the tests only (the package does not export it): bytes malloc has
   // handed out and not yet had back, to check that calls leave nothing behind.
   function("heapAllocatedBytes", optional_override([]() {

@@ -166,8 +166,8 @@ EMSCRIPTEN_KEEPALIVE std::size_t layout_umap_edges(const layout::UmapLayout* uma
 EMSCRIPTEN_KEEPALIVE bool layout_umap_exact(const layout::UmapLayout* umap) {
   return umap->exact_neighbours();
 }
-EMSCRIPTEN_KEEPALIVE const float* layout_umap_embedding(const layout::UmapLayout* umap) {
-  return umap->embedding().data();
+EMSCRIPTEN_KEEPALIVE const float* layout_umap_coords(const layout::UmapLayout* umap) {
+  return umap->coords().data();
 }
 EMSCRIPTEN_KEEPALIVE void layout_umap_free(layout::UmapLayout* umap) { delete umap; }
 

@@ -53,7 +53,7 @@ build_wasm() {
   emscripten_env
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/wasm -j"$jobs"
-  ls -l web/dist/embeddings.wasm | awk '{print "web/dist/embeddings.wasm: " $5 " bytes (the critical path: at most 150 KB)"}'
+  ls -l web/dist/embeddings.wasm | awk '{print "web/dist/embeddings.wasm: " $5 " bytes (the module the chapter loads first: at most 150 KB)"}'
   ls -l web/dist/embeddings-full.wasm | awk '{print "web/dist/embeddings-full.wasm: " $5 " bytes (fetched for a tokenizer with a Sequence or Split pre-tokenizer or an NFC or NFD normalizer)"}'
   ls -l web/dist/layout.wasm | awk '{print "web/dist/layout.wasm: " $5 " bytes (the vocabulary map, loaded by model.map only)"}'
   build_page

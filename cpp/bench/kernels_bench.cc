@@ -300,7 +300,7 @@ void OneHotAsALookup(benchmark::State& state) {
 }
 BENCHMARK(OneHotAsALookup);
 
-// ---- The 128 × 128 position cosine map ----------------------------------------
+// ---- The 128 × 128 position cosine matrix -------------------------------------
 
 void PositionMap_Reference(benchmark::State& state) {
   const auto wpe = data().tables.wpe();
@@ -316,13 +316,13 @@ void PositionMap_Reference(benchmark::State& state) {
 }
 BENCHMARK(PositionMap_Reference)->Unit(benchmark::kMicrosecond);
 
-// Row by row: one cosine_scores per row (cosine_map_rows over every row).
+// Row by row: one cosine_scores per row (cosine_matrix_rows over every row).
 void PositionMap_Rows(benchmark::State& state) {
   const auto& tables = data().tables;
   const auto wpe = tables.wpe();
   std::vector<float> map(wpe.rows * wpe.rows), scratch(wpe.rows);
   for (auto _ : state) {
-    k::cosine_map_rows(wpe.numbers, wpe.rows, wpe.cols, 0, wpe.rows, scratch.data(), map.data());
+    k::cosine_matrix_rows(wpe.numbers, wpe.rows, wpe.cols, 0, wpe.rows, scratch.data(), map.data());
     benchmark::DoNotOptimize(map.data());
   }
   state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));
@@ -330,13 +330,13 @@ void PositionMap_Rows(benchmark::State& state) {
 }
 BENCHMARK(PositionMap_Rows)->Unit(benchmark::kMicrosecond);
 
-// Each pair once, mirrored (cosine_map): what the module computes for model.wpe.
+// Each pair once, mirrored (cosine_matrix): what the module computes for model.wpe.
 void PositionMap(benchmark::State& state) {
   const auto& tables = data().tables;
   const auto wpe = tables.wpe();
   std::vector<float> map(wpe.rows * wpe.rows), scratch(wpe.rows);
   for (auto _ : state) {
-    k::cosine_map(wpe.numbers, wpe.rows, wpe.cols, scratch.data(), map.data());
+    k::cosine_matrix(wpe.numbers, wpe.rows, wpe.cols, scratch.data(), map.data());
     benchmark::DoNotOptimize(map.data());
   }
   state.SetBytesProcessed(state.iterations() * wpe.rows * wpe.cols * sizeof(float));

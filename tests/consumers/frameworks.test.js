@@ -165,7 +165,9 @@ test('every entry in plain Node (a server render, Astro\'s frontmatter, a Worker
   assert.deepEqual({ customElements, document, HTMLElement }, { customElements: 'undefined', document: 'undefined', HTMLElement: 'undefined' });
   assert.ok(exports['embeddings-and-position'].includes('loadModel'));
   assert.ok(exports['embeddings-and-position/widgets'].includes('TraceTable'));
-  assert.equal(Object.keys(exports).length, 14, 'the API, the widgets, the definitions and each element module');
+  // 13 elements, each with its module, and the previous version's row-dot and one-hot (deprecated).
+  assert.equal(Object.keys(exports).length, 18, 'the API, the widgets, the definitions and each element module');
+  assert.deepEqual(exports['embeddings-and-position/widgets/nearest-words'], ['NearestWords', 'WordPairs'], 'a deprecated entry exports what it did');
   for (const [entry, names] of Object.entries(exports)) assert.ok(names.length > 0, `${entry} exports its classes`);
 });
 

@@ -8,6 +8,12 @@ import {
 import { sharedModel, WordCosine, type FigureOptions, type NearestWords, type TrainingSlider, type MapViewState } from 'embeddings-and-position/widgets';
 import { deferWidgetDefinitions, defineDeferredWidgets } from 'embeddings-and-position/widgets/definitions';
 import 'embeddings-and-position/widgets/nearest-words';
+// Each element's own entry, named after its tag, and the previous version's names for two of them (deprecated).
+import { WordPairs } from 'embeddings-and-position/widgets/word-pairs';
+import { OneHotLookup } from 'embeddings-and-position/widgets/one-hot-lookup';
+import type { RowDotProduct } from 'embeddings-and-position/widgets/row-dot-product';
+import { WordPairs as OldWordPairs } from 'embeddings-and-position/widgets/nearest-words';
+import { RowDotProduct as OldRowDotProduct } from 'embeddings-and-position/widgets/row-dot';
 
 async function chapter(): Promise<void> {
   const model: Model = await loadModel();
@@ -191,3 +197,15 @@ void figures;
 
 void startUp;
 void widgets;
+
+// Each element's entry types its element; a deprecated entry's class is the same class.
+function entries(): void {
+  const pairs: WordPairs | null = document.querySelector('ew-word-pairs');
+  const lookup: OneHotLookup = new OneHotLookup();
+  const rowDot: RowDotProduct | null = document.querySelector('ew-row-dot-product');
+  const samePairs: OldWordPairs | null = pairs;
+  const sameRowDot: OldRowDotProduct | null = rowDot;
+  const isRowDot: boolean = document.body instanceof OldRowDotProduct;
+  void [samePairs?.pairs, lookup.tokenId, sameRowDot?.pair, isRowDot];
+}
+void entries;

@@ -23,7 +23,7 @@ import os from 'node:os';
 import { loadModel, rowView, dot, cosine, backend, defaultModelFiles } from '../../web/index.js';
 import { makeModel, makeTokenizerJson } from '../../tests/js/helpers/fixtures.js';
 import * as runtime from '../../web/src/runtime.js';
-import { fastCosine, fastCosineMap, fastDot, fastNearest, inverseNorms } from './plain-js.mjs';
+import { fastCosine, fastCosineMatrix, fastDot, fastNearest, inverseNorms } from './plain-js.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -231,7 +231,7 @@ function checkAgreement(inputs) {
   fastNearest(wteFlat, wteInverse, vocabSize, width, idA, 10, topIds, topScores);
   for (let i = 0; i < 10; i++) check('nearest scores', topScores[i], apiTop[i].score, 1e-5);
   const apiMap = model.cosineMatrix(model.wpe).data;
-  fastCosineMap(wpeFlat, wpeInverse, context, width, mapOut);
+  fastCosineMatrix(wpeFlat, wpeInverse, context, width, mapOut);
   for (let i = 0; i < apiMap.length; i += 97) check('map cells', mapOut[i], apiMap[i], 1e-5);
 }
 
@@ -272,7 +272,7 @@ function benchCases(inputs) {
     {
       key: 'map', label: `position map, ${context} × ${context}`, items: context * context, unit: ' cells',
       a: () => wpeRows.map((p) => wpeRows.map((q) => chapterCosine(p, q)))[1][2],
-      b: () => fastCosineMap(wpeFlat, wpeInverse, context, width, mapOut)[130],
+      b: () => fastCosineMatrix(wpeFlat, wpeInverse, context, width, mapOut)[130],
       c: () => model.cosineMatrix(model.wpe).data[130],
     },
     {

@@ -83,7 +83,7 @@ export function fastNearest(flat, inverse, rows, cols, query, k, outIds, outScor
 }
 
 /** The n × n cosine map with precomputed inverse norms: each pair once, four at a time. */
-export function fastCosineMap(flat, inverse, n, cols, out) {
+export function fastCosineMatrix(flat, inverse, n, cols, out) {
   const put = (i, j, dotProduct) => {
     let c = dotProduct * inverse[i] * inverse[j];
     c = c > 1 ? 1 : c < -1 ? -1 : c;

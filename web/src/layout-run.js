@@ -145,7 +145,7 @@ export class LayoutJob {
   /** The finished map: { points (rows × 2, a copy), epochs } for UMAP, { points, varianceShare, solver, passes } for PCA. */
   result() {
     const { module, spec } = this;
-    const pointer = this.umap ? module._layout_umap_embedding(this.handle) : module._layout_pca_coords(this.handle);
+    const pointer = this.umap ? module._layout_umap_coords(this.handle) : module._layout_pca_coords(this.handle);
     const points = new Float32Array(spec.rows * 2);
     points.set(module.HEAPF32.subarray(pointer >> 2, (pointer >> 2) + spec.rows * 2));
     if (this.umap) return { points, epochs: module._layout_umap_epochs(this.handle) };

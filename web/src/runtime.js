@@ -2,8 +2,8 @@
 // needed: the package gives every model its own instance (docs/design.md
 // says why), plus one for vectors that live outside any model.
 //
-// There are two builds of the module (CMakeLists.txt): embeddings.wasm, on
-// the chapter's critical path, and embeddings-full.wasm, which adds the
+// There are two builds of the module (CMakeLists.txt): embeddings.wasm, the
+// chapter's module, loaded first, and embeddings-full.wasm, which adds the
 // Split pre-tokenizer and its regex engine (today's tokenizers: Llama 3,
 // GPT-4o...) and the NFC and NFD normalizers (Qwen 3). The full one, and
 // its loader, are fetched only when a tokenizer needs them.
@@ -14,7 +14,7 @@ import { guardedInstantiation, registerGuard } from './instance-guard.js';
 import { yieldToMain } from './event-loop.js';
 
 const builds = {
-  critical: {
+  chapter: {
     wasmUrl: () => packageFile('web/dist/embeddings.wasm', () => new URL('../dist/embeddings.wasm', import.meta.url)),
     create: async () => createEmbeddingsModule,
   },
@@ -83,12 +83,12 @@ const GUARD_WORDS = {
 
 /**
  * A fresh instance of the module: its own memory, its own C++ objects.
- * `full`: of embeddings-full.wasm rather than the critical-path build.
+ * `full`: of embeddings-full.wasm rather than the chapter's build (embeddings.wasm).
  */
 export async function instantiate(role = 'kernels', { full = false } = {}) {
-  const build = builds[full ? 'full' : 'critical'];
-  compiled[full ? 'full' : 'critical'] ??= Promise.all([compileWasm(build.wasmUrl()), build.create()]);
-  const [wasmModule, create] = await compiled[full ? 'full' : 'critical'];
+  const build = builds[full ? 'full' : 'chapter'];
+  compiled[full ? 'full' : 'chapter'] ??= Promise.all([compileWasm(build.wasmUrl()), build.create()]);
+  const [wasmModule, create] = await compiled[full ? 'full' : 'chapter'];
   const done = await ownTurn();
   try {
     // Stopped at its first failure inside WebAssembly (instance-guard.js).

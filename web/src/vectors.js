@@ -21,13 +21,13 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 // (about 35 ms at the limits on the machine of docs/benchmarks.md) and the
 // instance that computes it never grows for good by more than the table.
 /** Most rows: a map of 2048 × 2048 numbers is 16 MiB. */
-export const MAX_MAP_ROWS = 2048;
+export const MAX_MATRIX_ROWS = 2048;
 /** Most multiply-adds (rows × rows × cols), 2^30. */
-export const MAX_MAP_MULTIPLY_ADDS = 2 ** 30;
+export const MAX_MATRIX_MULTIPLY_ADDS = 2 ** 30;
 /** Most numbers in a table outside any model, which is copied into the shared instance (64 MiB). */
-export const MAX_MAP_TABLE_NUMBERS = 2 ** 24;
+export const MAX_MATRIX_TABLE_NUMBERS = 2 ** 24;
 /** cosineMatrixAsync's widest table: 2048 rows of 8192 numbers, 2^35 multiply-adds, in slices. */
-export const MAX_ASYNC_MAP_COLS = 8192;
+export const MAX_ASYNC_MATRIX_COLS = 8192;
 /** Milliseconds of work between two turns of the event loop. */
 const SLICE_MS = 12;
 
@@ -236,14 +236,14 @@ export function cosine(a, b) {
 }
 
 /** Throws a RangeError when a rows × cols table's cosine map is beyond cosineMatrix's limits. */
-export function checkMapSize(rows, cols) {
-  if (rows > MAX_MAP_ROWS) {
-    throw new RangeError(`cosineMatrix: a map of ${rows} × ${rows} numbers is too large (at most ${MAX_MAP_ROWS} ` +
+export function checkMatrixSize(rows, cols) {
+  if (rows > MAX_MATRIX_ROWS) {
+    throw new RangeError(`cosineMatrix: a map of ${rows} × ${rows} numbers is too large (at most ${MAX_MATRIX_ROWS} ` +
       'rows); nearest() or cosine() give the rows you need');
   }
-  if (rows * rows * cols > MAX_MAP_MULTIPLY_ADDS) {
+  if (rows * rows * cols > MAX_MATRIX_MULTIPLY_ADDS) {
     throw new RangeError(`cosineMatrix: the map of a ${rows} × ${cols} table takes ${rows * rows * cols} ` +
-      `multiply-adds, more than ${MAX_MAP_MULTIPLY_ADDS} (2^30) in one call; await cosineMatrixAsync(table) computes it in slices`);
+      `multiply-adds, more than ${MAX_MATRIX_MULTIPLY_ADDS} (2^30) in one call; await cosineMatrixAsync(table) computes it in slices`);
   }
 }
 
@@ -257,14 +257,14 @@ export function cosineMatrixOf(table) {
     throw new TypeError(`cosineMatrix: expected a table such as model.wpe, got ${describe(table)}`);
   }
   const { rows, cols } = table;
-  checkMapSize(rows, cols);
-  if (rows * cols > MAX_MAP_TABLE_NUMBERS) {
+  checkMatrixSize(rows, cols);
+  if (rows * cols > MAX_MATRIX_TABLE_NUMBERS) {
     throw new RangeError(`cosineMatrix: a table of ${rows * cols} numbers is too large to copy for its map ` +
-      `(at most ${MAX_MAP_TABLE_NUMBERS}, 64 MiB)`);
+      `(at most ${MAX_MATRIX_TABLE_NUMBERS}, 64 MiB)`);
   }
   const module = sharedHost('cosineMatrix').module;
   // A map goes block by block (a model's block size), each copied out before the next.
-  const blockNumbers = module.mapBlockSize();
+  const blockNumbers = module.matrixBlockSize();
   const whole = rows * rows <= blockNumbers;
   const blockRows = whole ? rows : Math.max(1, Math.floor(blockNumbers / Math.max(1, rows)));
   // This instance hands out no views, so it may grow; pointers stay valid.
@@ -277,12 +277,12 @@ export function cosineMatrixOf(table) {
     const out = new Float32Array(rows * rows);
     if (whole) {
       // Each pair once, mirrored: exactly symmetric.
-      module._embeddings_cosine_map(tablePointer, rows, cols, scratchPointer, blockPointer);
+      module._embeddings_cosine_matrix(tablePointer, rows, cols, scratchPointer, blockPointer);
       out.set(module.HEAPF32.subarray(blockPointer >>> 2, (blockPointer >>> 2) + rows * rows));
     } else {
       for (let begin = 0; begin < rows; begin += blockRows) {
         const end = Math.min(rows, begin + blockRows);
-        module._embeddings_cosine_map_rows(tablePointer, rows, cols, begin, end, scratchPointer, blockPointer);
+        module._embeddings_cosine_matrix_rows(tablePointer, rows, cols, begin, end, scratchPointer, blockPointer);
         out.set(module.HEAPF32.subarray(blockPointer >>> 2, (blockPointer >>> 2) + (end - begin) * rows), begin * rows);
       }
     }
@@ -295,13 +295,13 @@ export function cosineMatrixOf(table) {
 }
 
 /** Throws a RangeError when a rows × cols table's cosine map is beyond cosineMatrixAsync's limits. */
-export function checkAsyncMapSize(rows, cols) {
-  if (rows > MAX_MAP_ROWS) {
-    throw new RangeError(`cosineMatrixAsync: a map of ${rows} × ${rows} numbers is too large (at most ${MAX_MAP_ROWS} ` +
+export function checkAsyncMatrixSize(rows, cols) {
+  if (rows > MAX_MATRIX_ROWS) {
+    throw new RangeError(`cosineMatrixAsync: a map of ${rows} × ${rows} numbers is too large (at most ${MAX_MATRIX_ROWS} ` +
       'rows); nearest() or cosine() give the rows you need');
   }
-  if (cols > MAX_ASYNC_MAP_COLS) {
-    throw new RangeError(`cosineMatrixAsync: rows of ${cols} numbers are too wide (at most ${MAX_ASYNC_MAP_COLS})`);
+  if (cols > MAX_ASYNC_MATRIX_COLS) {
+    throw new RangeError(`cosineMatrixAsync: rows of ${cols} numbers are too wide (at most ${MAX_ASYNC_MATRIX_COLS})`);
   }
 }
 
@@ -314,7 +314,7 @@ export function checkAsyncMapSize(rows, cols) {
  * triangle: what the synchronous map of a table of at most 512 rows is
  * (each pair computed once), whose upper triangle is every row's own.
  */
-export async function slicedCosineMap(rows, computeRows, { largestCall, pairsOnce, signal, onProgress = () => {} }) {
+export async function slicedCosineMatrix(rows, computeRows, { largestCall, pairsOnce, signal, onProgress = () => {} }) {
   const out = new Float32Array(rows * rows);
   let perCall = 1, sliceStart = now();
   for (let begin = 0; begin < rows;) {
@@ -366,10 +366,10 @@ export async function cosineMatrixAsyncOf(table, options = {}) {
   }
   const { signal, onProgress } = checkAsyncOptions(options);
   const { rows, cols } = table;
-  checkAsyncMapSize(rows, cols);
+  checkAsyncMatrixSize(rows, cols);
   checkSignal(signal);
   const module = defaultHost.module;
-  const blockNumbers = module.mapBlockSize();
+  const blockNumbers = module.matrixBlockSize();
   const tablePointer = module._malloc(Math.max(1, rows * cols) * 4);
   const scratchPointer = module._malloc(Math.max(1, rows) * 4);
   const blockRows = Math.max(1, Math.floor(blockNumbers / Math.max(1, rows)));
@@ -379,10 +379,10 @@ export async function cosineMatrixAsyncOf(table, options = {}) {
     copyAsFloat32(table, module.HEAPF32, tablePointer >>> 2);
     const computeRows = (begin, end) => {
       // The instance may grow between slices (it hands out no views): read its memory afresh.
-      module._embeddings_cosine_map_rows(tablePointer, rows, cols, begin, end, scratchPointer, blockPointer);
+      module._embeddings_cosine_matrix_rows(tablePointer, rows, cols, begin, end, scratchPointer, blockPointer);
       return module.HEAPF32.subarray(blockPointer >>> 2, (blockPointer >>> 2) + (end - begin) * rows);
     };
-    const out = await slicedCosineMap(rows, computeRows, { largestCall: blockRows, pairsOnce: rows * rows <= blockNumbers, signal, onProgress });
+    const out = await slicedCosineMatrix(rows, computeRows, { largestCall: blockRows, pairsOnce: rows * rows <= blockNumbers, signal, onProgress });
     return new Matrix(out, rows, rows, { name: `cosine map of ${table.name || 'a table'}` });
   } finally {
     module._free(tablePointer);

@@ -8,7 +8,7 @@ import { el } from './parts/dom.js';
 import { shape } from './parts/format.js';
 import { HeatGrid } from './parts/heat-grid.js';
 import { TokenPicker, tokenLabel } from './parts/token-picker.js';
-import { legend, robustLimit, RowImage } from './parts/color.js';
+import { legend, tableLimit, RowImage } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { rowView } from '../src/matrix.js';
 import { installFigures } from './parts/figure-control.js';
@@ -20,17 +20,6 @@ import { defineWidget } from './parts/definitions.js';
 // hundred or so rows it shows, however wide the table.
 const BLOCK_NUMBERS = 8192;
 const MIN_BLOCK_ROWS = 16;
-
-const limits = new WeakMap();
-/** The colour limit of a model's token table, computed once. */
-export function tableLimit(model) {
-  let limit = limits.get(model);
-  if (limit === undefined) {
-    limit = robustLimit(model.wte.data, model.wte.dtype);
-    limits.set(model, limit);
-  }
-  return limit;
-}
 
 export class EmbeddingTable extends ModelWidget {
   static get observedAttributes() {

@@ -5,13 +5,15 @@ import './chapter-code.js';
 import './dot-product.js';
 import './embedding-table.js';
 import './nearest-words.js';
-import './one-hot.js';
+import './one-hot-lookup.js';
 import './position-map.js';
-import './row-dot.js';
+import './row-dot-product.js';
 import './trace-table.js';
 import './training-slider.js';
 import './vocabulary-map.js';
 import './word-analogy.js';
+import './word-cosine.js';
+import './word-pairs.js';
 
 export {
   ChapterCode, DotProduct, EmbeddingTable, NearestWords, OneHotLookup, PositionMap, RowDotProduct, TraceTable, TrainingSlider,

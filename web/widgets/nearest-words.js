@@ -3,20 +3,18 @@
 //
 //   <ew-nearest-words src="model/" word="·girl" k="10"></ew-nearest-words>
 //
-// <ew-word-pairs>: the cosine of given pairs of tokens, with the book's figure
-// beside ours when given. With `for` naming a <ew-nearest-words>, each word is a
-// button that shows its closest tokens there.
-//
-//   <ew-word-pairs pairs="·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76" for="nearest"></ew-word-pairs>
-import { rowView, cosine } from '../index.js';
+// <ew-word-pairs>, which a <ew-nearest-words> can answer, is word-pairs.js's
+// (embeddings-and-position/widgets/word-pairs). Deprecated: this entry
+// re-exports it, and so defines it too, for one version (docs/embedding.md).
 import { ModelWidget } from './parts/model-widget.js';
 import { el } from './parts/dom.js';
 import { settableAttributes } from './parts/attributes.js';
-import { TokenPicker, tokenLabel, notOneToken } from './parts/token-picker.js';
-
+import { TokenPicker, tokenLabel } from './parts/token-picker.js';
 import { neighbourList } from './parts/neighbours.js';
-import { num } from './parts/format.js';
 import { defineWidget } from './parts/definitions.js';
+
+/** @deprecated Import WordPairs from embeddings-and-position/widgets/word-pairs; this re-export goes in the next version. */
+export { WordPairs } from './word-pairs.js';
 
 export class NearestWords extends ModelWidget {
   static get observedAttributes() {
@@ -111,88 +109,5 @@ export class NearestWords extends ModelWidget {
   }
 }
 
-export class WordPairs extends ModelWidget {
-  static get observedAttributes() {
-    return [...super.observedAttributes, 'pairs'];
-  }
-
-  build() {
-    this.list = el('ul', { className: 'ew-pairs' });
-    this.append(this.list);
-  }
-
-  attributeChangedCallback(name, before, after) {
-    if (name === 'pairs') {
-      if (this.model) this.show(this.model);
-      return;
-    }
-    super.attributeChangedCallback(name, before, after);
-  }
-
-  /** The pairs: [{ a, b, book }] from the pairs attribute ("a b [book]; …"). */
-  get pairs() {
-    return (this.getAttribute('pairs') ?? '·girl ·boy 0.74; ·three ·3 0.88; ·Lily Lily 0.76')
-      .split(';')
-      .map((part) => part.trim().split(/\s+/))
-      .filter((words) => words.length >= 2)
-      .map(([a, b, book]) => ({ a, b, book: book === undefined ? undefined : Number(book) }));
-  }
-
-  /**
-   * A word of a pair: a button that shows its closest tokens in the
-   * <ew-nearest-words> named by the `for` attribute, when there is one.
-   */
-  #word(text, id, known) {
-    const target = this.getAttribute('for') && document.getElementById(this.getAttribute('for'));
-    if (!known || id === undefined || !target || typeof target.pick !== 'function') {
-      return el('span', { className: 'ew-token', textContent: text });
-    }
-    const button = el('button', { type: 'button', className: 'ew-token ew-link', textContent: text, title: `Show the closest tokens to ${text}` });
-    button.addEventListener('click', () => {
-      target.pick(id);
-      const still = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-      target.scrollIntoView?.({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
-    });
-    return button;
-  }
-
-  show(model) {
-    /** Live results, for the page and its tests: [{ a, b, ids, score, missing }]. */
-    this.results = [];
-    this.list.replaceChildren(...this.pairs.map(({ a, b, book }) => {
-      const ids = [], missing = [];
-      for (const word of [a, b]) {
-        try {
-          ids.push(model.tokenId(word));
-        } catch (error) {
-          missing.push(notOneToken(model, word, error).message);
-        }
-      }
-      const item = el('li', { className: 'ew-pair' });
-      const names = el('span', { className: 'ew-pair-words' },
-        this.#word(a, ids[0], missing.length === 0), ' and ', this.#word(b, ids[1], missing.length === 0));
-      if (missing.length) {
-        this.results.push({ a, b, ids, score: null, missing });
-        item.append(names, el('span', { className: 'ew-pair-missing', textContent: ` ${missing.join(' ')} So this pair has no score here.` }));
-        return item;
-      }
-      const score = cosine(rowView(model.wte, ids[0]), rowView(model.wte, ids[1]));
-      this.results.push({ a, b, ids, score, missing });
-      const bar = el('span', { className: 'ew-bar-fill' });
-      bar.style.width = `${Math.max(0, Math.min(1, score)) * 100}%`;
-      item.append(
-        names,
-        el('span', { className: 'ew-muted', textContent: ` (ids ${ids[0]} and ${ids[1]})` }),
-        el('span', { className: 'ew-pair-score' },
-          el('span', { className: 'ew-bar', 'aria-hidden': 'true' }, bar),
-          el('span', { className: 'ew-score', textContent: num(score, 2) })),
-        book === undefined ? '' : el('span', { className: 'ew-book', textContent: `the book’s model: ${num(book, 2)}` }));
-      return item;
-    }));
-  }
-}
-
 settableAttributes(NearestWords, ['k']);
-settableAttributes(WordPairs, ['pairs']);
 defineWidget('ew-nearest-words', NearestWords);
-defineWidget('ew-word-pairs', WordPairs);

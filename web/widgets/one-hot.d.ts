@@ -1,11 +1,8 @@
-// embeddings-and-position/widgets/one-hot: defines <ew-one-hot-lookup>.
-import type { OneHotLookup } from './parts/elements.js';
-export { OneHotLookup } from './parts/elements.js';
+// embeddings-and-position/widgets/one-hot: deprecated, kept for one version;
+// import embeddings-and-position/widgets/one-hot-lookup, which it re-exports.
+import { OneHotLookup as Element } from './one-hot-lookup.js';
 
-declare global {
-  interface HTMLElementTagNameMap {
-    'ew-one-hot-lookup': OneHotLookup;
-    /** The old name, kept for one version. */
-    'one-hot-lookup': OneHotLookup;
-  }
-}
+/** @deprecated The entry is embeddings-and-position/widgets/one-hot-lookup now; this one goes in the next version. */
+export type OneHotLookup = Element;
+/** @deprecated The entry is embeddings-and-position/widgets/one-hot-lookup now; this one goes in the next version. */
+export declare const OneHotLookup: typeof Element;

@@ -1,11 +1,8 @@
-// embeddings-and-position/widgets/row-dot: defines <ew-row-dot-product>.
-import type { RowDotProduct } from './parts/elements.js';
-export { RowDotProduct } from './parts/elements.js';
+// embeddings-and-position/widgets/row-dot: deprecated, kept for one version;
+// import embeddings-and-position/widgets/row-dot-product, which it re-exports.
+import { RowDotProduct as Element } from './row-dot-product.js';
 
-declare global {
-  interface HTMLElementTagNameMap {
-    'ew-row-dot-product': RowDotProduct;
-    /** The old name, kept for one version. */
-    'row-dot-product': RowDotProduct;
-  }
-}
+/** @deprecated The entry is embeddings-and-position/widgets/row-dot-product now; this one goes in the next version. */
+export type RowDotProduct = Element;
+/** @deprecated The entry is embeddings-and-position/widgets/row-dot-product now; this one goes in the next version. */
+export declare const RowDotProduct: typeof Element;

@@ -11,8 +11,7 @@
 import { ModelWidget } from './parts/model-widget.js';
 import { el } from './parts/dom.js';
 import { yieldToMain } from '../src/event-loop.js';
-import { legend } from './parts/color.js';
-import { tableLimit } from './embedding-table.js';
+import { legend, tableLimit } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { hasTokenizer, isByteToken } from './parts/token-picker.js';
 import { installFigures } from './parts/figure-control.js';

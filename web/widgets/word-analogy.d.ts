@@ -1,14 +1,18 @@
-// embeddings-and-position/widgets/word-analogy: defines <ew-word-analogy> and <ew-word-cosine>.
-import type { WordAnalogy, WordCosine } from './parts/elements.js';
-export { WordAnalogy, WordCosine } from './parts/elements.js';
+// embeddings-and-position/widgets/word-analogy: defines <ew-word-analogy>
+// (and, deprecated for one version, <ew-word-cosine>: see ./word-cosine.js).
+import type { WordAnalogy } from './parts/elements.js';
+import { WordCosine as CosineElement } from './word-cosine.js';
+export { WordAnalogy } from './parts/elements.js';
+
+/** @deprecated The entry is embeddings-and-position/widgets/word-cosine now; this re-export goes in the next version. */
+export type WordCosine = CosineElement;
+/** @deprecated The entry is embeddings-and-position/widgets/word-cosine now; this re-export goes in the next version. */
+export declare const WordCosine: typeof CosineElement;
 
 declare global {
   interface HTMLElementTagNameMap {
     'ew-word-analogy': WordAnalogy;
     /** The old name, kept for one version. */
     'word-analogy': WordAnalogy;
-    'ew-word-cosine': WordCosine;
-    /** The old name, kept for one version. */
-    'word-cosine': WordCosine;
   }
 }

@@ -4,101 +4,16 @@
 //
 //   <ew-word-analogy a="·king" b="·man" c="·woman"></ew-word-analogy>
 //
-// <ew-word-cosine>: the cosine of any two words the reader types.
-//
-//   <ew-word-cosine a="·girl" b="·boy"></ew-word-cosine>
-import { rowView, cosine } from '../index.js';
-import { ModelWidget } from './parts/model-widget.js';
-import { el, selectAllOnTap, uniqueId } from './parts/dom.js';
+// <ew-word-cosine> is word-cosine.js's (embeddings-and-position/widgets/word-cosine).
+// Deprecated: this entry re-exports it, and so defines it too, for one
+// version (docs/embedding.md).
+import { rowView } from '../index.js';
+import { TypedWords } from './parts/typed-words.js';
 import { neighbourList } from './parts/neighbours.js';
-import { modelWordForms, notOneToken } from './parts/token-picker.js';
-import { num } from './parts/format.js';
 import { defineWidget } from './parts/definitions.js';
 
-/** A labelled text box. */
-function wordBox(label, value) {
-  const id = uniqueId('ew-word');
-  const input = el('input', { id, type: 'text', className: 'ew-input', value, autocomplete: 'off', spellcheck: false });
-  selectAllOnTap(input);
-  return { input, element: el('span', { className: 'ew-word-box' }, el('label', { for: id, textContent: label }), ' ', input) };
-}
-
-/**
- * A typed word's token, by the page's one rule for typed words (wordForms,
- * docs/page.md): its first form, or model.tokenId's error naming
- * the text when it is no single token.
- */
-function tokenOf(model, text) {
-  const [best] = modelWordForms(model, text);
-  return best ? best.id : model.tokenId(text);
-}
-
-/** The ids of the typed words, or a message saying which is not one token. */
-function idsOf(model, inputs) {
-  const ids = [];
-  for (const input of inputs) {
-    const text = input.value.trim();
-    try {
-      ids.push(tokenOf(model, text));
-      input.removeAttribute('aria-invalid');
-    } catch (error) {
-      input.setAttribute('aria-invalid', 'true');
-      return { message: notOneToken(model, text, error).message };
-    }
-  }
-  return { ids };
-}
-
-/**
- * Typed words, a button, and what they give: subclasses say which boxes
- * (`boxSpecs`: [label, attribute, default word]), the button's text, and
- * `showWords(ids)`; a word that is not one token is named instead.
- */
-class TypedWords extends ModelWidget {
-  build() {
-    this.boxes = this.boxSpecs.map(([label, attribute, word]) => wordBox(label, this.getAttribute(attribute) ?? word));
-    const go = el('button', { type: 'submit', className: 'ew-button', textContent: this.buttonText });
-    this.form = el('form', { className: 'ew-analogy-form' }, ...this.boxes.map((b) => b.element), ' ', go);
-    this.form.addEventListener('submit', (event) => { event.preventDefault(); this.compute(); });
-    // A word typed and left (a click elsewhere, Tab) is computed as the button would:
-    // the boxes never show words other than those the answer is about.
-    this.form.addEventListener('change', () => {
-      if (this.boxes.some((box, i) => box.input.value !== this.computed?.[i])) this.compute();
-    });
-    this.summary = el('p', { className: 'ew-summary', 'aria-live': 'polite' });
-    this.results = el('div', { className: 'ew-results' });
-    this.append(this.form, this.summary, this.results);
-  }
-
-  show() { this.compute(); }
-
-  /** The words the answer shown is about, as the boxes hold them; setting them fills the boxes and computes. */
-  get words() {
-    return this.computed ? [...this.computed] : undefined;
-  }
-
-  set words(texts) {
-    this.ensureBuilt();
-    this.boxes.forEach((box, i) => { if (texts[i] !== undefined) box.input.value = String(texts[i]); });
-    this.compute();
-  }
-
-  compute() {
-    const model = this.model;
-    if (!model) return;
-    /** The boxes' texts the answer shown is about. */
-    this.computed = this.boxes.map((b) => b.input.value);
-    const { ids, message } = idsOf(model, this.boxes.map((b) => b.input));
-    this.results.replaceChildren();
-    if (!ids) {
-      this.summary.textContent = message;
-      this.clearWords();
-    } else {
-      this.showWords(ids, ids.map((id) => model.tokenText(id)));
-    }
-    this.dispatchEvent(new CustomEvent('ew-change', { bubbles: true, detail: { words: this.words } }));
-  }
-}
+/** @deprecated Import WordCosine from embeddings-and-position/widgets/word-cosine; this re-export goes in the next version. */
+export { WordCosine } from './word-cosine.js';
 
 export class WordAnalogy extends TypedWords {
   get boxSpecs() { return [['a', 'a', '·king'], ['minus b', 'b', '·man'], ['plus c', 'c', '·woman']]; }
@@ -119,18 +34,4 @@ export class WordAnalogy extends TypedWords {
   }
 }
 
-export class WordCosine extends TypedWords {
-  get boxSpecs() { return [['first word', 'a', '·girl'], ['second word', 'b', '·boy']]; }
-  get buttonText() { return 'Compare'; }
-
-  clearWords() { this.score = undefined; }
-
-  showWords(ids, [ta, tb]) {
-    /** The cosine shown, for the page and its tests. */
-    this.score = cosine(rowView(this.model.wte, ids[0]), rowView(this.model.wte, ids[1]));
-    this.summary.textContent = `cos(${ta}, ${tb}) = ${num(this.score, 2)}`;
-  }
-}
-
 defineWidget('ew-word-analogy', WordAnalogy);
-defineWidget('ew-word-cosine', WordCosine);

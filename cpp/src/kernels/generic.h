@@ -6,7 +6,7 @@
 // Bit-for-bit promises the code keeps: a row's dot product and squared
 // norm come out the same whether it was computed alone or in a group of
 // four (one accumulator per row, the same horizontal sum, the same tail),
-// so nearest(), cosine_scores() and cosine_map_rows() agree exactly. The
+// so nearest(), cosine_scores() and cosine_matrix_rows() agree exactly. The
 // kernels' sources are compiled with -ffp-contract=off (its CMakeLists.txt) so
 // the scalar tails round the same way wherever they are inlined; the SIMD
 // code asks for fused multiply-adds explicitly where it wants them.
@@ -95,13 +95,13 @@ struct Kernels {
   // cosine_scores is written over a table row's type R (float, Half or
   // BFloat16): the same loops and the same order of operations for every
   // format, so a 16-bit table scores exactly as its float32 conversion. The
-  // cosine maps of a 16-bit table are its rows' cosine_scores (the maps'
+  // cosine matrices of a 16-bit table are its rows' cosine_scores (the matrices'
   // arithmetic is cosine_scores' by construction, see generic_tables.h), so
   // each format adds one loop, not four, to the module.
 
   // One row's dot product with q and its own squared norm, with exactly the
   // arithmetic dot_and_norm_four_rows applies to each of its rows.
-  // Out of line: it is called rarely (a table's last rows, a map's
+  // Out of line: it is called rarely (a table's last rows, a matrix's
   // diagonal), and inlined copies cost size.
   template <class R>
   [[gnu::noinline]] static void dot_and_norm_row(const float* q, const R* r, std::size_t n, float& dot_out,
@@ -214,7 +214,7 @@ struct Kernels {
   }
 
   // A row's squared norm alone, with dot_and_norm_four_rows' arithmetic.
-  // Out of line: it runs once per row of a map or per query, and its five
+  // Out of line: it runs once per row of a matrix or per query, and its five
   // inlined copies cost the page's module more than the calls cost.
   [[gnu::noinline]] static float squared_norm_row(const float* r, std::size_t n) {
     V m = B::zero();
@@ -282,7 +282,7 @@ struct Kernels {
     cosine_scores_of(query, static_cast<const float*>(table.data), rows, cols, out);
   }
 
-#if !EMBEDDINGS_CRITICAL_MODULE
+#if !EMBEDDINGS_CHAPTER_MODULE
   // A 16-bit table's rows read as they are stored, widened in registers.
   static void cosine_scores_16(const float* query, TableNumbers table, std::size_t rows, std::size_t cols,
                                float* out) {
@@ -291,7 +291,7 @@ struct Kernels {
     cosine_scores_of(query, static_cast<const BFloat16*>(table.data), rows, cols, out);
   }
 #else
-  // The chapter's module (EMBEDDINGS_CRITICAL_MODULE) scores a 16-bit table a block of
+  // The chapter's module (EMBEDDINGS_CHAPTER_MODULE) scores a 16-bit table a block of
   // rows at a time, widened into float32 and put through the float32 loop:
   // the same numbers (widening is exact) in the same order of operations, so
   // the same scores, without the two 16-bit copies of the loop, which would
@@ -328,25 +328,27 @@ struct Kernels {
     return top_k(scratch, rows, k, exclude, out_indices, out_scores);
   }
 
-  static void cosine_map_rows_of(const float* table, std::size_t rows, std::size_t cols,
-                                 std::size_t row_begin, std::size_t row_end, float* scratch, float* out);
-  static void cosine_map_of(const float* table, std::size_t rows, std::size_t cols, float* scratch,
-                            float* out);
-  // The maps of a 16-bit table, one function for both formats (generic_tables.h).
-  [[gnu::noinline]] static void cosine_map_rows_16(TableNumbers table, std::size_t rows, std::size_t cols,
-                                                   std::size_t row_begin, std::size_t row_end, float* scratch,
-                                                   float* out);
-  [[gnu::noinline]] static void cosine_map_16(TableNumbers table, std::size_t rows, std::size_t cols,
-                                              float* scratch, float* out);
-  static void cosine_map_rows(TableNumbers table, std::size_t rows, std::size_t cols, std::size_t row_begin,
-                              std::size_t row_end, float* scratch, float* out) {
+  static void cosine_matrix_rows_of(const float* table, std::size_t rows, std::size_t cols,
+                                    std::size_t row_begin, std::size_t row_end, float* scratch, float* out);
+  static void cosine_matrix_of(const float* table, std::size_t rows, std::size_t cols, float* scratch,
+                               float* out);
+  // The cosine matrices of a 16-bit table, one function for both formats (generic_tables.h).
+  [[gnu::noinline]] static void cosine_matrix_rows_16(TableNumbers table, std::size_t rows, std::size_t cols,
+                                                      std::size_t row_begin, std::size_t row_end,
+                                                      float* scratch, float* out);
+  [[gnu::noinline]] static void cosine_matrix_16(TableNumbers table, std::size_t rows, std::size_t cols,
+                                                 float* scratch, float* out);
+  static void cosine_matrix_rows(TableNumbers table, std::size_t rows, std::size_t cols,
+                                 std::size_t row_begin, std::size_t row_end, float* scratch, float* out) {
     if (table.format != NumberFormat::F32)
-      return cosine_map_rows_16(table, rows, cols, row_begin, row_end, scratch, out);
-    cosine_map_rows_of(static_cast<const float*>(table.data), rows, cols, row_begin, row_end, scratch, out);
+      return cosine_matrix_rows_16(table, rows, cols, row_begin, row_end, scratch, out);
+    cosine_matrix_rows_of(static_cast<const float*>(table.data), rows, cols, row_begin, row_end, scratch,
+                          out);
   }
-  static void cosine_map(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch, float* out) {
-    if (table.format != NumberFormat::F32) return cosine_map_16(table, rows, cols, scratch, out);
-    cosine_map_of(static_cast<const float*>(table.data), rows, cols, scratch, out);
+  static void cosine_matrix(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch,
+                            float* out) {
+    if (table.format != NumberFormat::F32) return cosine_matrix_16(table, rows, cols, scratch, out);
+    cosine_matrix_of(static_cast<const float*>(table.data), rows, cols, scratch, out);
   }
   static void embed_tokens(const std::int32_t* ids, std::size_t n, TableNumbers wte, TableNumbers wpe,
                            std::size_t d, float* token_out, float* position_out, float* sum_out);
@@ -365,7 +367,7 @@ struct Kernels {
     for (; k + L <= n; k += L) B::store(out + k, B::load_bf16(in + k));
     for (; k < n; ++k) out[k] = bf16_bits_to_f32(in[k]);
   }
-  // Out of line, as are the 16-bit maps and trace that call it: each copy
+  // Out of line, as are the 16-bit matrices and trace that call it: each copy
   // inlined into its callers would cost the module about a kilobyte.
   [[gnu::noinline]] static void widen(TableNumbers in, std::size_t n, float* out) {
     const auto* bits = static_cast<const std::uint16_t*>(in.data);
@@ -402,9 +404,10 @@ struct Kernels {
   }
 
   static constexpr KernelBackend table() {
-    return KernelBackend{B::kName,       &dot,       &dot_and_norms, &cosine,          &inverse_norm,
-                         &cosine_scores, &top_k,     &nearest,       &cosine_map_rows, &cosine_map,
-                         &embed_tokens,  &widen_f16, &widen_bf16,    &widen,           &vector_times_table};
+    return KernelBackend{
+        B::kName,    &dot,     &dot_and_norms,      &cosine,        &inverse_norm, &cosine_scores,
+        &top_k,      &nearest, &cosine_matrix_rows, &cosine_matrix, &embed_tokens, &widen_f16,
+        &widen_bf16, &widen,   &vector_times_table};
   }
 };
 
@@ -449,5 +452,5 @@ std::size_t Kernels<B>::top_k(const float* scores, std::size_t count, std::size_
 
 }  // namespace embeddings::kernels
 
-// The cosine maps and the token-plus-position sum, in a file of their own.
+// The cosine matrices and the token-plus-position sum, in a file of their own.
 #include "generic_tables.h"  // IWYU pragma: export

@@ -1,5 +1,5 @@
 // Part of generic.h (which includes it at its end): the kernels over whole
-// tables, written once over a backend's vector operations: the cosine map
+// tables, written once over a backend's vector operations: the cosine matrix
 // of a table's rows, a block of rows at a time, and the token-plus-position
 // sum of a trace. Like generic.h, it includes nothing of its own.
 #pragma once
@@ -9,8 +9,9 @@
 namespace embeddings::kernels {
 
 template <class B>
-void Kernels<B>::cosine_map_rows_of(const float* table, std::size_t rows, std::size_t cols,
-                                    std::size_t row_begin, std::size_t row_end, float* scratch, float* out) {
+void Kernels<B>::cosine_matrix_rows_of(const float* table, std::size_t rows, std::size_t cols,
+                                       std::size_t row_begin, std::size_t row_end, float* scratch,
+                                       float* out) {
   // cosine_scores' arithmetic, with every row's norm computed once per call
   // instead of once per query row; the pairs with a row to be scored in
   // double are put right afterwards, so the main loop has no branch.
@@ -49,9 +50,9 @@ void Kernels<B>::cosine_map_rows_of(const float* table, std::size_t rows, std::s
 }
 
 template <class B>
-void Kernels<B>::cosine_map_of(const float* table, std::size_t rows, std::size_t cols, float* scratch,
-                               float* out) {
-  // Each pair once, written to both (i, j) and (j, i), so the map is exactly
+void Kernels<B>::cosine_matrix_of(const float* table, std::size_t rows, std::size_t cols, float* scratch,
+                                  float* out) {
+  // Each pair once, written to both (i, j) and (j, i), so the matrix is exactly
   // symmetric: rows i and i + 1 against rows i + 2.. four at a time (each
   // load feeds two or four multiply-adds), then what is left pair by pair.
   // The pairs with a row to be scored in double are put right afterwards,
@@ -101,27 +102,28 @@ void Kernels<B>::cosine_map_of(const float* table, std::size_t rows, std::size_t
   }
 }
 
-// The maps of a 16-bit table. cosine_map_rows' row i is, bit for bit,
+// The cosine matrices of a 16-bit table. cosine_matrix_rows' row i is, bit for bit,
 // cosine_scores of row i (the promise kernels.h makes and the tests hold
 // every backend to), so here it is just that: row i widened (exactly) into
 // scratch, then scored against the table as it is stored.
 template <class B>
-void Kernels<B>::cosine_map_rows_16(TableNumbers table, std::size_t rows, std::size_t cols,
-                                    std::size_t row_begin, std::size_t row_end, float* scratch, float* out) {
+void Kernels<B>::cosine_matrix_rows_16(TableNumbers table, std::size_t rows, std::size_t cols,
+                                       std::size_t row_begin, std::size_t row_end, float* scratch,
+                                       float* out) {
   for (std::size_t i = row_begin; i < row_end; ++i) {
     widen(table.from(i * cols), cols, scratch);
     cosine_scores(scratch, table, rows, cols, out + (i - row_begin) * rows);
   }
 }
 
-// The whole map of a 16-bit table as cosine_map computes it for floats:
-// its upper triangle is cosine_map_rows' (the same dot products and the
+// The whole matrix of a 16-bit table as cosine_matrix computes it for floats:
+// its upper triangle is cosine_matrix_rows' (the same dot products and the
 // same products of norms), mirrored below the diagonal, and the rows to be
 // scored in double are put afterwards from the double sums, both ways.
 // scratch holds the rows' factors, then the widened row.
 template <class B>
-void Kernels<B>::cosine_map_16(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch,
-                               float* out) {
+void Kernels<B>::cosine_matrix_16(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch,
+                                  float* out) {
   float* const row = scratch + rows;
   bool any_in_double = false;
   for (std::size_t i = 0; i < rows; ++i) {

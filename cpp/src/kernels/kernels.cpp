@@ -63,13 +63,13 @@ std::size_t nearest(const float* query, TableNumbers table, std::size_t rows, st
   return selected().nearest(query, table, rows, cols, k, exclude, scratch, out_indices, out_scores);
 }
 
-void cosine_map_rows(TableNumbers table, std::size_t rows, std::size_t cols, std::size_t row_begin,
-                     std::size_t row_end, float* scratch, float* out) {
-  selected().cosine_map_rows(table, rows, cols, row_begin, row_end, scratch, out);
+void cosine_matrix_rows(TableNumbers table, std::size_t rows, std::size_t cols, std::size_t row_begin,
+                        std::size_t row_end, float* scratch, float* out) {
+  selected().cosine_matrix_rows(table, rows, cols, row_begin, row_end, scratch, out);
 }
 
-void cosine_map(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch, float* out) {
-  selected().cosine_map(table, rows, cols, scratch, out);
+void cosine_matrix(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch, float* out) {
+  selected().cosine_matrix(table, rows, cols, scratch, out);
 }
 
 void embed_tokens(const std::int32_t* ids, std::size_t n, TableNumbers wte, TableNumbers wpe, std::size_t d,

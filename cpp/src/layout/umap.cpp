@@ -168,7 +168,7 @@ bool UmapLayout::begin(const TableView& table, const UmapOptions& options, std::
   work_before_ = 0;
   shown_progress_ = 0;
   samples_per_epoch_ = 0;
-  embedding_.clear();
+  coords_.clear();
   random_state_ = options.seed;
   fit_ab(options.min_dist, options.spread, a_, b_);
   exact_ = rows <= options.exact_neighbours_up_to;
@@ -235,7 +235,7 @@ void UmapLayout::after_pca() {
 
 void UmapLayout::scale_start(const float* coords, std::size_t components) {
   // Each coordinate scaled to [0, 10].
-  embedding_.assign(rows_ * 2, 0.0f);
+  coords_.assign(rows_ * 2, 0.0f);
   for (std::size_t c = 0; c < components; ++c) {
     float low = coords[c], high = coords[c];
     for (std::size_t r = 0; r < rows_; ++r) {
@@ -244,7 +244,7 @@ void UmapLayout::scale_start(const float* coords, std::size_t components) {
     }
     const float range = high - low;
     for (std::size_t r = 0; r < rows_; ++r)
-      embedding_[r * 2 + c] = range > 0 ? 10.0f * (coords[r * components + c] - low) / range : 0.0f;
+      coords_[r * 2 + c] = range > 0 ? 10.0f * (coords[r * components + c] - low) / range : 0.0f;
   }
 }
 
@@ -401,7 +401,7 @@ bool umap(const TableView& table, const UmapOptions& options, float* out, std::s
     error = layout.error();
     return false;
   }
-  std::copy(layout.embedding().begin(), layout.embedding().end(), out);
+  std::copy(layout.coords().begin(), layout.coords().end(), out);
   return true;
 }
 

@@ -78,7 +78,7 @@ void UmapLayout::optimise(std::size_t budget) {
   const Repulsion repulsion{a, b, 2.0f * gamma * b, alpha};
   const double negative_rate = options_.negative_sample_rate;
   const std::size_t edges = head_.size(), rows = rows_;
-  float* embedding = embedding_.data();
+  float* coords = coords_.data();
   // `budget` counts the edges sampled, not those passed over: an epoch's
   // share of sampled edges ranges from all to a few, so a count of edges
   // visited would make a step's time swing tenfold between epochs.
@@ -86,8 +86,8 @@ void UmapLayout::optimise(std::size_t budget) {
   for (std::size_t sampled = 0; e < edges && sampled < budget; ++e) {
     if (epoch_of_next_sample_[e] > epoch) continue;
     ++sampled;
-    float* current = embedding + 2 * static_cast<std::size_t>(head_[e]);
-    float* other = embedding + 2 * static_cast<std::size_t>(tail_[e]);
+    float* current = coords + 2 * static_cast<std::size_t>(head_[e]);
+    float* other = coords + 2 * static_cast<std::size_t>(tail_[e]);
     float gx, gy;
     attraction(current[0] - other[0], current[1] - other[1], a, b, b_ - 1, alpha, gx, gy);
     current[0] += gx;
@@ -112,8 +112,8 @@ void UmapLayout::optimise(std::size_t budget) {
       // more than the rest of the sample. The point itself pushes nothing
       // (its distance is 0).
       const std::size_t n = static_cast<std::size_t>(((next_random() >> 32) * rows) >> 32);
-      nx[lanes] = x - embedding[2 * n];
-      ny[lanes] = y - embedding[2 * n + 1];
+      nx[lanes] = x - coords[2 * n];
+      ny[lanes] = y - coords[2 * n + 1];
       if (++lanes == 4) {
         repulsion4(nx, ny, repulsion, push_x, push_y);
         lanes = 0;

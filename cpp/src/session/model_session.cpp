@@ -40,13 +40,13 @@ void ModelSession::Workspace::for_each(std::size_t vocab, std::size_t width, std
   visit(position_rows, context * width, true);
   visit(sum_rows, context * width, true);
   visit(query, width, true);
-  // A score per row (nearest() and the maps), and a 16-bit table's maps a widened row.
+  // A score per row (nearest() and the cosine matrices), and a 16-bit table's matrices a widened row.
   visit(scratch, (vocab > context ? vocab : context) + width, true);
   visit(result_ids, vocab, true);
   visit(result_scores, vocab, true);
   visit(vector_a, kVectorChunk, true);
   visit(vector_b, kVectorChunk, true);
-  visit(map_block, kMapBlock, true);
+  visit(matrix_block, kMatrixBlock, true);
   visit(metadata_json, metadata_bytes, false);
   // Last, so that it lies at the top of the heap; freed by finish().
   visit(slack, kSlackBytes, false);
@@ -199,7 +199,7 @@ void ModelSession::set_rows_with_tokens(std::size_t rows) {
 
 bool ModelSession::check_loaded() { return loaded_ || fail("no model is loaded"); }
 
-bool ModelSession::embed(std::size_t n) {
+bool ModelSession::trace(std::size_t n) {
   if (!check_loaded()) return false;
   if (n > trace_capacity_) return fail("more tokens than the context holds");
   const std::int32_t* ids = workspace_.ids.data();
@@ -263,25 +263,26 @@ bool ModelSession::table_view(int table, TableView& view) {
   return true;
 }
 
-bool ModelSession::cosine_map_rows(int table, std::size_t begin, std::size_t end) {
+bool ModelSession::cosine_matrix_rows(int table, std::size_t begin, std::size_t end) {
   TableView view;
   if (!table_view(table, view)) return false;
-  if (begin > end || end > view.rows || (end - begin) * view.rows > kMapBlock) return fail("bad row range");
-  kernels::cosine_map_rows(view.numbers, view.rows, view.cols, begin, end, workspace_.scratch.data(),
-                           workspace_.map_block.data());
+  if (begin > end || end > view.rows || (end - begin) * view.rows > kMatrixBlock)
+    return fail("bad row range");
+  kernels::cosine_matrix_rows(view.numbers, view.rows, view.cols, begin, end, workspace_.scratch.data(),
+                              workspace_.matrix_block.data());
   return true;
 }
 
-bool ModelSession::cosine_map(int table) {
+bool ModelSession::cosine_matrix(int table) {
   TableView view;
   if (!table_view(table, view)) return false;
-  if (view.rows * view.rows > kMapBlock) return fail("the map does not fit in one block");
-  kernels::cosine_map(view.numbers, view.rows, view.cols, workspace_.scratch.data(),
-                      workspace_.map_block.data());
+  if (view.rows * view.rows > kMatrixBlock) return fail("the map does not fit in one block");
+  kernels::cosine_matrix(view.numbers, view.rows, view.cols, workspace_.scratch.data(),
+                         workspace_.matrix_block.data());
   return true;
 }
 
-bool ModelSession::token_table_times(std::size_t begin, std::size_t count) {
+bool ModelSession::vector_times_wte(std::size_t begin, std::size_t count) {
   // Before loading wte has no rows, so any rows are out of range. The sum in
   // double cannot wrap, and rounds only above 2^53, far past any table.
   const TableView wte = tables_.wte();

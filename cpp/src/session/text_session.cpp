@@ -12,7 +12,7 @@ namespace {
 
 // Whether a TextSession keeps a piece cache: the chapter's module keeps
 // none (tokenizer.cpp says why), and leaves its code out.
-#if EMBEDDINGS_CRITICAL_MODULE
+#if EMBEDDINGS_CHAPTER_MODULE
 constexpr bool kKeepsPieceCache = false;
 #else
 constexpr bool kKeepsPieceCache = true;
@@ -197,7 +197,7 @@ std::string TextSession::vocabulary_json() const {
   std::string out = "[";
   for (std::size_t id = 0; id < tokenizer_.vocab_size(); ++id) {
     if (id != 0) out += ',';
-    json::append_quoted(out, tokenizer_.token_display(static_cast<std::int32_t>(id)));
+    json::append_quoted(out, tokenizer_.token_text(static_cast<std::int32_t>(id)));
   }
   return out + "]";
 }

@@ -373,7 +373,7 @@ EMBEDDINGS_SMALL std::string Tokenizer::token_bytes(std::int32_t id) const {
   return vocabulary_.bytes(id, bytes) ? std::string(bytes) : std::string();
 }
 
-EMBEDDINGS_SMALL std::string Tokenizer::token_display(std::int32_t id) const {
+EMBEDDINGS_SMALL std::string Tokenizer::token_text(std::int32_t id) const {
   std::string_view bytes;
   if (!vocabulary_.bytes(id, bytes)) return std::string();
   const std::int32_t added = vocabulary_.added_index(id);

@@ -1,5 +1,5 @@
 // The tokenizer's general paths, which the full module and the native
-// library link and the chapter's module does not (tokenizer_critical.cpp
+// library link and the chapter's module does not (tokenizer_chapter.cpp
 // stands in for them there): post-processors around the texts, ids decoded
 // through their tokens' spelling and the decoders, the piece cache, and a
 // vocabulary that is a list (Unigram's). The chapter's tokenizer needs none

@@ -1,5 +1,5 @@
 // What tokenizer.cpp shares with tokenizer_full.cpp, the general paths
-// that only the full module links (tokenizer_critical.cpp stands in for
+// that only the full module links (tokenizer_chapter.cpp stands in for
 // them in the chapter's). Internal to the library.
 #pragma once
 

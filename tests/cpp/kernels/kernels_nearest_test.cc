@@ -188,10 +188,10 @@ TEST_P(Nearest, EveryCallSeesTheTableAsItIsNow) {
   EXPECT_EQ(ids[0], static_cast<std::int32_t>(cat));
   EXPECT_NEAR(scores[0], 1.0f, 1e-6);
   EXPECT_EQ(std::count(ids.begin(), ids.end(), static_cast<std::int32_t>(boy)), 0);
-  be.cosine_map(table.data(), rows, cols, scratch.data(), map.data());
+  be.cosine_matrix(table.data(), rows, cols, scratch.data(), map.data());
   EXPECT_NEAR(map[girl * rows + cat], 1.0f, 1e-6);
   EXPECT_EQ(map[girl * rows + boy], 0.0f);
-  be.cosine_map_rows(table.data(), rows, cols, girl, girl + 1, scratch.data(), map.data());
+  be.cosine_matrix_rows(table.data(), rows, cols, girl, girl + 1, scratch.data(), map.data());
   EXPECT_NEAR(map[cat], 1.0f, 1e-6);
   EXPECT_EQ(map[boy], 0.0f);
 }

@@ -123,7 +123,7 @@ TEST_P(Tables16, CosineScoresAndNearestAreThoseOfTheFloat32Conversion) {
   }
 }
 
-TEST_P(Tables16, CosineMapsAreThoseOfTheFloat32Conversion) {
+TEST_P(Tables16, CosineMatricesAreThoseOfTheFloat32Conversion) {
   std::mt19937 rng(22);
   for (NumberFormat format : kFormats) {
     // 2,100 numbers a row: wider than a query the kernels scale, so a row
@@ -135,16 +135,17 @@ TEST_P(Tables16, CosineMapsAreThoseOfTheFloat32Conversion) {
             std::string(name_of(format)) + " " + std::to_string(rows) + "x" + std::to_string(cols);
         // A 16-bit table's maps take rows + cols floats of scratch.
         std::vector<float> scratch(rows + cols), map(rows * rows), converted(rows * rows);
-        be.cosine_map(t.numbers(), rows, cols, scratch.data(), map.data());
-        be.cosine_map(t.wide.data(), rows, cols, scratch.data(), converted.data());
+        be.cosine_matrix(t.numbers(), rows, cols, scratch.data(), map.data());
+        be.cosine_matrix(t.wide.data(), rows, cols, scratch.data(), converted.data());
         for (std::size_t i = 0; i < rows * rows; ++i)
-          ASSERT_TRUE(same_bits(map[i], converted[i])) << what << " cosine_map at " << i;
+          ASSERT_TRUE(same_bits(map[i], converted[i])) << what << " cosine_matrix at " << i;
         for (std::size_t begin : {std::size_t{0}, rows / 2}) {
           std::vector<float> part((rows - begin) * rows), converted_part((rows - begin) * rows);
-          be.cosine_map_rows(t.numbers(), rows, cols, begin, rows, scratch.data(), part.data());
-          be.cosine_map_rows(t.wide.data(), rows, cols, begin, rows, scratch.data(), converted_part.data());
+          be.cosine_matrix_rows(t.numbers(), rows, cols, begin, rows, scratch.data(), part.data());
+          be.cosine_matrix_rows(t.wide.data(), rows, cols, begin, rows, scratch.data(),
+                                converted_part.data());
           for (std::size_t i = 0; i < part.size(); ++i)
-            ASSERT_TRUE(same_bits(part[i], converted_part[i])) << what << " cosine_map_rows at " << i;
+            ASSERT_TRUE(same_bits(part[i], converted_part[i])) << what << " cosine_matrix_rows at " << i;
           for (std::size_t i = begin; i < rows; ++i) {
             for (std::size_t j = 0; j < rows; ++j) {
               const double expected =
@@ -249,8 +250,8 @@ TEST(Tables16Selected, ThePublicFunctionsRunTheSelectedBackend) {
   selected.cosine_scores(query.data(), t.numbers(), rows, cols, b.data());
   EXPECT_EQ(a, b);
   std::vector<float> map(rows * rows), selected_map(rows * rows), scratch(rows + cols);
-  k::cosine_map(t.numbers(), rows, cols, scratch.data(), map.data());
-  selected.cosine_map(t.numbers(), rows, cols, scratch.data(), selected_map.data());
+  k::cosine_matrix(t.numbers(), rows, cols, scratch.data(), map.data());
+  selected.cosine_matrix(t.numbers(), rows, cols, scratch.data(), selected_map.data());
   for (std::size_t i = 0; i < map.size(); ++i) ASSERT_TRUE(same_bits(map[i], selected_map[i])) << i;
 }
 

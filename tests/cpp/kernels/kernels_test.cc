@@ -174,8 +174,8 @@ TEST_P(Kernels, CosineAndNormsOverFloat32sWholeRange) {
       k::cosine_scores_reference(a.data(), table.data(), rows, n, expected.data());
       for (std::size_t r = 0; r < rows; ++r)
         EXPECT_NEAR(scores[r], expected[r], 2e-5) << "n=" << n << " row " << r;
-      be.cosine_map(table.data(), rows, n, scratch.data(), map.data());
-      be.cosine_map_rows(table.data(), rows, n, 0, rows, scratch.data(), by_rows.data());
+      be.cosine_matrix(table.data(), rows, n, scratch.data(), map.data());
+      be.cosine_matrix_rows(table.data(), rows, n, 0, rows, scratch.data(), by_rows.data());
       for (std::size_t i = 0; i < rows; ++i) {
         EXPECT_NEAR(map[i * rows + i], 1.0f, 1e-5) << "n=" << n << " row " << i;
         EXPECT_NEAR(by_rows[i * rows + i], 1.0f, 1e-5) << "n=" << n << " row " << i;
@@ -202,7 +202,7 @@ TEST_P(Kernels, CosineScoresMatchReferenceForEveryRow) {
 }
 
 // A row scores the same bits alone or in a group of four, wherever the table
-// starts, and a row of the cosine map is that row's cosine_scores.
+// starts, and a row of the cosine matrix is that row's cosine_scores.
 TEST_P(Kernels, ARowScoresTheSameBitsWhereverItIs) {
   std::mt19937 rng(4);
   const std::size_t rows = 23, cols = 37;
@@ -212,7 +212,7 @@ TEST_P(Kernels, ARowScoresTheSameBitsWhereverItIs) {
     table[6 * cols + c] *= 1e-30f;
   }
   std::vector<float> all(rows), map(rows * rows), scratch(rows);
-  be.cosine_map_rows(table.data(), rows, cols, 0, rows, scratch.data(), map.data());
+  be.cosine_matrix_rows(table.data(), rows, cols, 0, rows, scratch.data(), map.data());
   for (std::size_t q = 0; q < rows; ++q) {
     const float* query = table.data() + q * cols;
     be.cosine_scores(query, table.data(), rows, cols, all.data());
@@ -226,7 +226,7 @@ TEST_P(Kernels, ARowScoresTheSameBitsWhereverItIs) {
   }
 }
 
-TEST_P(Kernels, CosineMapIsSymmetricAndMatchesReference) {
+TEST_P(Kernels, CosineMatrixIsSymmetricAndMatchesReference) {
   std::mt19937 rng(7);
   for (std::size_t cols : {1, 3, 7, 128, 129}) {
     for (std::size_t rows : {0, 1, 2, 3, 4, 5, 8, 9, 13, 130}) {
@@ -235,9 +235,9 @@ TEST_P(Kernels, CosineMapIsSymmetricAndMatchesReference) {
       if (rows > 2)
         std::fill(storage.begin() + 1 + 2 * cols, storage.begin() + 1 + 3 * cols, 0.0f);  // a zero row
       std::vector<float> scratch(rows), map(rows * rows, 7.0f), by_rows(rows * rows), half(rows * rows);
-      be.cosine_map(table, rows, cols, scratch.data(), map.data());
-      be.cosine_map_rows(table, rows, cols, 0, rows, scratch.data(), by_rows.data());
-      be.cosine_map_rows(table, rows, cols, rows / 2, rows, scratch.data(), half.data());
+      be.cosine_matrix(table, rows, cols, scratch.data(), map.data());
+      be.cosine_matrix_rows(table, rows, cols, 0, rows, scratch.data(), by_rows.data());
+      be.cosine_matrix_rows(table, rows, cols, rows / 2, rows, scratch.data(), half.data());
       for (std::size_t i = 0; i < rows; ++i) {
         for (std::size_t j = 0; j < rows; ++j) {
           const double expected = k::cosine_reference(table + i * cols, table + j * cols, cols);

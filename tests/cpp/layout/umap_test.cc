@@ -61,7 +61,7 @@ TEST(Umap, SlicedStepsGiveTheSameLayoutAsOneRun) {
     EXPECT_GE(sliced.progress(), last_progress);
     last_progress = sliced.progress();
   }
-  EXPECT_EQ(sliced.embedding(), whole);
+  EXPECT_EQ(sliced.coords(), whole);
   EXPECT_EQ(sliced.epochs(), 40u);
 }
 
@@ -80,8 +80,8 @@ TEST(Umap, StartsFromAGivenLayoutScaledToTenAndRefusesOneNotFinite) {
   ASSERT_TRUE(warm.begin(table.data(), rows, 8, options, error, start.data())) << error;
   while (warm.stage() != layout::UmapLayout::Stage::Optimise) ASSERT_TRUE(warm.step(1));
   for (std::size_t r = 0; r < rows; ++r) {
-    EXPECT_EQ(warm.embedding()[2 * r], 10.0f * (start[2 * r] + 7.0f) / 49.5f);
-    EXPECT_EQ(warm.embedding()[2 * r + 1], 10.0f * (start[2 * r + 1] + 24.75f) / 24.75f);
+    EXPECT_EQ(warm.coords()[2 * r], 10.0f * (start[2 * r] + 7.0f) / 49.5f);
+    EXPECT_EQ(warm.coords()[2 * r + 1], 10.0f * (start[2 * r + 1] + 24.75f) / 24.75f);
   }
   // The whole layout from there differs from the one from the PCA.
   std::vector<float> from_start(rows * 2), from_pca(rows * 2);
@@ -165,9 +165,9 @@ TEST(Umap, NnDescentsLayoutKeepsClustersTogetherTooAndIsTheSameForASeed) {
   }
   EXPECT_FALSE(layout.exact_neighbours());
   ASSERT_TRUE(layout::umap(table.data(), rows, cols, options, again.data(), error)) << error;
-  EXPECT_EQ(layout.embedding(), again);
+  EXPECT_EQ(layout.coords(), again);
   std::size_t same = 0;
-  const std::vector<float>& points = layout.embedding();
+  const std::vector<float>& points = layout.coords();
   for (std::size_t i = 0; i < rows; ++i) {
     // The nearest other point on the map is in the row's own cluster.
     std::size_t best = i == 0 ? 1 : 0;

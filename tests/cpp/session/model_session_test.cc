@@ -95,7 +95,7 @@ TEST(ModelSession, LoadsAndComputesOverItsWorkspace) {
   // Trace rows: token rows, position rows and their sums.
   const std::int32_t ids[] = {5, 299, 0};
   std::memcpy(session.ids(), ids, sizeof ids);
-  ASSERT_TRUE(session.embed(3)) << session.error();
+  ASSERT_TRUE(session.trace(3)) << session.error();
   EXPECT_EQ(session.token_rows()[24], session.tables().wte().row(299)[0]);
   EXPECT_EQ(session.position_rows()[2 * 24 + 5], session.tables().wpe().row(2)[5]);
   EXPECT_EQ(session.sum_rows()[1], session.tables().wte().row(5)[1] + session.tables().wpe().row(0)[1]);
@@ -115,15 +115,15 @@ TEST(ModelSession, LoadsAndComputesOverItsWorkspace) {
   for (const void* p :
        {static_cast<const void*>(session.tables().wte().numbers.data),
         static_cast<const void*>(session.tables().wpe().numbers.data),
-        static_cast<const void*>(session.query()), static_cast<const void*>(session.map_block()),
+        static_cast<const void*>(session.query()), static_cast<const void*>(session.matrix_block()),
         static_cast<const void*>(session.result_ids())})
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % embeddings::kBufferAlignment, 0u);
 
   // The position map, whole and by row blocks, agree.
-  ASSERT_TRUE(session.cosine_map(kWpe)) << session.error();
-  const std::vector<float> whole(session.map_block(), session.map_block() + 16 * 16);
-  ASSERT_TRUE(session.cosine_map_rows(kWpe, 3, 5)) << session.error();
-  for (std::size_t j = 0; j < 16; ++j) EXPECT_NEAR(session.map_block()[j], whole[3 * 16 + j], 1e-6);
+  ASSERT_TRUE(session.cosine_matrix(kWpe)) << session.error();
+  const std::vector<float> whole(session.matrix_block(), session.matrix_block() + 16 * 16);
+  ASSERT_TRUE(session.cosine_matrix_rows(kWpe, 3, 5)) << session.error();
+  for (std::size_t j = 0; j < 16; ++j) EXPECT_NEAR(session.matrix_block()[j], whole[3 * 16 + j], 1e-6);
 }
 
 TEST(ModelSession, RefusesWhatItCannotDoWithAMessage) {
@@ -132,8 +132,8 @@ TEST(ModelSession, RefusesWhatItCannotDoWithAMessage) {
   EXPECT_EQ(empty.error(), "no model is loaded");
   EXPECT_FALSE(empty.nearest_to_query(1));
   EXPECT_EQ(empty.error(), "no model is loaded");
-  EXPECT_FALSE(empty.embed(0));
-  EXPECT_FALSE(empty.cosine_map(kWpe));
+  EXPECT_FALSE(empty.trace(0));
+  EXPECT_FALSE(empty.cosine_matrix(kWpe));
   EXPECT_EQ(empty.error(), "no model is loaded");
 
   ModelSession session;
@@ -142,17 +142,17 @@ TEST(ModelSession, RefusesWhatItCannotDoWithAMessage) {
   EXPECT_EQ(session.error(), "token id 100 is outside the token table");
   EXPECT_FALSE(session.nearest_to_token(1, 0));
   EXPECT_FALSE(session.nearest_to_token(1, 101));
-  EXPECT_FALSE(session.cosine_map(2));
+  EXPECT_FALSE(session.cosine_matrix(2));
   EXPECT_EQ(session.error(), "table 2 does not exist (0 is wte, 1 is wpe)");
-  EXPECT_FALSE(session.cosine_map_rows(-1, 0, 1));
-  EXPECT_FALSE(session.cosine_map_rows(kWpe, 5, 9));
+  EXPECT_FALSE(session.cosine_matrix_rows(-1, 0, 1));
+  EXPECT_FALSE(session.cosine_matrix_rows(kWpe, 5, 9));
   EXPECT_EQ(session.error(), "bad row range");
   EXPECT_EQ(session.table_buffer(2), nullptr);  // after finish(), and for a table that does not exist
   const std::int32_t outside[] = {100};
   std::memcpy(session.ids(), outside, sizeof outside);
-  EXPECT_FALSE(session.embed(1));
+  EXPECT_FALSE(session.trace(1));
   EXPECT_EQ(session.error(), "token id 100 is outside the token table");
-  EXPECT_FALSE(session.embed(9));
+  EXPECT_FALSE(session.trace(9));
   // Still works after every refusal.
   EXPECT_TRUE(session.nearest_to_token(1, 3));
   EXPECT_EQ(session.result_count(), 3u);
@@ -172,7 +172,7 @@ TEST(ModelSession, MultipliesAVectorByTheTokenTableInChunks) {
   std::fill(session.vector_a(), session.vector_a() + vocab, 0.0f);
   session.vector_a()[17] = 1.0f;
   std::fill(session.query(), session.query() + width, 0.0f);
-  ASSERT_TRUE(session.token_table_times(0, vocab)) << session.error();
+  ASSERT_TRUE(session.vector_times_wte(0, vocab)) << session.error();
   for (std::size_t j = 0; j < width; ++j) EXPECT_EQ(session.query()[j], session.tables().wte().row(17)[j]);
   // Two chunks, the second added to the first, are the whole product.
   std::mt19937 random(2);
@@ -184,21 +184,21 @@ TEST(ModelSession, MultipliesAVectorByTheTokenTableInChunks) {
                                         expected.data());
   std::copy(x.begin(), x.begin() + 100, session.vector_a());
   std::fill(session.query(), session.query() + width, 0.0f);
-  ASSERT_TRUE(session.token_table_times(0, 100));
+  ASSERT_TRUE(session.vector_times_wte(0, 100));
   std::copy(x.begin() + 100, x.end(), session.vector_a());
-  ASSERT_TRUE(session.token_table_times(100, vocab - 100));
+  ASSERT_TRUE(session.vector_times_wte(100, vocab - 100));
   for (std::size_t j = 0; j < width; ++j) EXPECT_NEAR(session.query()[j], expected[j], 1e-4);
   // Rows outside the table, or more than a chunk, are refused.
-  EXPECT_FALSE(session.token_table_times(200, 101));
+  EXPECT_FALSE(session.vector_times_wte(200, 101));
   EXPECT_EQ(session.error(), "bad row range");
-  EXPECT_FALSE(session.token_table_times(301, 0));
-  EXPECT_FALSE(session.token_table_times(static_cast<std::size_t>(-1), 2));
+  EXPECT_FALSE(session.vector_times_wte(301, 0));
+  EXPECT_FALSE(session.vector_times_wte(static_cast<std::size_t>(-1), 2));
   ModelSession wide;
   ASSERT_TRUE(load(wide, random_model(embeddings::kVectorChunk + 1, 4, 2))) << wide.error();
-  EXPECT_FALSE(wide.token_table_times(0, embeddings::kVectorChunk + 1));
-  EXPECT_TRUE(wide.token_table_times(1, embeddings::kVectorChunk));
+  EXPECT_FALSE(wide.vector_times_wte(0, embeddings::kVectorChunk + 1));
+  EXPECT_TRUE(wide.vector_times_wte(1, embeddings::kVectorChunk));
   ModelSession empty;  // no table yet: no rows to multiply
-  EXPECT_FALSE(empty.token_table_times(0, 1));
+  EXPECT_FALSE(empty.vector_times_wte(0, 1));
   EXPECT_EQ(empty.error(), "bad row range");
 }
 
@@ -239,15 +239,15 @@ TEST(ModelSession, TracesAModelWithoutAPositionTableAsItsTokenRows) {
   EXPECT_EQ(session.trace_capacity(), embeddings::kTraceTokensWithoutPositionTable);
   const std::int32_t ids[] = {5, 0, 39, 5};
   std::copy(std::begin(ids), std::end(ids), session.ids());
-  ASSERT_TRUE(session.embed(4)) << session.error();
+  ASSERT_TRUE(session.trace(4)) << session.error();
   for (std::size_t i = 0; i < 4; ++i)
     for (std::size_t k = 0; k < width; ++k) {
       EXPECT_EQ(session.token_rows()[i * width + k], wte[ids[i] * width + k]);
       EXPECT_EQ(session.sum_rows()[i * width + k], wte[ids[i] * width + k]);
       EXPECT_EQ(session.position_rows()[i * width + k], 0.0f);
     }
-  EXPECT_FALSE(session.embed(embeddings::kTraceTokensWithoutPositionTable + 1));
-  EXPECT_FALSE(session.cosine_map(kWpe));
+  EXPECT_FALSE(session.trace(embeddings::kTraceTokensWithoutPositionTable + 1));
+  EXPECT_FALSE(session.cosine_matrix(kWpe));
   EXPECT_NE(session.error().find("no position table: it uses rotary positions"), std::string::npos);
   ASSERT_TRUE(session.nearest_to_token(5, 3)) << session.error();
   EXPECT_EQ(results(session),
@@ -281,7 +281,7 @@ std::string random_16bit(kernels::NumberFormat format, std::size_t count, std::m
 
 // A 16-bit checkpoint stays 16-bit in memory, and everything the session
 // computes over it is bit for bit what it computes over the same numbers
-// stored as float32: the trace, nearest by id and by vector, the cosine maps.
+// stored as float32: the trace, nearest by id and by vector, the cosine matrices.
 TEST(ModelSession, A16BitCheckpointComputesBitForBitAsItsFloat32Conversion) {
   std::mt19937 random(5);
   const std::size_t vocab = 203, context = 12, width = 37;
@@ -309,8 +309,8 @@ TEST(ModelSession, A16BitCheckpointComputesBitForBitAsItsFloat32Conversion) {
 
       const std::size_t n = with_positions ? context : 9;
       for (std::size_t i = 0; i < n; ++i) sixteen.ids()[i] = thirty_two.ids()[i] = (i * 37 + 11) % vocab;
-      ASSERT_TRUE(sixteen.embed(n)) << sixteen.error();
-      ASSERT_TRUE(thirty_two.embed(n)) << thirty_two.error();
+      ASSERT_TRUE(sixteen.trace(n)) << sixteen.error();
+      ASSERT_TRUE(thirty_two.trace(n)) << thirty_two.error();
       const auto same_floats = [](const float* a, const float* b, std::size_t count) {
         return std::memcmp(a, b, count * sizeof(float)) == 0;
       };
@@ -331,13 +331,13 @@ TEST(ModelSession, A16BitCheckpointComputesBitForBitAsItsFloat32Conversion) {
       EXPECT_EQ(results(sixteen), results(thirty_two));
       EXPECT_TRUE(same_floats(sixteen.result_scores(), thirty_two.result_scores(), 7));
 
-      ASSERT_TRUE(sixteen.cosine_map_rows(kWte, 40, 50)) << sixteen.error();
-      ASSERT_TRUE(thirty_two.cosine_map_rows(kWte, 40, 50)) << thirty_two.error();
-      EXPECT_TRUE(same_floats(sixteen.map_block(), thirty_two.map_block(), 10 * vocab));
+      ASSERT_TRUE(sixteen.cosine_matrix_rows(kWte, 40, 50)) << sixteen.error();
+      ASSERT_TRUE(thirty_two.cosine_matrix_rows(kWte, 40, 50)) << thirty_two.error();
+      EXPECT_TRUE(same_floats(sixteen.matrix_block(), thirty_two.matrix_block(), 10 * vocab));
       if (with_positions) {
-        ASSERT_TRUE(sixteen.cosine_map(kWpe)) << sixteen.error();
-        ASSERT_TRUE(thirty_two.cosine_map(kWpe)) << thirty_two.error();
-        EXPECT_TRUE(same_floats(sixteen.map_block(), thirty_two.map_block(), context * context));
+        ASSERT_TRUE(sixteen.cosine_matrix(kWpe)) << sixteen.error();
+        ASSERT_TRUE(thirty_two.cosine_matrix(kWpe)) << thirty_two.error();
+        EXPECT_TRUE(same_floats(sixteen.matrix_block(), thirty_two.matrix_block(), context * context));
       }
     }
   }

@@ -86,7 +86,7 @@ TEST(Tokenizer, AddedTokenFlags) {
   EXPECT_EQ(t.encode("the<L><R>x"), (Ids{116, 257, 278, 120}));
   EXPECT_EQ(t.encode("\u00A0<L>"), (Ids{275}));                   // lstrip takes any White_Space
   EXPECT_EQ(t.encode("a girl\u0301"), (Ids{97, 268, 204, 129}));  // a combining mark is a word character
-  EXPECT_EQ(t.token_display(277), "girl");
+  EXPECT_EQ(t.token_text(277), "girl");
   EXPECT_EQ(t.token_id("<L>"), 275);
   EXPECT_FALSE(t.is_special(277));
 }
@@ -162,7 +162,7 @@ TEST(Tokenizer, DecodeRepairsUtf8AndReportsBadIds) {
   EXPECT_FALSE(t.decode(nullptr, 3, text, error));
   EXPECT_TRUE(t.decode(nullptr, 0, text, error));
   EXPECT_EQ(t.token_bytes(-5), "");
-  EXPECT_EQ(t.token_display(100000), "");
+  EXPECT_EQ(t.token_text(100000), "");
 }
 
 TEST(Tokenizer, SizesAndBytes) {
@@ -177,18 +177,18 @@ TEST(Tokenizer, SizesAndBytes) {
 
 TEST(Tokenizer, DisplayForm) {
   const Tokenizer t = Fixture().load();
-  EXPECT_EQ(t.token_display(262), "·Lily");
-  EXPECT_EQ(t.token_display(263), "Lily");
-  EXPECT_EQ(t.token_display(270), "↵↵");
-  EXPECT_EQ(t.token_display(9), "⇥");
-  EXPECT_EQ(t.token_display(272), "··");
-  EXPECT_EQ(t.token_display(0), "<0x00>");
-  EXPECT_EQ(t.token_display(13), "<0x0D>");
-  EXPECT_EQ(t.token_display(127), "<0x7F>");
-  EXPECT_EQ(t.token_display(0xF0), "<0xF0>");
-  EXPECT_EQ(t.token_display(271), "<0xF0><0x9F>");  // part of an emoji
-  EXPECT_EQ(t.token_display(274), "<|endoftext|>");
-  EXPECT_EQ(t.token_display('A'), "A");
+  EXPECT_EQ(t.token_text(262), "·Lily");
+  EXPECT_EQ(t.token_text(263), "Lily");
+  EXPECT_EQ(t.token_text(270), "↵↵");
+  EXPECT_EQ(t.token_text(9), "⇥");
+  EXPECT_EQ(t.token_text(272), "··");
+  EXPECT_EQ(t.token_text(0), "<0x00>");
+  EXPECT_EQ(t.token_text(13), "<0x0D>");
+  EXPECT_EQ(t.token_text(127), "<0x7F>");
+  EXPECT_EQ(t.token_text(0xF0), "<0xF0>");
+  EXPECT_EQ(t.token_text(271), "<0xF0><0x9F>");  // part of an emoji
+  EXPECT_EQ(t.token_text(274), "<|endoftext|>");
+  EXPECT_EQ(t.token_text('A'), "A");
 
   EXPECT_EQ(t.token_id("·Lily"), 262);
   EXPECT_EQ(t.token_id(" Lily"), 262);
@@ -205,8 +205,8 @@ TEST(Tokenizer, DisplayForm) {
   EXPECT_EQ(t.token_id("<0x"), -1);
   // Every display form names its own token.
   for (std::int32_t id = 0; id < static_cast<std::int32_t>(t.vocab_size()); ++id) {
-    EXPECT_EQ(t.token_id(t.token_display(id)), id) << id;
-    EXPECT_TRUE(utf8::is_valid(t.token_display(id))) << id;
+    EXPECT_EQ(t.token_id(t.token_text(id)), id) << id;
+    EXPECT_TRUE(utf8::is_valid(t.token_text(id))) << id;
   }
 }
 
@@ -217,11 +217,11 @@ TEST(Tokenizer, DisplayEscapesLiteralMarksAndControlCharacters) {
   fixture.merges = "[]";
   const Tokenizer t = fixture.load();
   EXPECT_EQ(t.token_bytes(0), "\xC2\xB7");
-  EXPECT_EQ(t.token_display(0), "<0xC2><0xB7>");  // a literal middle dot is not a space
-  EXPECT_EQ(t.token_display(1), "·");
-  EXPECT_EQ(t.token_display(2), "<0xC2><0x85>");  // U+0085, a C1 control
-  EXPECT_EQ(t.token_display(3), "é");
-  EXPECT_EQ(t.token_display(4), "<0xE2><0x86><0xB5>");
+  EXPECT_EQ(t.token_text(0), "<0xC2><0xB7>");  // a literal middle dot is not a space
+  EXPECT_EQ(t.token_text(1), "·");
+  EXPECT_EQ(t.token_text(2), "<0xC2><0x85>");  // U+0085, a C1 control
+  EXPECT_EQ(t.token_text(3), "é");
+  EXPECT_EQ(t.token_text(4), "<0xE2><0x86><0xB5>");
   EXPECT_EQ(t.token_id("·"), 1);
   EXPECT_EQ(t.token_id("<0xC2><0xB7>"), 0);
   EXPECT_EQ(t.token_id("é"), 3);

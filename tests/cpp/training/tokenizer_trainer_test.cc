@@ -175,7 +175,7 @@ TEST(BpeTrainer, TrainedTokenizerEncodesItsCorpus) {
     EXPECT_EQ(tokenizer.encode(word).size(), 1u) << word;
     EXPECT_GE(tokenizer.token_id(word), 256) << word;
   }
-  EXPECT_EQ(tokenizer.token_display(tokenizer.token_id(" needle")), "·needle");
+  EXPECT_EQ(tokenizer.token_text(tokenizer.token_id(" needle")), "·needle");
   EXPECT_EQ(tokenizer.token_id("·needle"), tokenizer.token_id(" needle"));
 
   const std::string corpus = small_corpus();
@@ -196,7 +196,7 @@ TEST(BpeTrainer, TrainedTokenizerEncodesItsCorpus) {
     std::string back;
     ASSERT_TRUE(tokenizer.decode_bytes(ids.data(), ids.size(), back, error));
     EXPECT_EQ(back, bytes) << id;
-    EXPECT_EQ(tokenizer.token_id(tokenizer.token_display(id)), id) << id;
+    EXPECT_EQ(tokenizer.token_id(tokenizer.token_text(id)), id) << id;
   }
 
   // And random text does too.

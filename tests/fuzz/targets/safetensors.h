@@ -58,7 +58,7 @@ inline void kernels_over(const EmbeddingTables& tables, Findings& findings) {
                         position_rows.data(), sums.data());
   const std::size_t map_rows = std::min<std::size_t>(context, 64);
   std::vector<float> map(map_rows * context), map_scratch(context + width);
-  kernels::cosine_map_rows(wpe.numbers, context, width, 0, map_rows, map_scratch.data(), map.data());
+  kernels::cosine_matrix_rows(wpe.numbers, context, width, 0, map_rows, map_scratch.data(), map.data());
 }
 
 inline void safetensors_target(const std::uint8_t* data, std::size_t size, Findings& findings) {

@@ -62,13 +62,12 @@ inline void tokenizer_json_target(const std::uint8_t* data, std::size_t size, Fi
   const std::size_t vocab = tokenizer.vocab_size();
   for (std::size_t i = 0; i < std::min<std::size_t>(vocab, 600); ++i) {
     const auto id = static_cast<std::int32_t>(i == 599 ? vocab - 1 : i);
-    const std::string display = tokenizer.token_display(id);
-    if (!utf8::is_valid(display))
-      return findings.fail("token_display(" + std::to_string(id) + ") is not UTF-8");
+    const std::string display = tokenizer.token_text(id);
+    if (!utf8::is_valid(display)) return findings.fail("token_text(" + std::to_string(id) + ") is not UTF-8");
     if (tokenizer.has_id(id) && tokenizer.token_bytes(id).size() > tokenizer.max_token_bytes())
       return findings.fail("a token longer than max_token_bytes()");
     if (tokenizer.has_id(id) && tokenizer.token_id(display) < 0)
-      return findings.fail("token_id(token_display(id)) finds nothing for id " + std::to_string(id));
+      return findings.fail("token_id(token_text(id)) finds nothing for id " + std::to_string(id));
   }
 
   const bool round_trips = tokenizer.round_trips();

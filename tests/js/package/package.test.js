@@ -44,6 +44,39 @@ test('the widgets are exported by name, each element module and all of them, wit
   }
 });
 
+// The previous version's entries, kept for one version: a module renamed re-exports its new one;
+// a module that defined a second element still does, by re-exporting that element's own module.
+const RENAMED = { 'row-dot': 'row-dot-product', 'one-hot': 'one-hot-lookup' };
+const STILL_DEFINES = { 'nearest-words': 'word-pairs', 'word-analogy': 'word-cosine' };
+
+test('each element has a module of its own, named after its tag; the previous version\'s entries re-export, marked deprecated', () => {
+  const read = (file) => readFileSync(new URL(`web/widgets/${file}`, root), 'utf8');
+  const tags = [];
+  for (const name of elements) {
+    const source = read(`${name}.js`);
+    const defined = [...source.matchAll(/defineWidget\('([a-z-]+)'/g)].map((match) => match[1]);
+    const reexported = [...source.matchAll(/^export (?:\*|\{ \w+ \}) from '\.\/([a-z-]+)\.js';$/gm)].map((match) => match[1]);
+    tags.push(...defined);
+    if (name in RENAMED) {
+      assert.deepEqual({ defined, reexported }, { defined: [], reexported: [RENAMED[name]] }, name);
+    } else {
+      assert.deepEqual({ defined, reexported }, { defined: [`ew-${name}`], reexported: name in STILL_DEFINES ? [STILL_DEFINES[name]] : [] }, name);
+    }
+    if (reexported.length) {
+      assert.match(source, /Deprecated/, `${name}.js says it is deprecated`);
+      assert.match(read(`${name}.d.ts`), /@deprecated/, `${name}.d.ts marks it deprecated`);
+    }
+  }
+  // Every element index.js lists has exactly its own module, which types it; the frameworks' typings have each.
+  const listed = [...new Set(read('index.js').match(/<ew-[a-z-]+>/g))].map((tag) => tag.slice(1, -1)).sort();
+  assert.deepEqual([...tags].sort(), listed);
+  const frameworks = read('parts/frameworks.d.ts');
+  for (const tag of tags) {
+    assert.match(read(`${tag.slice('ew-'.length)}.d.ts`), new RegExp(`'${tag}': `), `${tag} is in its module's HTMLElementTagNameMap`);
+    assert.ok(frameworks.includes(`'${tag}': `), `${tag} is typed for React, Vue and Svelte`);
+  }
+});
+
 test('no node: module is reachable from a browser\'s graph: the entries bundle for the browser with nothing left out', async () => {
   const result = await build({
     entryPoints: ['web/index.js', 'web/widgets/index.js'].map((entry) => fileURLToPath(new URL(entry, root))),
@@ -75,6 +108,11 @@ test('every entry imports in plain Node, as on a server or in a Worker: nothing 
   assert.deepEqual(out.seen['embeddings-and-position/widgets'], ['ChapterCode', 'DotProduct', 'EmbeddingTable', 'NearestWords', 'OneHotLookup',
     'PositionMap', 'RowDotProduct', 'TraceTable', 'TrainingSlider', 'VocabularyMap', 'WordAnalogy', 'WordCosine', 'WordPairs', 'modelFilesOf', 'sharedModel']);
   assert.deepEqual(out.seen['embeddings-and-position/widgets/definitions'], ['deferWidgetDefinitions', 'defineDeferredWidgets', 'defineDeferredWidgetsInTurns', 'defineWidget']);
+  // The previous version's entries export what they did.
+  const entry = (name) => out.seen[`embeddings-and-position/widgets/${name}`];
+  for (const [old, now] of Object.entries(RENAMED)) assert.deepEqual(entry(old), entry(now), `${old} re-exports ${now}`);
+  assert.deepEqual(entry('nearest-words'), ['NearestWords', 'WordPairs']);
+  assert.deepEqual(entry('word-analogy'), ['WordAnalogy', 'WordCosine']);
   for (const name of elements) assert.ok(out.seen[`embeddings-and-position/widgets/${name}`].length > 0, `${name} exports its class`);
 });
 

@@ -53,7 +53,7 @@ test('the first script is what its sources build now, holds no more than the ear
     'web/src/sources/http.js', 'web/src/sources/signals.js']);
   assert.doesNotMatch(firstScript.code, /import\.meta/, 'a classic script has no import.meta');
   assert.ok(firstScript.code.includes('new URL("../src/default-model.js",document.currentScript.src)'));
-  // The .wasm it compiles is the runtime's critical build, beside the script.
+  // The .wasm it compiles is the runtime's chapter build, beside the script.
   assert.ok(firstScript.code.includes('new URL("../dist/embeddings.wasm",new URL("../page/first-requests.js",document.currentScript.src).href)'));
 });
 
@@ -125,7 +125,7 @@ test('the Code parts\' definitions stay outside the bundle, spelled as the chapt
   assert.equal(parts.dot([1, 2, 3], [4, 0, -1]), 1);
 });
 
-// The chapter's critical path keeps one .wasm of at most 150,000 bytes (the
+// The chapter's module, loaded first, is one .wasm of at most 150,000 bytes (the
 // issue's budget; docs/benchmarks.md): the components only other models need
 // live in embeddings-full.wasm, fetched for those models alone.
 test('the page\'s .wasm is at most 150,000 bytes', () => {

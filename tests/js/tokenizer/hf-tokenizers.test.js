@@ -233,13 +233,13 @@ const splitDigitsTokenizer = () => pairTokenizer({
   ],
 });
 
-/** The critical-path module's error for a tokenizer.json it does not load (it must refuse it). */
-async function criticalModuleRefusal(bytes) {
-  const critical = await instantiate('tokenizer');
-  const session = new critical.TextSession();
+/** The chapter's module's error for a tokenizer.json it does not load (it must refuse it). */
+async function chapterModuleRefusal(bytes) {
+  const chapter = await instantiate('tokenizer');
+  const session = new chapter.TextSession();
   try {
     const pointer = session.inputBuffer(bytes.length);
-    critical.HEAPU8.set(bytes, pointer);
+    chapter.HEAPU8.set(bytes, pointer);
     assert.equal(session.load(), false);
     return session.error();
   } finally {
@@ -247,10 +247,10 @@ async function criticalModuleRefusal(bytes) {
   }
 }
 
-test('the critical-path module leaves Sequence and Split out and says so; the package loads such files with the full one', async () => {
+test('the chapter\'s module leaves Sequence and Split out and says so; the package loads such files with the full one', async () => {
   const json = splitDigitsTokenizer();
   const bytes = utf8.encode(JSON.stringify(json));
-  assert.match(await criticalModuleRefusal(bytes), /pre_tokenizer: type "Sequence" is left out of this build \(it is in embeddings-full\.wasm\)/);
+  assert.match(await chapterModuleRefusal(bytes), /pre_tokenizer: type "Sequence" is left out of this build \(it is in embeddings-full\.wasm\)/);
   const model = await loadWithTokenizer(bytes, idCount(json));
   assert.deepEqual(model.encode('a12'), [97, 49, 50]);
 });
@@ -334,15 +334,15 @@ test('NFC and NFD normalizers give String.prototype.normalize\'s text, and Rust\
   }
 });
 
-test('a file whose components the package\'s quick test misses is loaded with the full module once the critical one refuses it by name', async () => {
+test('a file whose components the package\'s quick test misses is loaded with the full module once the chapter\'s module refuses it by name', async () => {
   // No pre_tokenizer member at all (tokenizers reads it as null): nothing in
-  // the text names a component of the full module, and the critical module
+  // the text names a component of the full module, and the chapter's module
   // refuses the vocabulary spelled as text.
   const json = pairTokenizer(null);
   delete json.pre_tokenizer;
   delete json.decoder;
   const bytes = utf8.encode(JSON.stringify(json));
-  assert.match(await criticalModuleRefusal(bytes), /model: a vocabulary spelled as text \(no ByteLevel pre-tokenizer\) is left out of this build \(it is in embeddings-full\.wasm\)/);
+  assert.match(await chapterModuleRefusal(bytes), /model: a vocabulary spelled as text \(no ByteLevel pre-tokenizer\) is left out of this build \(it is in embeddings-full\.wasm\)/);
   const model = await loadWithTokenizer(bytes, idCount(json));
   const rust = rustTokenizers.Tokenizer.fromString(JSON.stringify(json));
   await compareWithRust(model, rust, ['ab', 'a b', 'x', ''], 'no pre_tokenizer');

@@ -103,11 +103,11 @@ test('trim_offsets, add_prefix_space, lstrip and rstrip: Rust\'s offsets, throug
     'lstrip and rstrip': variant((j) => { Object.assign(j.added_tokens[0], { lstrip: true, rstrip: true }); }),
   };
   const inputs = texts(4, 150);
-  const critical = await instantiate('tokenizer');
+  const chapter = await instantiate('tokenizer');
   for (const [what, json] of Object.entries(variants)) {
-    const session = new critical.TextSession();
+    const session = new chapter.TextSession();
     const bytes = utf8.encode(json);
-    critical.HEAPU8.set(bytes, session.inputBuffer(bytes.length));
+    chapter.HEAPU8.set(bytes, session.inputBuffer(bytes.length));
     assert.equal(session.load(), false, what);
     assert.match(session.error(), /these offsets are left out of this build \(they are in embeddings-full.wasm\)/, what);
     session.delete();

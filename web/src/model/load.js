@@ -84,7 +84,7 @@ export async function loadModel(files = defaultModelFiles) {
   }
   if (tokenizer && tokenizer.vocabSize > tables.vocabSize) {
     const message = `${tokenizer.name}: the tokenizer has ${tokenizer.vocabSize} tokens but the token table ` +
-      `${tables.tokenTableName} has only ${tables.vocabSize} rows`;
+      `${tables.wteName} has only ${tables.vocabSize} rows`;
     tokenizer.dispose();
     tables.dispose();
     throw new Error(message);

@@ -1,7 +1,7 @@
 // The Model that loadModel() gives: the token and position tables, the
 // tokenizer, traces, nearest tokens and cosine maps.
 import { Matrix, checkIndex, describe, markCopy } from '../matrix.js';
-import { checkAsyncMapSize, checkAsyncOptions, checkFloat32, checkMapSize, cosineMatrixAsyncOf, cosineMatrixOf, slicedCosineMap } from '../vectors.js';
+import { checkAsyncMatrixSize, checkAsyncOptions, checkFloat32, checkMatrixSize, cosineMatrixAsyncOf, cosineMatrixOf, slicedCosineMatrix } from '../vectors.js';
 import { checkSignal } from '../sources/signals.js';
 import { mapRows } from '../map.js';
 import { POSITION, TOKEN } from './tables.js';
@@ -230,7 +230,7 @@ export class Model {
     }
     const n = ids.length, d = tables.width, { module, pointers } = tables;
     module.HEAP32.set(ids, pointers.ids >>> 2);
-    if (!tables.session.embed(n)) throw new Error(`trace: ${tables.session.error()}`);
+    if (!tables.session.trace(n)) throw new Error(`trace: ${tables.session.error()}`);
     // new + set copies faster than slice() in V8.
     const copy = (pointer) => {
       const out = new Float32Array(n * d);
@@ -359,7 +359,7 @@ export class Model {
 
   /**
    * The rows × rows table of cosine similarities between the rows of a
-   * table (model.wpe gives the position map), within checkMapSize's limits.
+   * table (model.wpe gives the position map), within checkMatrixSize's limits.
    * The model's own tables are read in place, as they are now; any other
    * Matrix works too.
    */
@@ -371,20 +371,20 @@ export class Model {
     }
     if (table !== internalsOf.get(this).wte && table !== internalsOf.get(this).wpe) return cosineMatrixOf(table);
     const n = table.rows;
-    checkMapSize(n, table.cols);
+    checkMatrixSize(n, table.cols);
     const which = table === internalsOf.get(this).wte ? TOKEN : POSITION;
     const out = new Float32Array(n * n);
-    if (n * n <= tables.mapBlockSize) {
+    if (n * n <= tables.matrixBlockSize) {
       // The whole map at once, each pair computed once (wpe).
-      if (!tables.session.cosineMap(which)) throw new Error(`cosineMatrix: ${tables.session.error()}`);
-      out.set(tables.floats(tables.pointers.mapBlock, n * n));
+      if (!tables.session.cosineMatrix(which)) throw new Error(`cosineMatrix: ${tables.session.error()}`);
+      out.set(tables.floats(tables.pointers.matrixBlock, n * n));
       return new Matrix(out, n, n, { name: `cosine map of ${table.name}` });
     }
-    const blockRows = Math.max(1, Math.floor(tables.mapBlockSize / n));
+    const blockRows = Math.max(1, Math.floor(tables.matrixBlockSize / n));
     for (let begin = 0; begin < n; begin += blockRows) {
       const end = Math.min(n, begin + blockRows);
-      if (!tables.session.cosineMapRows(which, begin, end)) throw new Error(`cosineMatrix: ${tables.session.error()}`);
-      out.set(tables.floats(tables.pointers.mapBlock, (end - begin) * n), begin * n);
+      if (!tables.session.cosineMatrixRows(which, begin, end)) throw new Error(`cosineMatrix: ${tables.session.error()}`);
+      out.set(tables.floats(tables.pointers.matrixBlock, (end - begin) * n), begin * n);
     }
     return new Matrix(out, n, n, { name: `cosine map of ${table.name}` });
   }
@@ -403,16 +403,16 @@ export class Model {
     if (table !== internalsOf.get(this).wte && table !== internalsOf.get(this).wpe) return cosineMatrixAsyncOf(table, options);
     const { signal, onProgress } = checkAsyncOptions(options);
     const n = table.rows;
-    checkAsyncMapSize(n, table.cols);
+    checkAsyncMatrixSize(n, table.cols);
     checkSignal(signal);
     const which = table === internalsOf.get(this).wte ? TOKEN : POSITION;
     const computeRows = (begin, end) => {
       const live = this.#live();
-      if (!live.session.cosineMapRows(which, begin, end)) throw new Error(`cosineMatrixAsync: ${live.session.error()}`);
-      return live.floats(live.pointers.mapBlock, (end - begin) * n);
+      if (!live.session.cosineMatrixRows(which, begin, end)) throw new Error(`cosineMatrixAsync: ${live.session.error()}`);
+      return live.floats(live.pointers.matrixBlock, (end - begin) * n);
     };
-    const out = await slicedCosineMap(n, computeRows, {
-      largestCall: Math.max(1, Math.floor(tables.mapBlockSize / n)), pairsOnce: n * n <= tables.mapBlockSize, signal, onProgress,
+    const out = await slicedCosineMatrix(n, computeRows, {
+      largestCall: Math.max(1, Math.floor(tables.matrixBlockSize / n)), pairsOnce: n * n <= tables.matrixBlockSize, signal, onProgress,
     });
     return new Matrix(out, n, n, { name: `cosine map of ${table.name}` });
   }
@@ -444,7 +444,7 @@ export class Model {
     for (let begin = 0; begin < rows; begin += tables.chunk) {
       const count = Math.min(tables.chunk, rows - begin);
       scratch.set(ArrayBuffer.isView(vector) ? vector.subarray(begin, begin + count) : vector.slice(begin, begin + count));
-      if (!tables.session.timesWte(begin, count)) throw new Error(`vectorTimesWte: ${tables.session.error()}`);
+      if (!tables.session.vectorTimesWte(begin, count)) throw new Error(`vectorTimesWte: ${tables.session.error()}`);
     }
     return tables.floats(tables.pointers.query, tables.width).slice();
   }

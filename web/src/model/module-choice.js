@@ -1,16 +1,16 @@
 // Which build of the module a tokenizer.json needs.
 //
 // Whether a tokenizer.json has a component only embeddings-full.wasm holds
-// (runtime.js): the critical one reads GPT-2's components only (a ByteLevel
+// (runtime.js): the chapter's module reads GPT-2's components only (a ByteLevel
 // pre-tokenizer, no normalizer, a ByteLevel decoder and post-processor or
 // none, BPE without byte_fallback or subword affixes: the kinds of
-// cpp/src/text/tokenizer_json/registry_critical.cpp). Any other "type"
+// cpp/src/text/tokenizer_json/registry_chapter.cpp). Any other "type"
 // (every other normalizer, pre-tokenizer, model, decoder and
 // post-processor), a null pre-tokenizer, byte_fallback or an affix needs
 // the full one. A token
 // that merely contains such words (never seen in a real file) costs a
 // needless fetch, not a wrong id: the full module reads every file the
-// critical one does, identically; and where this test misses, the critical
+// chapter's module does, identically; and where this test misses, the chapter's
 // module refuses by name and the full one is fetched then.
 const FULL_MODULE_TYPE = /"type"\s*:\s*"(?!(?:ByteLevel|BPE)")/;
 const FULL_MODULE_SETTING =

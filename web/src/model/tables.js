@@ -185,8 +185,8 @@ export class TablesHost {
     /** Whether that is the most the model reads (else the most a trace holds, below the model's context). */
     this.traceIsContext = this.hasPositionTable || this.traceCapacity === this.context;
     this.family = session.family();
-    this.tokenTableName = session.tokenTableName();
-    this.positionTableName = session.positionTableName();
+    this.wteName = session.wteName();
+    this.wpeName = session.wpeName();
     this.metadata = JSON.parse(readUtf8(module, session.metadataJson(), session.metadataJsonLength()));
     this.layers = session.configLayers() || undefined;
     this.heads = session.configHeads() || undefined;
@@ -207,9 +207,9 @@ export class TablesHost {
       resultIds: session.resultIds(),
       resultScores: session.resultScores(),
       resultCount: session.resultCountAddress(),
-      mapBlock: session.mapBlock(),
+      matrixBlock: session.matrixBlock(),
     };
-    this.mapBlockSize = module.mapBlockSize();
+    this.matrixBlockSize = module.matrixBlockSize();
     // What lets go of references into the instance on dispose() (the Model's views).
     this.onDispose = [];
     registerHost(this);

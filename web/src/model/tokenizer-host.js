@@ -42,7 +42,7 @@ export async function loadTokenizer(input, after = Promise.resolve(), signal = u
   await yieldToMain();
   checkSignal(signal);
   let loaded = await loadTokenizerIn(module, bytes, name);
-  // A file the test below misjudged: the critical module names what it leaves out.
+  // A file the test below misjudged: the chapter's module names what it leaves out.
   if (!loaded.session && !full && LEFT_OUT.test(loaded.message)) {
     loaded = await loadTokenizerIn(await instantiate('tokenizer', { full: true }), bytes, name);
   }

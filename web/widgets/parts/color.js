@@ -271,6 +271,21 @@ export function robustLimit(data, dtype = 'float32') {
   return value > 0 ? value : 1;
 }
 
+const limits = new WeakMap();
+/**
+ * The colour limit of a model's token table, computed once: the token
+ * table, the trace, the row products and the one-hot lookup colour their
+ * rows by it alike.
+ */
+export function tableLimit(model) {
+  let limit = limits.get(model);
+  if (limit === undefined) {
+    limit = robustLimit(model.wte.data, model.wte.dtype);
+    limits.set(model, limit);
+  }
+  return limit;
+}
+
 /**
  * The value at `rank` of values[0 … count − 1] once sorted (no NaN among
  * them), found by selection in O(count) on average rather than by sorting:

@@ -1,6 +1,6 @@
 // The widgets' element classes, as the package's typings see them. Each
-// element's module (web/widgets/<name>.d.ts) exports its classes and adds
-// its tags to HTMLElementTagNameMap; web/widgets/index.d.ts has them all.
+// element's module (web/widgets/<name>.d.ts) exports its class and adds
+// its tag to HTMLElementTagNameMap; web/widgets/index.d.ts has them all.
 // Hand-written; compiled by tsc in tests/types and tests/consumers.
 import type { Matrix, Model, Neighbour, Trace } from '../../index.js';
 // The elements in React's JSX, Vue's and Svelte's templates, typed wherever the widgets are.

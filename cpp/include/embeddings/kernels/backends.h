@@ -33,8 +33,9 @@ struct KernelBackend {
   std::size_t (*top_k)(const float*, std::size_t, std::size_t, std::int64_t, std::int32_t*, float*);
   std::size_t (*nearest)(const float*, TableNumbers, std::size_t, std::size_t, std::size_t, std::int64_t,
                          float*, std::int32_t*, float*);
-  void (*cosine_map_rows)(TableNumbers, std::size_t, std::size_t, std::size_t, std::size_t, float*, float*);
-  void (*cosine_map)(TableNumbers, std::size_t, std::size_t, float*, float*);
+  void (*cosine_matrix_rows)(TableNumbers, std::size_t, std::size_t, std::size_t, std::size_t, float*,
+                             float*);
+  void (*cosine_matrix)(TableNumbers, std::size_t, std::size_t, float*, float*);
   void (*embed_tokens)(const std::int32_t*, std::size_t, TableNumbers, TableNumbers, std::size_t, float*,
                        float*, float*);
   void (*widen_f16)(const std::uint16_t*, std::size_t, float*);

@@ -1,5 +1,5 @@
 // The numeric kernels behind the chapter: dot product, cosine similarity,
-// nearest rows, the cosine map of a table, and the token-plus-position sum.
+// nearest rows, the cosine matrix of a table, and the token-plus-position sum.
 //
 // Conventions (after llm.c and NumKong): raw pointers, element counts and
 // caller-owned outputs; no allocation and no failure inside a kernel; any
@@ -31,7 +31,7 @@
 //   into the range, exactly, and keeps the float32 path); inside it every
 //   float32 product and partial sum of a cosine is at most 2^100 and the
 //   products that underflow change a score by under n * 2^-50. Cosine,
-//   nearest's scores and the cosine map are therefore right (to float32's
+//   nearest's scores and the cosine matrix are therefore right (to float32's
 //   precision) for any finite float32 inputs: cosine([1e20, 1], [1e20, 1])
 //   is 1, as is the cosine of two parallel vectors of size 1e-25. Ordinary
 //   vectors take the float32 path; the check costs one comparison per row.
@@ -55,7 +55,7 @@ namespace embeddings::kernels {
 // ---- Tables of float32, F16 or BF16 numbers ---------------------------------
 // Today's models ship their tables in 16 bits (IEEE half, F16, or bfloat16,
 // BF16). The kernels that read a table (cosine_scores, nearest, the cosine
-// maps, embed_tokens, widen) read it as it is stored, half the memory of
+// matrices, embed_tokens, widen) read it as it is stored, half the memory of
 // float32, and widen each row to float32 as it is loaded, in registers:
 // every 16-bit number is a float32, so the results are bit for bit those of
 // the same kernel over the table converted to float32 first.
@@ -137,24 +137,24 @@ std::size_t top_k(const float* scores, std::size_t count, std::size_t k, std::in
 std::size_t nearest(const float* query, TableNumbers table, std::size_t rows, std::size_t cols, std::size_t k,
                     std::int64_t exclude, float* scratch, std::int32_t* out_indices, float* out_scores);
 
-// Rows [row_begin, row_end) of the (rows, rows) cosine map of a table:
+// Rows [row_begin, row_end) of the (rows, rows) cosine matrix of a table:
 // out is (row_end - row_begin, rows), out[i][j] = cosine(row row_begin + i,
 // row j), the same numbers as cosine_scores(row row_begin + i, ...) bit for
 // bit. scratch holds `rows` floats (every row's norm, computed per call), or
 // `cols` for a 16-bit table (a row, widened).
-void cosine_map_rows(TableNumbers table, std::size_t rows, std::size_t cols, std::size_t row_begin,
-                     std::size_t row_end, float* scratch, float* out);
+void cosine_matrix_rows(TableNumbers table, std::size_t rows, std::size_t cols, std::size_t row_begin,
+                        std::size_t row_end, float* scratch, float* out);
 
-// The whole (rows, rows) cosine map of a table: out[i][j] = cosine(row i,
-// row j), the same numbers as cosine_map_rows(.., 0, rows, ..) up to the
+// The whole (rows, rows) cosine matrix of a table: out[i][j] = cosine(row i,
+// row j), the same numbers as cosine_matrix_rows(.., 0, rows, ..) up to the
 // last bit (the two norms multiply in the other order below the diagonal),
 // computed once per pair and written to both (i, j) and (j, i), so out is
-// exactly symmetric. Half the work of cosine_map_rows; the chapter's
+// exactly symmetric. Half the work of cosine_matrix_rows; the chapter's
 // position map uses it. scratch holds `rows` floats. For a 16-bit table it
-// is cosine_map_rows' upper triangle mirrored (the same bits as for the
-// table in float32, with cosine_map_rows' work), and scratch holds
+// is cosine_matrix_rows' upper triangle mirrored (the same bits as for the
+// table in float32, with cosine_matrix_rows' work), and scratch holds
 // `rows + cols` floats.
-void cosine_map(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch, float* out);
+void cosine_matrix(TableNumbers table, std::size_t rows, std::size_t cols, float* scratch, float* out);
 
 // The embedding step of GPT-2 (llm.c's encoder_forward), keeping its parts:
 //   ids is (n), wte is (vocab, d), wpe is (context, d), n <= context,

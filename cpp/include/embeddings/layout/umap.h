@@ -143,7 +143,7 @@ class UmapLayout {
   // The kNN graph once stage() is past Neighbours.
   NeighbourLists neighbours() const;
   // (rows, 2): final once stage() is Done, the current layout before that.
-  const std::vector<float>& embedding() const { return embedding_; }
+  const std::vector<float>& coords() const { return coords_; }
 
  private:
   bool check(const UmapOptions& options, std::size_t rows, std::size_t cols, std::string& error) const;
@@ -180,7 +180,7 @@ class UmapLayout {
   FuzzyGraph graph_;
   std::vector<std::int32_t> head_, tail_;
   std::vector<double> epochs_per_sample_, epoch_of_next_sample_, epoch_of_next_negative_sample_;
-  std::vector<float> embedding_, initial_layout_;
+  std::vector<float> coords_, initial_layout_;
   double samples_per_epoch_ = 0;
 };
 

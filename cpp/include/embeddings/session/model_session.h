@@ -32,8 +32,8 @@ namespace embeddings {
 // outside are processed in chunks of this many numbers, so none needs an
 // allocation.
 inline constexpr std::size_t kVectorChunk = 16384;
-// Numbers in one block of a cosine map handed back to the caller.
-inline constexpr std::size_t kMapBlock = 1 << 18;
+// Numbers in one block of a cosine matrix handed back to the caller.
+inline constexpr std::size_t kMatrixBlock = 1 << 18;
 // Heap room kept free after loading, for the short strings later calls
 // allocate (messages, names), so that they never grow memory.
 inline constexpr std::size_t kSlackBytes = 1 << 20;
@@ -93,14 +93,14 @@ class ModelSession {
   // token table that have no token. All rows by default.
   void set_rows_with_tokens(std::size_t rows);
 
-  // Most tokens one embed() takes: the rows of wpe, or
+  // Most tokens one trace() takes: the rows of wpe, or
   // kTraceTokensWithoutPositionTable for a model that has none.
   std::size_t trace_capacity() const { return trace_capacity_; }
 
   // ---- Workspace -------------------------------------------------------------
-  // Filled by the caller before embed(): up to trace_capacity() token ids.
+  // Filled by the caller before trace(): up to trace_capacity() token ids.
   std::int32_t* ids() { return workspace_.ids.data(); }
-  // embed()'s results, trace_capacity() × width() each. Without a position
+  // trace()'s results, trace_capacity() × width() each. Without a position
   // table, position_rows() stays zero and sum_rows() are the token rows.
   const float* token_rows() const { return workspace_.token_rows.data(); }
   const float* position_rows() const { return workspace_.position_rows.data(); }
@@ -119,30 +119,30 @@ class ModelSession {
   float* vector_a() { return workspace_.vector_a.data(); }
   float* vector_b() { return workspace_.vector_b.data(); }
   double* sums() { return sums_; }
-  // A block of a cosine map, kMapBlock numbers.
-  const float* map_block() const { return workspace_.map_block.data(); }
+  // A block of a cosine matrix, kMatrixBlock numbers.
+  const float* matrix_block() const { return workspace_.matrix_block.data(); }
 
   // ---- Computations over the workspace ---------------------------------------
   // The trace of the n ids at ids(): fills the three row blocks.
-  bool embed(std::size_t n);
+  bool trace(std::size_t n);
   // The k tokens closest to row `id` of wte (not listing `id` itself), or
   // to the vector at query(). Results at result_ids(), result_scores().
   // For a 16-bit wte, nearest_to_token() leaves the row, widened, at query().
   bool nearest_to_token(std::size_t id, std::size_t k);
   bool nearest_to_query(std::size_t k);
-  // Rows [begin, end) of the cosine map of table 0 (wte) or 1 (wpe, an error
+  // Rows [begin, end) of the cosine matrix of table 0 (wte) or 1 (wpe, an error
   // for a model without one) into
-  // map_block(); (end - begin) × rows must fit in kMapBlock.
-  bool cosine_map_rows(int table, std::size_t begin, std::size_t end);
-  // The whole map of a table of at most sqrt(kMapBlock) rows (wpe), each pair
+  // matrix_block(); (end - begin) × rows must fit in kMatrixBlock.
+  bool cosine_matrix_rows(int table, std::size_t begin, std::size_t end);
+  // The whole cosine matrix of a table of at most sqrt(kMatrixBlock) rows (wpe), each pair
   // computed once.
-  bool cosine_map(int table);
+  bool cosine_matrix(int table);
   // Rows [begin, begin + count) of wte times the count numbers at vector_a()
   // (count <= kVectorChunk), added to the width() numbers at query(): the
   // caller zeroes them first, then a vector longer than a chunk goes through
   // chunk by chunk (kernels::vector_times_table; the chapter's one-hot
   // lookup as a product). wte only: the page's module has no room for more.
-  bool token_table_times(std::size_t begin, std::size_t count);
+  bool vector_times_wte(std::size_t begin, std::size_t count);
 
  private:
   // Every buffer read_header() allocates besides the tables. It counts them
@@ -151,7 +151,7 @@ class ModelSession {
   struct Workspace {
     Buffer<std::int32_t> ids, result_ids;
     Buffer<float> token_rows, position_rows, sum_rows, query, scratch, result_scores, vector_a, vector_b,
-        map_block;
+        matrix_block;
     Buffer<char> metadata_json, slack;
     template <typename Visit>
     void for_each(std::size_t vocab, std::size_t width, std::size_t context, std::size_t metadata_bytes,

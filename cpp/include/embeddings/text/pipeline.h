@@ -52,7 +52,7 @@ namespace embeddings {
 // (Tokenizer's offsets by bytes), and leaves the rest out, as it does the
 // piece cache; its loader refuses other files by name, and the package then
 // reads them with the full module.
-#if EMBEDDINGS_CRITICAL_MODULE
+#if EMBEDDINGS_CHAPTER_MODULE
 inline constexpr bool kGeneralOffsets = false;
 #else
 inline constexpr bool kGeneralOffsets = true;

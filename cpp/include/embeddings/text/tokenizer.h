@@ -71,7 +71,7 @@ class Tokenizer {
   // Loads a Hugging Face tokenizer.json: every component kind of
   // cpp/src/text/tokenizer_json/registry_full.cpp (docs/tokenizer.md lists
   // them; the chapter's module reads GPT-2's only,
-  // registry_critical.cpp), a vocabulary in GPT-2's byte alphabet when a
+  // registry_chapter.cpp), a vocabulary in GPT-2's byte alphabet when a
   // pre-tokenizer is ByteLevel and spelled as text otherwise; truncation and
   // padding null; added_tokens. Anything else is refused with a message that
   // names the field and the problem (not the file: the caller, which knows
@@ -188,7 +188,7 @@ class Tokenizer {
 
   // How the book shows a token (token_display.h): "·girl" for " girl". An
   // added token shows its content unchanged. Empty for an unknown id.
-  std::string token_display(std::int32_t id) const;
+  std::string token_text(std::int32_t id) const;
 
   // The id of the single token that `text` names, or -1. Looked up in this
   // order: (1) `text` read as a display form ("·", "↵", "⇥" and "<0xNN>"
@@ -221,7 +221,7 @@ class Tokenizer {
   class Sequences;
 
   void encode_sequence(std::string_view text, Scratch& scratch, std::vector<std::int32_t>& ids) const;
-  // The general paths (tokenizer_full.cpp; tokenizer_critical.cpp in the
+  // The general paths (tokenizer_full.cpp; tokenizer_chapter.cpp in the
   // chapter's module): the texts through the post-processors, the
   // normalizers, several pre-tokenizers; a piece through the cache; ids
   // through their tokens' spelling and the decoders.

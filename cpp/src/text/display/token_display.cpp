@@ -49,7 +49,7 @@ std::string from_bytes(std::string_view bytes) {
       } else if (byte < 0x20 || byte == 0x7F || (byte == '<' && reads_as_escape(bytes.substr(pos)))) {
         // A literal "<0xNN>" in a token (byte_fallback's tokens are spelled
         // so) has its "<" written as an escape, or it would be read back as
-        // the byte NN: token_id(token_display(id)) is id for every token.
+        // the byte NN: token_id(token_text(id)) is id for every token.
         append_byte_escape(out, byte);
       } else {
         out += static_cast<char>(byte);

@@ -1,6 +1,6 @@
 // Reading's members: the common kinds of members, read with messages that
 // name the field, and one component of each stage through the registry the
-// build links (registry_full.cpp or registry_critical.cpp).
+// build links (registry_full.cpp or registry_chapter.cpp).
 #include "tokenizer_json/reading.h"
 
 #include <algorithm>

@@ -43,7 +43,7 @@ struct Kind {
   Read* read;
 };
 
-// The components a build reads (registry_full.cpp, registry_critical.cpp).
+// The components a build reads (registry_full.cpp, registry_chapter.cpp).
 struct Registry {
   const Kind<ReadNormalizer>* normalizers;
   std::size_t normalizer_count;

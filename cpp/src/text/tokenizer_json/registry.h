@@ -1,4 +1,4 @@
-// How a registry file (registry_full.cpp, registry_critical.cpp) lists its
+// How a registry file (registry_full.cpp, registry_chapter.cpp) lists its
 // component kinds: one X-macro line per kind, ("type", stage namespace,
 // reader), each stage's lines in one list; EMBEDDINGS_REGISTRY(complete)
 // then declares the readers and defines registry(). A build links exactly

@@ -4,6 +4,7 @@ import { loadModel, rowView, cosine, ready, locateFiles, type Model } from 'embe
 import 'embeddings-and-position/widgets';
 import { sharedModel, type NearestWords } from 'embeddings-and-position/widgets';
 import type { TrainingSlider } from 'embeddings-and-position/widgets/training-slider';
+import type { WordPairs } from 'embeddings-and-position/widgets/word-pairs';
 import { deferWidgetDefinitions } from 'embeddings-and-position/widgets/definitions';
 
 deferWidgetDefinitions({ except: ['ew-nearest-words'] });
@@ -17,6 +18,8 @@ export async function main(): Promise<number> {
   const trace = document.querySelector('ew-trace-table');
   if (trace) trace.model = sharedModel();
   const slider: TrainingSlider = document.createElement('ew-training-slider');
+  const pairs: WordPairs | null = document.querySelector('ew-word-pairs');
+  if (pairs) pairs.model = sharedModel();
   slider.word = '·cat';
   for (const row of model.wte) void row.length;
   model[Symbol.dispose]();

@@ -1,5 +1,5 @@
 // What the chapter's module links instead of tokenizer_full.cpp: its
-// tokenizer is GPT-2's (the components of registry_critical.cpp), which
+// tokenizer is GPT-2's (the components of registry_chapter.cpp), which
 // needs none of the general paths. Each is refused by name where it could
 // be reached, and the loader never reaches them (it refuses what would).
 #include "decoders/byte_level.h"
