@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { loadModel, Matrix } from '../../web/index.js';
-import { neighboursKept, mapDetails as mapDetailsOf } from '../../web/src/map.js';
+import { neighboursKept, mapDetails as mapDetailsOf } from '../../web/src/map/map.js';
 import { groupIds } from '../../web/widgets/parts/vocabulary-groups.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -37,7 +37,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadModel, Matrix, backend, ready } from '../../web/index.js';
-import { neighboursKept, neighboursKeptSample, nnDescentRecall, setMapThreads } from '../../web/src/map.js';
+import { neighboursKept, neighboursKeptSample, nnDescentRecall, setMapThreads } from '../../web/src/map/map.js';
 import { bigTokenizerJson } from '../../tests/js/helpers/big-tokenizer.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

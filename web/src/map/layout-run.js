@@ -3,7 +3,7 @@
 // instance made from a compiled module, and a map job from its table's
 // bytes to its points. It imports only the instance guard (itself without
 // imports), so that the Worker loads nothing else.
-import { guardedInstantiation, instanceFailed, registerGuard } from './instance-guard.js';
+import { guardedInstantiation, instanceFailed, registerGuard } from '../instance-guard.js';
 
 /** The stages a UMAP layout reports, in order (UmapLayout::Stage). */
 export const UMAP_STAGES = Object.freeze(['initialise', 'neighbours', 'graph', 'optimise', 'done']);

@@ -14,11 +14,11 @@
 // a page that computes a map never freezes (no task much over 50 ms) and an
 // AbortSignal can stop it between two slices. Both run the same
 // WebAssembly, so they give the same bits.
-import { Matrix, copyAsFloat32, describe, float32Numbers } from './matrix.js';
-import { checkSignal } from './sources/index.js';
-import { now, yieldToEventLoop } from './event-loop.js';
-import { compileWasm, observed } from './runtime.js';
-import { locatedFile, packageFile } from './files.js';
+import { Matrix, copyAsFloat32, describe, float32Numbers } from '../matrix.js';
+import { checkSignal } from '../sources/index.js';
+import { now, yieldToEventLoop } from '../event-loop.js';
+import { compileWasm, observed } from '../runtime.js';
+import { locatedFile, packageFile } from '../files.js';
 import { LARGEST_KEPT_INSTANCE, LayoutJob, instanceFailed, instantiateLayout, tableBytes } from './layout-run.js';
 import { ThreadPool, helperCount, sharedMemoryAllowed } from './layout-threads.js';
 
@@ -41,8 +41,8 @@ let compiled = {}, instance, instanceMade, mapWorker, workerFailed = false, jobC
 function compiledLayout(threaded = false) {
   const key = threaded ? 'threads' : 'single';
   compiled[key] ??= compileWasm(threaded
-    ? packageFile('web/dist/layout-threads.wasm', () => new URL('../dist/layout-threads.wasm', import.meta.url))
-    : packageFile('web/dist/layout.wasm', () => new URL('../dist/layout.wasm', import.meta.url)));
+    ? packageFile('web/dist/layout-threads.wasm', () => new URL('../../dist/layout-threads.wasm', import.meta.url))
+    : packageFile('web/dist/layout.wasm', () => new URL('../../dist/layout.wasm', import.meta.url)));
   compiled[key].catch(() => { compiled[key] = undefined; });
   return compiled[key];
 }
@@ -89,7 +89,7 @@ function layoutInstance() {
     const [wasm, { default: create }] = await Promise.all([compiledLayout(helpers > 0),
       // The threaded glue through #platform: only Node's main thread runs it here, so a
       // bundle for browsers never meets it (their Worker carries its own copy).
-      helpers > 0 ? import('#platform').then((platform) => platform.threadedLayoutGlue()) : import('../dist/layout.js')]);
+      helpers > 0 ? import('#platform').then((platform) => platform.threadedLayoutGlue()) : import('../../dist/layout.js')]);
     const module = await instantiateLayout(create, wasm);
     instanceMade = module;
     observed(module, 'layout');
@@ -142,7 +142,7 @@ function workerState() {
       // rewrite: a literal URL beside import.meta.url, inside new Worker().
       const located = locatedFile('web/dist/map-worker.js');
       worker = located ? new Worker(located, { type: 'module' })
-        : new Worker(new URL('../dist/map-worker.js', import.meta.url), { type: 'module' });
+        : new Worker(new URL('../../dist/map-worker.js', import.meta.url), { type: 'module' });
     } catch (error) {
       // A policy that forbids Workers here (some browsers say so at once).
       workerFailed = true;

@@ -19,10 +19,10 @@
 // the quick map the training slider shows while a step's UMAP is laid out)
 // goes before a UMAP under way (seconds), rather than after it. Each job's
 // slices do the same work in the same order as one long run: the same bits.
-import createLayoutModule from '../dist/layout.js';
+import createLayoutModule from '../../dist/layout.js';
 import { LARGEST_KEPT_INSTANCE, LayoutJob, instanceFailed, instantiateLayout } from './layout-run.js';
 import { ThreadPool, helperCount, serveAsHelper } from './layout-threads.js';
-import { yieldToEventLoop } from './event-loop.js';
+import { yieldToEventLoop } from '../event-loop.js';
 
 /** Milliseconds between two progress messages. */
 const PROGRESS_MS = 50;
@@ -58,7 +58,7 @@ async function layoutModule() {
   if (module && instanceFailed(await module)) dropInstance();
   module ??= (async () => {
     if (!threads) return instantiateLayout(createLayoutModule, compiled);
-    const { default: create } = await import('../dist/layout-threads.js');
+    const { default: create } = await import('../../dist/layout-threads.js');
     const made = await instantiateLayout(create, compiled);
     pool = await ThreadPool.create(made, compiled, helperCount(cores), startHelper);
     // Rounds of a few tens of milliseconds: nothing waits on this Worker between them.
