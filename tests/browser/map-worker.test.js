@@ -128,7 +128,7 @@ describe('model.map in the browser', () => {
 });
 
 test('a page that is not cross-origin isolated makes its maps on one thread, the same bits', async () => {
-  const runner = `import { mapRows } from '/web/src/map/map.js';
+  const runner = `import { mapRows } from '/web/src/map/index.js';
 import { Matrix } from '/web/index.js';
 const table = new Matrix(Float32Array.from({ length: 400 * 24 }, (_, k) => Math.sin(k * 0.37) + (k % 7)), 400, 24);
 const map = await mapRows(table, { epochs: 20, seed: 4 });

@@ -37,7 +37,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadModel, Matrix, backend, ready } from '../../web/index.js';
-import { neighboursKept, neighboursKeptSample, nnDescentRecall, setMapThreads } from '../../web/src/map/map.js';
+import { setMapThreads } from '../../web/src/map/instance.js';
+import { neighboursKept, neighboursKeptSample, nnDescentRecall } from '../../web/src/map/measures.js';
 import { bigTokenizerJson } from '../../tests/js/helpers/big-tokenizer.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

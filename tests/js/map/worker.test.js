@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { loadModel, Matrix } from '../../../web/index.js';
-import { setMapThreads } from '../../../web/src/map/map.js';
+import { setMapThreads } from '../../../web/src/map/instance.js';
 
 const posted = [];
 let model, answered;

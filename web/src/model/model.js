@@ -3,7 +3,7 @@
 import { Matrix, checkIndex, describe, markCopy } from '../matrix.js';
 import { checkAsyncMapSize, checkAsyncOptions, checkFloat32, checkMapSize, cosineMatrixAsyncOf, cosineMatrixOf, slicedCosineMap } from '../vectors.js';
 import { checkSignal } from '../sources/signals.js';
-import { mapRows } from '../map/map.js';
+import { mapRows } from '../map/index.js';
 import { POSITION, TOKEN } from './tables.js';
 import { Trace } from './trace.js';
 import { internalsOf, textHostOf } from './internals.js';
