@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { loadModel, Matrix, mapDetails as mapDetailsOf } from '../../web/index.js';
-import { neighboursKept } from '../../web/src/map/measures.js';
+import { neighboursKept } from '../../tests/js/helpers/map-measures.js';
 import { groupIds } from '../../web/widgets/parts/vocabulary-groups.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,10 +1,11 @@
-// How good a map is, for the tests and the benchmarks: the share of each
-// row's nearest rows kept among its nearest points on the map, and the
-// recall of the approximate neighbours UMAP uses past its exact size
-// (cpp/src/layout/judge.cpp), computed in this thread's layout instance.
-import { copyAsFloat32 } from '../matrix.js';
-import { LayoutJob, tableBytes } from './layout-run.js';
-import { layoutInstance, releaseLargeInstance } from './instance.js';
+// How good a map is, for the tests and the benchmarks (tools/bench/map.mjs,
+// scale.mjs): the share of each row's nearest rows kept among its nearest
+// points on the map, and the recall of the approximate neighbours UMAP uses
+// past its exact size (cpp/src/layout/judge.cpp, exported by the layout
+// module), computed in the package's layout instance of this thread.
+import { copyAsFloat32 } from '../../../web/src/matrix.js';
+import { LayoutJob, tableBytes } from '../../../web/src/map/layout-run.js';
+import { layoutInstance, releaseLargeInstance } from '../../../web/src/map/instance.js';
 
 const layoutModule = async () => (await layoutInstance()).module;
 
