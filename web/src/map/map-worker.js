@@ -1,6 +1,6 @@
-// The vocabulary map's Worker (started by map.js in a browser): it computes
-// maps (UMAP and PCA) in its own instance of the layout module, off the
-// page's main thread.
+// The vocabulary map's Worker (started by in-worker.js in a browser): it
+// computes maps (UMAP and PCA) in its own instance of the layout module,
+// off the page's main thread.
 //
 // Messages in: { wasm, threads, cores } first (the compiled layout.wasm,
 // so it is fetched and compiled once per page; or layout-threads.wasm in a
@@ -12,7 +12,7 @@
 // only a few in flight), and { id, go }. Out: { ready } once the instance is
 // made, { id, progress } about every 50 ms, then { id, result } (its points'
 // buffer transferred, not copied) or { id, error, name }. A cancelled job is
-// ended by terminating the Worker (map.js starts another for the rest).
+// ended by terminating the Worker (in-worker.js starts another for the rest).
 //
 // The jobs started run a slice of about SLICE_MS at a time, and between two
 // slices the Worker reads its messages: a PCA (tens of milliseconds, such as
