@@ -45,9 +45,9 @@ export const contentSecurityPolicy = [
 /**
  * The headers that make a page cross-origin isolated, so that it may share
  * WebAssembly memory between Workers: the vocabulary map then runs on
- * several threads (web/src/layout-threads.js). The opener policy keeps the
- * page out of other origins' windows; the embedder policy lets it load only
- * what agrees to it (everything here is same-origin, and says so with
+ * several threads (web/src/map/layout-threads.js). The opener policy keeps
+ * the page out of other origins' windows; the embedder policy lets it load
+ * only what agrees to it (everything here is same-origin, and says so with
  * Cross-Origin-Resource-Policy). A site that embeds the widgets sends the
  * same two (docs/embedding.md); without them the map runs on one thread.
  */

@@ -336,8 +336,8 @@ export class Model {
    * A two-dimensional map of a table's rows (default wte): a Matrix of
    * rows × 2, one point per row, computed in a WebAssembly module of its
    * own (web/dist/layout.wasm, loaded on the first call). In a browser a
-   * UMAP map is laid out in a Worker (web/src/map-worker.js), off the main
-   * thread, and `signal` ends it; in Node (or where no Worker can start)
+   * UMAP map is laid out in a Worker (web/src/map/map-worker.js), off the
+   * main thread, and `signal` ends it; in Node (or where no Worker can start)
    * the work goes in slices of about 12 ms with the event loop's turn
    * between them, so a page never freezes, and `signal` cancels between
    * two slices.

@@ -21,5 +21,5 @@ export let backend = '';
 export { Matrix, rowView } from './src/matrix.js';
 export { dot, cosine } from './src/vectors.js';
 export { loadModel, cosineMatrix, cosineMatrixAsync, defaultModelFiles, Model, Trace } from './src/model/index.js';
-export { mapDetails, alignMap } from './src/map.js';
+export { mapDetails, alignMap } from './src/map/index.js';
 export { locateFiles } from './src/files.js';

@@ -1,5 +1,5 @@
 // model.map() in a browser: a map is made in a Worker of its own
-// (web/src/map-worker.js, built into web/dist/map-worker.js), off the
+// (web/src/map/map-worker.js, built into web/dist/map-worker.js), off the
 // page's main thread, on several threads when the page is cross-origin
 // isolated (as tools/serve.mjs serves it) and on one when it is not, and
 // comes out the same, bit for bit, as the Node API's (which works in
@@ -128,7 +128,7 @@ describe('model.map in the browser', () => {
 });
 
 test('a page that is not cross-origin isolated makes its maps on one thread, the same bits', async () => {
-  const runner = `import { mapRows } from '/web/src/map.js';
+  const runner = `import { mapRows } from '/web/src/map/index.js';
 import { Matrix } from '/web/index.js';
 const table = new Matrix(Float32Array.from({ length: 400 * 24 }, (_, k) => Math.sin(k * 0.37) + (k % 7)), 400, 24);
 const map = await mapRows(table, { epochs: 20, seed: 4 });

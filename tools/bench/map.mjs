@@ -17,8 +17,8 @@ import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { loadModel, Matrix } from '../../web/index.js';
-import { neighboursKept, mapDetails as mapDetailsOf } from '../../web/src/map.js';
+import { loadModel, Matrix, mapDetails as mapDetailsOf } from '../../web/index.js';
+import { neighboursKept } from '../../tests/js/helpers/map-measures.js';
 import { groupIds } from '../../web/widgets/parts/vocabulary-groups.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

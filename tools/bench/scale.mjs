@@ -37,8 +37,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadModel, Matrix, backend, ready } from '../../web/index.js';
-import { neighboursKept, neighboursKeptSample, nnDescentRecall, setMapThreads } from '../../web/src/map.js';
+import { setMapThreads } from '../../web/src/map/instance.js';
 import { bigTokenizerJson } from '../../tests/js/helpers/big-tokenizer.js';
+import { neighboursKept, neighboursKeptSample, nnDescentRecall } from '../../tests/js/helpers/map-measures.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);

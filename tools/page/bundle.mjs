@@ -10,7 +10,7 @@
 //
 // Beside it, the page's first script, web/dist/first-requests.js: a small
 // classic script that asks for the weights before the bundle has arrived.
-// And the vocabulary map's Worker (web/src/map-worker.js and what it
+// And the vocabulary map's Worker (web/src/map/map-worker.js and what it
 // imports, the layout module's glue included) as one file that imports
 // nothing, web/dist/map-worker.js, which model.map() starts in a browser.
 //
@@ -30,7 +30,7 @@ import { writeFormulas } from './typeset-formulas.mjs';
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const entry = resolve(root, 'web/page/page.js');
 export const bundleFile = resolve(root, 'web/dist/page.js');
-export const workerEntry = resolve(root, 'web/src/map-worker.js');
+export const workerEntry = resolve(root, 'web/src/map/map-worker.js');
 export const workerFile = resolve(root, 'web/dist/map-worker.js');
 
 // The chapter's definitions that its Code parts print as their source stay

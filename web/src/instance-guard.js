@@ -16,7 +16,7 @@
 // entry, today's and tomorrow's: each exported function (Emscripten's
 // Module._name wrappers call them) and each function of the table (Embind's
 // class methods and functions are called through it). No imports, so that
-// the map's Worker (map-worker.js) can hold it.
+// the map's Worker (map/map-worker.js) can hold it.
 
 const states = new WeakMap();
 

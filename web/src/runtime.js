@@ -37,14 +37,14 @@ export function observeInstances(callback) {
   observer = callback;
 }
 
-/** Shows a new instance to the tests' observer (map.js's layout instances). */
+/** Shows a new instance to the tests' observer (the map's layout instances, map/instance.js). */
 export function observed(module, role) {
   observer?.(module, role);
 }
 
 /**
  * Compiles the .wasm at `url` (a file: URL in Node); also the layout
- * module's (map.js). Over HTTP, a compile the page's first script started
+ * module's (map/instance.js). Over HTTP, a compile the page's first script started
  * for the same URL is taken instead of fetching again; if that one failed
  * (a network error while the page loaded), this tries once more. A file
  * that is not there, or is no WebAssembly (a server's page for a missing

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadModel, Matrix, mapDetails, alignMap } from '../../../web/index.js';
-import { neighboursKept, setMapThreads } from '../../../web/src/map.js';
+import { setMapThreads } from '../../../web/src/map/instance.js';
+import { neighboursKept } from '../helpers/map-measures.js';
 import { bundleWorker, workerFile } from '../../../tools/page/bundle.mjs';
 
 const nativeTool = fileURLToPath(new URL('../../../build/native/map-layout', import.meta.url));

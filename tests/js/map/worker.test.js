@@ -1,4 +1,4 @@
-// The map's Worker (web/src/map-worker.js) driven by its messages, here in
+// The map's Worker (web/src/map/map-worker.js) driven by its messages, here in
 // Node with `self` standing for the Worker's global: each map comes back
 // with its points' buffer transferred, not copied (the page's main thread
 // takes it without a copy), the same bits as model.map(); and a PCA asked
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { loadModel, Matrix } from '../../../web/index.js';
-import { setMapThreads } from '../../../web/src/map.js';
+import { setMapThreads } from '../../../web/src/map/instance.js';
 
 const posted = [];
 let model, answered;
@@ -23,7 +23,7 @@ before(async () => {
       answered?.();
     },
   };
-  await import('../../../web/src/map-worker.js');
+  await import('../../../web/src/map/map-worker.js');
 });
 
 after(() => {

@@ -3,7 +3,7 @@
 import { Matrix, checkIndex, describe, markCopy } from '../matrix.js';
 import { checkAsyncMatrixSize, checkAsyncOptions, checkFloat32, checkMatrixSize, cosineMatrixAsyncOf, cosineMatrixOf, slicedCosineMatrix } from '../vectors.js';
 import { checkSignal } from '../sources/signals.js';
-import { mapRows } from '../map.js';
+import { mapRows } from '../map/index.js';
 import { POSITION, TOKEN } from './tables.js';
 import { Trace } from './trace.js';
 import { internalsOf, textHostOf } from './internals.js';
@@ -317,7 +317,7 @@ export class Model {
   }
 
 
-  // ---- map (web/src/map.js) ----
+  // ---- map (web/src/map/) ----
   #excluded(options) {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`nearest: options must be an object such as { exclude: [ids] }, got ${describe(options)}`);

@@ -13,7 +13,7 @@ export const fileSource = onlyInNode('A file path');
 export const readFileBytes = onlyInNode('A file: URL');
 export const dirname = onlyInNode('A file path');
 export const join = onlyInNode('A file path');
-// A browser's map shares its work through its Worker's helpers (map-worker.js), not these.
+// A browser's map shares its work through its Worker's helpers (map/map-worker.js), not these.
 export const coreCount = () => 1;
 export const startLayoutHelper = onlyInNode('A map helper thread');
 export const threadedLayoutGlue = onlyInNode('The threaded layout module on this thread');

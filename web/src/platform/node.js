@@ -22,11 +22,11 @@ export function coreCount() {
 }
 
 /**
- * A helper thread of a map (a worker thread running layout-helper.js), once
+ * A helper thread of a map (a worker thread running map/layout-helper.js), once
  * it has answered its first message; it does not keep the process alive.
  */
 export async function startLayoutHelper(message) {
-  const thread = new Worker(new URL('../layout-helper.js', import.meta.url));
+  const thread = new Worker(new URL('../map/layout-helper.js', import.meta.url));
   thread.unref();
   await new Promise((resolve, reject) => {
     thread.once('message', resolve);

@@ -1,6 +1,6 @@
-// The vocabulary map's Worker (started by map.js in a browser): it computes
-// maps (UMAP and PCA) in its own instance of the layout module, off the
-// page's main thread.
+// The vocabulary map's Worker (started by in-worker.js in a browser): it
+// computes maps (UMAP and PCA) in its own instance of the layout module,
+// off the page's main thread.
 //
 // Messages in: { wasm, threads, cores } first (the compiled layout.wasm,
 // so it is fetched and compiled once per page; or layout-threads.wasm in a
@@ -12,17 +12,17 @@
 // only a few in flight), and { id, go }. Out: { ready } once the instance is
 // made, { id, progress } about every 50 ms, then { id, result } (its points'
 // buffer transferred, not copied) or { id, error, name }. A cancelled job is
-// ended by terminating the Worker (map.js starts another for the rest).
+// ended by terminating the Worker (in-worker.js starts another for the rest).
 //
 // The jobs started run a slice of about SLICE_MS at a time, and between two
 // slices the Worker reads its messages: a PCA (tens of milliseconds, such as
 // the quick map the training slider shows while a step's UMAP is laid out)
 // goes before a UMAP under way (seconds), rather than after it. Each job's
 // slices do the same work in the same order as one long run: the same bits.
-import createLayoutModule from '../dist/layout.js';
+import createLayoutModule from '../../dist/layout.js';
 import { LARGEST_KEPT_INSTANCE, LayoutJob, instanceFailed, instantiateLayout } from './layout-run.js';
 import { ThreadPool, helperCount, serveAsHelper } from './layout-threads.js';
-import { yieldToEventLoop } from './event-loop.js';
+import { yieldToEventLoop } from '../event-loop.js';
 
 /** Milliseconds between two progress messages. */
 const PROGRESS_MS = 50;
@@ -58,7 +58,7 @@ async function layoutModule() {
   if (module && instanceFailed(await module)) dropInstance();
   module ??= (async () => {
     if (!threads) return instantiateLayout(createLayoutModule, compiled);
-    const { default: create } = await import('../dist/layout-threads.js');
+    const { default: create } = await import('../../dist/layout-threads.js');
     const made = await instantiateLayout(create, compiled);
     pool = await ThreadPool.create(made, compiled, helperCount(cores), startHelper);
     // Rounds of a few tens of milliseconds: nothing waits on this Worker between them.

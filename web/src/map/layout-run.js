@@ -1,9 +1,9 @@
-// What the main thread (map.js) and the map's Worker (map-worker.js) share
-// to compute a map in the layout module (web/dist/layout.wasm): the
+// What the main thread (in-slices.js) and the map's Worker (map-worker.js)
+// share to compute a map in the layout module (web/dist/layout.wasm): the
 // instance made from a compiled module, and a map job from its table's
 // bytes to its points. It imports only the instance guard (itself without
 // imports), so that the Worker loads nothing else.
-import { guardedInstantiation, instanceFailed, registerGuard } from './instance-guard.js';
+import { guardedInstantiation, instanceFailed, registerGuard } from '../instance-guard.js';
 
 /** The stages a UMAP layout reports, in order (UmapLayout::Stage). */
 export const UMAP_STAGES = Object.freeze(['initialise', 'neighbours', 'graph', 'optimise', 'done']);
