@@ -279,3 +279,45 @@ test('the model\'s load and the widgets\' shows are split into tasks: each insta
   apart('load:instance-tokenizer', 'load:tokenizer-loaded');
   apart('ready:ew-embedding-table', 'ready:ew-nearest-words', 'ready:ew-dot-product');
 });
+
+// ---- A key or a tap is painted first, what it causes a frame later (afterNextPaint) --------
+
+test('a key in the trace\'s box and in the token search is painted before the rows and the list follow it; an arrow key acts on the list for the text as typed', async () => {
+  // A frame asked for after the widget's own input handler has run: with the trace's work on that frame,
+  // the rows would already have changed in it; painted first, they change after it, in a task of their own.
+  const watch = (selector, watched) => page.evaluate(([box, target]) => {
+    const input = document.querySelector(box), rows = document.querySelector(target);
+    window.__keyFrame = new Promise((resolve) => {
+      input.addEventListener('input', () => {
+        // What they say (their classes change with the caret, which the box lights in the rows at once).
+        const before = rows.textContent;
+        requestAnimationFrame(() => {
+          const inFrame = rows.textContent;
+          const changed = new Promise((done) => {
+            const check = () => (rows.textContent !== inFrame ? done(true) : setTimeout(check, 10));
+            setTimeout(check, 0);
+          });
+          changed.then(() => resolve({ sameInKeyFrame: inFrame === before, changedAfter: rows.textContent !== before }));
+        });
+      }, { once: true });
+    });
+  }, [selector, watched]);
+  await watch('#trace textarea', '#trace .ew-trace-body');
+  await page.locator('#trace textarea').first().focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' Tom');
+  assert.deepEqual(await page.evaluate(() => window.__keyFrame), { sameInKeyFrame: true, changedAfter: true });
+
+  await page.locator('#nearest input').fill('');
+  await watch('#nearest input', '#nearest [role="listbox"]');
+  await page.locator('#nearest input').focus();
+  await page.keyboard.type('b');
+  assert.deepEqual(await page.evaluate(() => window.__keyFrame), { sameInKeyFrame: true, changedAfter: true });
+  // Typed, then the arrow and Enter at once (the list for "boy" not drawn yet): they act on the list for "boy".
+  await page.keyboard.type('oy');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#nearest .ew-neighbours'));
+  assert.match(await page.locator('#nearest').textContent(), /closest to ·boy/);
+  assert.deepEqual(page.problems, []);
+});

@@ -260,6 +260,11 @@ describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
   });
 });
 
+/** Resolves once the box's list is the one for `text` (it follows the box a frame after a key). */
+function listFor(selector, text) {
+  return page.waitForFunction(([s, q]) => document.querySelector(`${s} [role="listbox"]`)?.dataset.query === q, [selector, text]);
+}
+
 describe('search boxes read a word as a reader means it', () => {
   const boxes = [
     ['#table', () => page.evaluate(() => document.querySelector('#table').grid.highlighted)],
@@ -277,6 +282,7 @@ describe('search boxes read a word as a reader means it', () => {
         const id = idOf(meant);
         if (id === undefined) continue;
         await input.fill(typed);
+        await listFor(selector, typed);
         const first = await page.locator(`${selector} [role="option"]`).first().getAttribute('data-id');
         assert.equal(Number(first), id, `${typed}: the first suggestion`);
         await input.press('Enter');
@@ -286,6 +292,7 @@ describe('search boxes read a word as a reader means it', () => {
       // Two forms: both offered and named in words.
       for (const word of ['Lily', 'red']) {
         await input.fill(word);
+        await listFor(selector, word);
         const forms = await page.locator(`${selector} .ew-picker-form`).evaluateAll((options) => options.map((o) => o.textContent));
         if (idOf(word) !== undefined && idOf(`·${word}`) !== undefined) {
           assert.equal(forms.length, 2, forms.join(' | '));

@@ -16,6 +16,7 @@
 // Writing checks the same rules, so a value that could not be read back is
 // never written.
 import { quoted } from './quote.js';
+import { int } from '../widgets/parts/format.js';
 
 export { quoted };
 
@@ -71,7 +72,6 @@ function whole(text, min, max) {
   return n >= min && n <= max ? n : undefined;
 }
 
-const count = (n) => n.toLocaleString('en-US');
 
 /** Each rule: the value as the page writes it, or { reason } when it is not one. */
 const ok = (value) => ({ value });
@@ -79,11 +79,11 @@ const no = (reason) => ({ reason });
 
 function word(value) {
   if (!value) return no('empty');
-  return value.length > MAX_WORD ? no(`${count(value.length)} characters, more than a token's ${MAX_WORD}`) : ok(value);
+  return value.length > MAX_WORD ? no(`${int(value.length)} characters, more than a token's ${MAX_WORD}`) : ok(value);
 }
 
 function text(value) {
-  return value.length > MAX_TEXT ? no(`${count(value.length)} characters, more than the ${count(MAX_TEXT)} a text here may have`) : ok(value);
+  return value.length > MAX_TEXT ? no(`${int(value.length)} characters, more than the ${int(MAX_TEXT)} a text here may have`) : ok(value);
 }
 
 function wholes(count, min, max, what) {
@@ -111,7 +111,7 @@ function zoom(value) {
 function point(value) {
   const parts = value.split(',');
   const xy = parts.map((part) => number(part, [-MAX_MAP_COORDINATE, MAX_MAP_COORDINATE]));
-  if (parts.length !== 2 || xy.includes(undefined)) return no(`not two numbers from −${count(MAX_MAP_COORDINATE)} to ${count(MAX_MAP_COORDINATE)}`);
+  if (parts.length !== 2 || xy.includes(undefined)) return no(`not two numbers from −${int(MAX_MAP_COORDINATE)} to ${int(MAX_MAP_COORDINATE)}`);
   return ok(xy.map(String).join(','));
 }
 
@@ -187,7 +187,7 @@ export function parseFragment(hash) {
   const ignored = [];
   if (!raw) return { section: undefined, state: {}, ignored };
   if (raw.length > MAX_FRAGMENT) {
-    return { section: undefined, state: {}, ignored: [{ key: '#', value: raw, reason: `${count(raw.length)} characters, more than the ${count(MAX_FRAGMENT)} read` }] };
+    return { section: undefined, state: {}, ignored: [{ key: '#', value: raw, reason: `${int(raw.length)} characters, more than the ${int(MAX_FRAGMENT)} read` }] };
   }
   const [head, ...rest] = raw.split('&');
   const named = !head.includes('=');

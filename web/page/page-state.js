@@ -20,6 +20,7 @@
 // frames: it undoes the typing, or the moving, whole.
 import { fragmentOf, joinList, mapKeys, parseFragment, splitList, viewOf } from './address.js';
 import { modelWordForms } from '../widgets/parts/word-forms.js';
+import { afterNextPaint } from '../src/event-loop.js';
 
 const MAP_KEYS = ['map', 'zoom', 'at', 'isolate', 'axes', 'hide'];
 /** Typing and moving are written this long after they stop, not on every key or frame; so is a scroll. */
@@ -314,9 +315,17 @@ export class PageState {
     if (choice) this.choice = true;
     this.changedWidget = widget;
     clearTimeout(this.timer);
+    this.cancelWrite?.();
     // Said on the root element while a change waits to be written (what a test or a tool waits on).
     document.documentElement.dataset.address = 'settling';
-    this.timer = setTimeout(() => this.#write(), this.choice ? 0 : SETTLE_MS);
+    // Written once a frame has been painted: where the reader is comes from the layout, which
+    // is then fresh (read before, it would lay out what the changes left undone, in this task).
+    this.timer = setTimeout(() => {
+      this.cancelWrite = afterNextPaint(() => {
+        this.cancelWrite = undefined;
+        this.#write();
+      });
+    }, this.choice ? 0 : SETTLE_MS);
   }
 
   #write({ replace = false } = {}) {

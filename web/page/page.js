@@ -22,6 +22,7 @@ import { typesetWhenIdle } from './formulas.js';
 import { bookNote, showBookValues } from './book-values.js';
 import { installPrinting } from './print.js';
 import { layOutLaterParts } from './later-parts.js';
+import { afterNextPaint } from '../src/event-loop.js';
 
 // The page's script loads async, so start.js asks for the model as soon as
 // the script arrives, while the browser still parses, styles and lays out
@@ -199,12 +200,18 @@ function sayAddressProblems(ignored) {
  * under the row, with a link to each.
  */
 function linkViews() {
+  let pendingLink = null;
   traceWidget.addEventListener('ew-trace-row', (event) => {
     const { id, row, text, token } = event.detail;
     const where = `place ${row + 1} of text ${text}`;
     const table = $('#table'), map = $('#vocabulary-map');
-    table?.pick(id, { from: `the trace (${where})` });
-    map?.lightUp(id, `${token} (${where})`);
+    // The two far views follow once the tap is painted (its own readout first); a later tap's replace a waiting one's.
+    pendingLink?.();
+    pendingLink = afterNextPaint(() => {
+      pendingLink = null;
+      table?.pick(id, { from: `the trace (${where})` });
+      map?.lightUp(id, `${token} (${where})`);
+    });
     const link = (href, words) => Object.assign(document.createElement('a'), { href, textContent: words });
     traceWidget.sayLinked(text, `${token} (id ${id}): its row is shown in `, link('#table', 'the token table'), ' above, and its dot ringed on ',
       link('#vocabulary-map', 'the map'), ' of Similar words.');

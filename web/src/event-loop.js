@@ -27,4 +27,25 @@ export function yieldToMain() {
   return yieldToEventLoop();
 }
 
+/**
+ * Runs `callback` once the browser has painted the frame it is about to
+ * draw: a task queued from that frame's animation callbacks, which runs
+ * after its paint. What a key or a tap causes beyond its own feedback (the
+ * character in the box, the pressed button) goes here, so that the browser
+ * paints the feedback at once and the rest a frame later (what the Event
+ * Timing API counts for a key or a tap is the time to its next paint).
+ * Without animation frames (Node, a hidden page's timers aside) it is a
+ * turn of the event loop. Returns a function that cancels it.
+ */
+export function afterNextPaint(callback) {
+  let cancelled = false;
+  const run = () => { if (!cancelled) callback(); };
+  if (typeof requestAnimationFrame !== 'function') {
+    yieldToEventLoop().then(run);
+  } else {
+    requestAnimationFrame(() => { yieldToEventLoop().then(run); });
+  }
+  return () => { cancelled = true; };
+}
+
 export const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());

@@ -10,7 +10,7 @@
 // changes with its place.
 import { ModelWidget } from './parts/model-widget.js';
 import { el } from './parts/dom.js';
-import { yieldToMain } from '../src/event-loop.js';
+import { afterNextPaint, yieldToMain } from '../src/event-loop.js';
 import { legend, tableLimit } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { hasTokenizer, isByteToken } from './parts/token-picker.js';
@@ -154,17 +154,19 @@ export class TraceTable extends ModelWidget {
   }
 
   /**
-   * A key typed into a box: on the next frame that box's text is traced
-   * again, its rows that changed are drawn and the comparison of the two
-   * texts is written; what listens to the trace (the ew-trace event: the
-   * page's Code lines, its address) once the browser has painted and is
-   * idle, so that a key is painted within a frame or two, even on a slow phone.
+   * A key typed into a box: once the browser has painted the key (the
+   * character in the box), that box's text is traced again, its rows that
+   * changed are drawn and the comparison of the two texts is written, to be
+   * painted on the frame after; what listens to the trace (the ew-trace
+   * event: the page's Code lines, its address) once that is painted and the
+   * page is idle. So a key is painted within a frame, even on a slow phone,
+   * and keys typed faster than the rows are drawn are traced together.
    */
   #schedule(box) {
     (this.changed ??= new Set()).add(box);
     if (this.pending) return;
-    this.pending = requestAnimationFrame(() => {
-      this.pending = 0;
+    this.pending = afterNextPaint(() => {
+      this.pending = null;
       const changed = this.changed;
       this.changed = new Set();
       this.#update(changed, 'idle');

@@ -10,6 +10,8 @@
 // (or #number) is a row id. A word that is no single token shows its
 // pieces, each one a button, until the reader types something else.
 import { el, selectAllOnTap, uniqueId } from './dom.js';
+import { afterNextPaint } from '../../src/event-loop.js';
+import { int } from './format.js';
 import { FORM_NAMES, LISTED_PIECES, hasTokenizer, modelWordForms, notOneToken, tokenTextOf, vocabularyOf } from './word-forms.js';
 
 export {
@@ -67,7 +69,14 @@ export class TokenPicker {
       el('div', { className: 'ew-picker-box' }, this.input, this.list),
       this.hint, this.note);
 
-    this.input.addEventListener('input', () => this.#search());
+    // The list follows the text once the key is painted: a key shows at once, the list a frame later,
+    // and keys typed faster than the list is drawn are searched together.
+    this.input.addEventListener('input', () => {
+      this.pendingSearch ??= afterNextPaint(() => {
+        this.pendingSearch = null;
+        this.#search();
+      });
+    });
     this.input.addEventListener('keydown', (event) => this.#key(event));
     // Options take no focus (pointerdown below), so leaving the box closes the list at once,
     // and the box never keeps a word the owner does not show.
@@ -177,7 +186,7 @@ export class TokenPicker {
     });
     this.note.replaceChildren(el('p', { textContent: message }),
       ...(buttons.length > 1 ? [el('p', { className: 'ew-pieces' }, 'Pick a piece: ', ...buttons,
-        all.length > pieces.length ? ` (the first ${pieces.length} of ${all.length.toLocaleString('en-US')})` : '')] : []));
+        all.length > pieces.length ? ` (the first ${pieces.length} of ${int(all.length)})` : '')] : []));
     this.options.onMissing?.(text);
   }
 
@@ -224,6 +233,8 @@ export class TokenPicker {
     scored.sort((a, b) => a.rank - b.rank || this.words[a.id].length - this.words[b.id].length || a.id - b.id);
     this.matches = [...this.forms.map((form) => form.id), ...scored.map((match) => match.id)].slice(0, MAX_OPTIONS);
     this.active = -1;
+    // The text the list is for: it follows the box a frame after a key (what a test or a tool waits on).
+    this.list.dataset.query = query;
     this.#render();
   }
 
@@ -260,11 +271,13 @@ export class TokenPicker {
    * gives the box back the text of what the owner shows.
    */
   #leave() {
+    this.#cancelSearch();
     this.#close();
     const text = this.input.value;
     if (text === this.shown) return;
     const [form] = text.trim() ? this.resolve(text) : [];
-    if (form) this.#pick(form.id);
+    // Taken once what took the focus is painted (a tap elsewhere shows first), as the owner's update is the larger.
+    if (form) afterNextPaint(() => this.#pick(form.id));
     else this.input.value = this.shown;
   }
 
@@ -275,7 +288,21 @@ export class TokenPicker {
     this.active = -1;
   }
 
+  /** Runs a search still waiting for its frame now, so that a key acts on the list for the text as it is. */
+  #searchNow() {
+    if (!this.pendingSearch) return;
+    this.#cancelSearch();
+    this.#search();
+  }
+
+  #cancelSearch() {
+    this.pendingSearch?.();
+    this.pendingSearch = null;
+  }
+
   #key(event) {
+    if (['ArrowDown', 'ArrowUp', 'Enter'].includes(event.key)) this.#searchNow();
+    if (event.key === 'Escape') this.#cancelSearch();
     const open = !this.list.hidden;
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       if (!open) this.#search();

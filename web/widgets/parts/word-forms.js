@@ -7,6 +7,7 @@
 // is read only when a reader searches. Until then each form of a word is
 // looked up in the module, and the answers are the vocabulary index's.
 import { findTokenId, tokenizerSize } from '../../src/model/for-widgets.js';
+import { int } from './format.js';
 
 const vocabularies = new WeakMap();
 /** model.vocabulary(), computed once per model. */
@@ -221,12 +222,12 @@ export function notOneToken(model, text, error) {
     // The message of the error says enough.
   }
   // A pasted page is named by its start, and its pieces by the first few: the message stays a line or two.
-  const shown = text.length > QUOTED_LETTERS ? `${text.slice(0, QUOTED_LETTERS).replace(/^ /, '·')}… (${text.length.toLocaleString('en-US')} characters)` : text.replace(/^ /, '·');
+  const shown = text.length > QUOTED_LETTERS ? `${text.slice(0, QUOTED_LETTERS).replace(/^ /, '·')}… (${int(text.length)} characters)` : text.replace(/^ /, '·');
   const where = meant.startsWith(' ') ? 'inside a sentence' : 'as typed';
   const bytes = byteNote(pieces.slice(0, LISTED_PIECES).map((p) => p.text));
   const listed = pieces.slice(0, LISTED_PIECES).map((p) => p.text).join(' + ') + (pieces.length > LISTED_PIECES ? ' + …' : '');
   const message = pieces.length > 1
-    ? `“${shown}” is not a single token in this model: ${where} it is ${pieces.length.toLocaleString('en-US')} tokens, ${listed}.${bytes ? ` ${bytes}` : ''}`
+    ? `“${shown}” is not a single token in this model: ${where} it is ${int(pieces.length)} tokens, ${listed}.${bytes ? ` ${bytes}` : ''}`
     : `“${shown}” is not a token in this model. (${error?.message?.replace(/^tokenId: /, '') ?? 'no such token'})`;
   return { message, pieces };
 }

@@ -42,6 +42,7 @@ import { drawMap, drawMapInto, readColours } from './drawing.js';
 import { writeLegend, describeNeighbours, NEIGHBOURS } from './words.js';
 import { listenToInput } from './input.js';
 import { mapOf } from './maps.js';
+import { TargetFollower } from './follow.js';
 
 let stylesheetUrl;
 
@@ -67,7 +68,7 @@ export class VocabularyMap extends ModelWidget {
   #moveButton;
   #progress;
   #wantedView;
-  #linked = false;
+  #follower;
 
   build() {
     ensureOwnStylesheet();
@@ -204,7 +205,7 @@ export class VocabularyMap extends ModelWidget {
     this.#groupsBox.hidden = !hasText;
     state.groupOf = new Map();
     for (const group of VOCABULARY_GROUPS) for (const id of state.groups[group.key]) if (!state.groupOf.has(id)) state.groupOf.set(id, group);
-    this.#linkTarget();
+    this.#follower ??= new TargetFollower(this);
     state.lit = undefined;
     state.axes = undefined;
     fillAxisExamples(state);
@@ -353,6 +354,7 @@ export class VocabularyMap extends ModelWidget {
    * into view (and, isolated, zooms to them), and tells the linked <ew-nearest-words>.
    */
   pick(id, { keepView = false } = {}) {
+    this.#follower?.drop();
     const state = this.#state;
     state.picked = id;
     const model = this.model;
@@ -438,6 +440,7 @@ export class VocabularyMap extends ModelWidget {
   async setViewState(view) {
     this.ensureBuilt();
     if (!view) return;
+    this.#follower?.flush();
     this.#wantedView = view;
     if (view.method === 'axes' && view.axes?.length >= 2 && this.model) {
       const ids = view.axes.map((text) => modelWordForms(this.model, text)[0]?.id);
@@ -469,16 +472,6 @@ export class VocabularyMap extends ModelWidget {
   get target() {
     const name = this.getAttribute('for');
     return name ? document.getElementById(name) : null;
-  }
-
-  #linkTarget() {
-    if (this.#linked) return;
-    this.#linked = true;
-    document.addEventListener('ew-token', (event) => {
-      if (event.target !== this.target) return;
-      const id = event.detail?.id;
-      if (typeof id === 'number' && id !== this.#state.picked) this.pick(id);
-    });
   }
 
   #pickText(text) {

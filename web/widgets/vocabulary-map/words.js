@@ -6,7 +6,7 @@ import { el } from '../parts/dom.js';
 import { tokenLabel } from '../parts/token-picker.js';
 import { mapDetails } from '../../index.js';
 import { float32Numbers } from '../../src/matrix.js';
-import { num } from '../parts/format.js';
+import { int, num } from '../parts/format.js';
 
 /** How many closest tokens the map rings and lists. */
 export const NEIGHBOURS = 10;
@@ -14,7 +14,7 @@ export const NEIGHBOURS = 10;
 export function writeLegend(state) {
   const model = state.model;
   const details = mapDetails(state.map);
-  const count = model.vocabSize.toLocaleString('en-US');
+  const count = int(model.vocabSize);
   if (state.method === 'axes' && state.axisDetails) {
     const { acrossShare, upShare, upKind } = state.axisDetails;
     const { from, to, upFrom, upTo } = state.axes;
