@@ -14,7 +14,9 @@
 //      (each task's time past 50 ms, summed); and the first model widget's
 //      time (its embeddings:ready mark), over the floor page's (a bare page
 //      fetching the same bytes, compiling the .wasm and painting 512 rows,
-//      tools/bench/page.mjs), loaded in the same round;
+//      tools/bench/page.mjs), loaded in the same round, whose own longest
+//      task and blocking time are given beside (the browser's work for the
+//      same bytes, which no page can go below);
 //   2. keys: the trace's first text box tapped and 12 keys typed, 150 ms
 //      apart, then the token search's box (Similar words): the slowest key
 //      from its event to the next paint (the Event Timing API's duration,
@@ -128,7 +130,7 @@ function slowestInteraction(events, names, since) {
     byInteraction.set(e.interaction, Math.max(byInteraction.get(e.interaction) ?? 0, e.duration));
   }
   const durations = [...byInteraction.values()];
-  return { slowest: Math.max(0, ...durations), count: durations.length, over100: durations.filter((d) => d > 100).length };
+  return { slowest: Math.max(0, ...durations), median: median(durations), count: durations.length, over100: durations.filter((d) => d > 100).length };
 }
 
 const KEYS = ['keydown', 'keypress', 'keyup'];
@@ -174,15 +176,23 @@ const contextFor = (browser, profile) => browser.newContext({
   viewport: profile.viewport, deviceScaleFactor: 1, ...(profile.touch ? { isMobile: true, hasTouch: true } : {}),
 });
 
-/** One load of the floor page on a profile: when it painted its 512 rows. */
+/**
+ * One load of the floor page on a profile: when it painted its 512 rows, and
+ * its own long tasks until then and a second after (the browser's work for
+ * the same bytes, compile, parse and paint, against which the page's are read).
+ */
 async function floorLoad(browser, origin, profile) {
   const context = await contextFor(browser, profile);
+  await context.addInitScript(recorder);
   try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     if (profile.cpuSlowdown > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
     await page.goto(`${origin}${FLOOR_PATH}`, { waitUntil: 'commit' });
-    return (await evaluate(cdp, `(${floorReady})()`)).marks.floor;
+    const ready = (await evaluate(cdp, `(${floorReady})()`)).marks.floor;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const { longTasks } = await evaluate(cdp, 'window.__bench');
+    return { ready, ...taskFigures(longTasks) };
   } finally {
     await context.close();
   }
@@ -339,6 +349,7 @@ const ROWS = [
   ['blocking time while loading (past 50 ms each)', (f) => f.load.blocking, 'ms'],
   ['settled (everything shown, then 2 s without a long task)', (f) => f.load.settled, 'ms'],
   ['slowest key in the trace\'s box (event to next paint)', (f) => f.traceKeys.slowest, 'ms'],
+  ['median key in the trace\'s box', (f) => f.traceKeys.median, 'ms'],
   ['trace keys over 100 ms', (f) => `${f.traceKeys.over100} of ${f.traceKeys.count}`, ''],
   ['slowest key in the token search', (f) => f.searchKeys.slowest, 'ms'],
   ['slowest tap (a strip, a word, a cell)', (f) => f.taps.slowest, 'ms'],
@@ -348,7 +359,7 @@ const ROWS = [
   ['longest task after loading (keys, taps, the slider)', (f) => f.after.longest, 'ms'],
 ];
 // Which figure's load average goes beside each row.
-const LOAD_OF = ['load', 'load', 'load', 'load', 'traceKeys', 'traceKeys', 'searchKeys', 'taps', 'stepZero', 'stepZero', 'play', 'after'];
+const LOAD_OF = ['load', 'load', 'load', 'load', 'traceKeys', 'traceKeys', 'traceKeys', 'searchKeys', 'taps', 'stepZero', 'stepZero', 'play', 'after'];
 
 if (!existsSync(CHROMIUM)) {
   console.log(`bench-phone: skipped (no Chromium at ${CHROMIUM}).`);
@@ -377,7 +388,7 @@ try {
       for (let k = 0; k < pages.length; k++) {
         const j = (run + k) % pages.length;
         const one = await session(browser, pages[j].server.origin, profile);
-        one.floor = floors[p].at(-1);
+        one.floor = floors[p].at(-1).ready;
         results[p][j].push(one);
         const f = one.figures;
         process.stderr.write(`  ${profile.key}, ${pages[j].name}: longest ${Math.round(f.load.longest)} ms, blocking ${Math.round(f.load.blocking)} ms, ` +
@@ -409,17 +420,23 @@ const cell = (sessions, [, f, unit], loadKey) => {
 };
 // The first model widget over the floor: the medians' ratio, and the range of each session's over its round's floor.
 const ratioCell = (sessions, p) => {
-  const ratio = median(sessions.map((s) => s.figures.load.firstModelWidget)) / median(floors[p]);
+  const ratio = median(sessions.map((s) => s.figures.load.firstModelWidget)) / median(floorTimes(p));
   const pairs = sessions.map((s) => s.figures.load.firstModelWidget / s.floor);
   const load = median(sessions.map((s) => s.figures.load.load)).toFixed(1);
   return `${ratio.toFixed(2)}× (${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)}) [${load}]`;
+};
+const floorTimes = (p) => floors[p].map((f) => f.ready);
+const floorCell = (p, of) => {
+  const values = floors[p].map(of);
+  return `${shown(median(values), 'ms')} (${shown(Math.min(...values), 'ms')}–${shown(Math.max(...values), 'ms')})`;
 };
 const header = ['', ...PROFILES.flatMap((profile) => pages.map((page) => `${profile.name}: ${page.name}`))];
 const body = [
   ...ROWS.filter((_, r) => !loadOnly || LOAD_OF[r] === 'load')
     .map((row) => [row[0], ...PROFILES.flatMap((_, p) => pages.map((__, j) => cell(results[p][j], row, LOAD_OF[ROWS.indexOf(row)])))]),
-  ['the floor page (same bytes, compile, parse, paint 512 rows)', ...PROFILES.flatMap((_, p) => pages.map(() =>
-    `${shown(median(floors[p]), 'ms')} (${shown(Math.min(...floors[p]), 'ms')}–${shown(Math.max(...floors[p]), 'ms')})`))],
+  ['the floor page (same bytes, compile, parse, paint 512 rows)', ...PROFILES.flatMap((_, p) => pages.map(() => floorCell(p, (f) => f.ready)))],
+  ['the floor page\'s longest task', ...PROFILES.flatMap((_, p) => pages.map(() => floorCell(p, (f) => f.longest)))],
+  ['the floor page\'s blocking time', ...PROFILES.flatMap((_, p) => pages.map(() => floorCell(p, (f) => f.blocking)))],
   ['first model widget ready', ...PROFILES.flatMap((_, p) => pages.map((__, j) => cell(results[p][j], ['', (f) => f.load.firstModelWidget, 'ms'], 'load')))],
   ['first model widget ÷ floor (medians; each session\'s range)', ...PROFILES.flatMap((_, p) => pages.map((__, j) => ratioCell(results[p][j], p)))],
 ];
@@ -446,7 +463,7 @@ for (const [p, profile] of PROFILES.entries()) {
         `${verdict(m((f) => f.stepZero.first) <= 1000)}  phone: step 0's map ≤ 1 s: ${shown(m((f) => f.stepZero.first), 'ms')}`);
     }
   }
-  const ratio = m((f) => f.load.firstModelWidget) / median(floors[p]);
+  const ratio = m((f) => f.load.firstModelWidget) / median(floorTimes(p));
   lines.push(`${verdict(ratio <= 1.5)}  ${profile.key}: first model widget ≤ 1.5× the floor: ${ratio.toFixed(2)}×`);
 }
 console.log(`\nTargets (this build), medians:\n  ${lines.join('\n  ')}`);
