@@ -202,4 +202,32 @@ TEST(EncodeAtMost, RefusesAMegabyteForASmallContext) {
   EXPECT_TRUE(tokenizer.encode_at_most(words.substr(0, 100), 1024, ids));
 }
 
+TEST(EncodeAtMost, ARefusedTextIsRefusedOrFoundTooLong) {
+  // A Unigram with no unknown token refuses "b", which it has no token for.
+  // The limit is checked as the pieces come: passed before the refused piece
+  // is reached, the text is too long; reached first, it is refused. Either
+  // way no ids are given for it.
+  Tokenizer tokenizer;
+  std::string error;
+  ASSERT_TRUE(Tokenizer::from_json(
+      R"({"version": "1.0", "added_tokens": [], "normalizer": null, "pre_tokenizer": {"type": "WhitespaceSplit"},)"
+      R"( "post_processor": null, "decoder": null,)"
+      R"( "model": {"type": "Unigram", "unk_id": null, "vocab": [["a", -1.0]]}})",
+      tokenizer, error))
+      << error;
+  using Encoded = Tokenizer::Encoded;
+  std::vector<std::int32_t> ids;
+  Tokenizer::EncodeOptions options;
+  EXPECT_EQ(tokenizer.encode("a a bbbbb", options, ids, error), Encoded::Refused);
+  EXPECT_TRUE(ids.empty());
+  options.max_tokens = 1;
+  EXPECT_EQ(tokenizer.encode("a a bbbbb", options, ids, error), Encoded::TooManyTokens);
+  EXPECT_FALSE(tokenizer.encode_at_most("a a bbbbb", 1, ids));
+  options.max_tokens = 2;
+  EXPECT_EQ(tokenizer.encode("a a bbbbb", options, ids, error), Encoded::Refused);
+  EXPECT_TRUE(ids.empty());
+  EXPECT_TRUE(tokenizer.encode_at_most("a a bbbbb", 2, ids));
+  EXPECT_TRUE(ids.empty());
+}
+
 }  // namespace

@@ -5,7 +5,7 @@
 // - a refusal has a message, which leaves naming the file to the caller;
 // - every id that encode() gives exists, decode() takes it back, and the
 //   decoded text and every display form are valid UTF-8;
-// - encode_at_most() agrees with encode();
+// - encode() under a limit agrees with encode() without one (check_limit);
 // - decode_bytes(encode(s)) == s when the file makes that promise
 //   (Tokenizer::round_trips(): every byte has a token, no added tokens, no
 //   normalizer, no pre-tokenizer stage that adds or drops text).
@@ -23,6 +23,41 @@
 
 namespace embeddings::fuzz {
 
+// encode() under a limit against encode() without one. A text encode()
+// refuses may be refused under the limit too, or called too long: the limit
+// is checked as the pieces come, so it can be passed before the piece that
+// is refused is reached (that early stop is the limit's point).
+inline void check_limit(const Tokenizer& tokenizer, std::string_view text, std::size_t limit,
+                        Findings& findings) {
+  using Encoded = Tokenizer::Encoded;
+  std::vector<std::int32_t> whole, limited;
+  std::string error;
+  Tokenizer::EncodeOptions options;
+  const Encoded unlimited = tokenizer.encode(text, options, whole, error);
+  if (unlimited == Encoded::TooManyTokens)
+    return findings.fail("encode() with no limit said too many tokens");
+  options.max_tokens = limit;
+  const Encoded result = tokenizer.encode(text, options, limited, error);
+  const auto said = [&] {
+    return "encode(max_tokens " + std::to_string(limit) + ") said " +
+           (result == Encoded::Ok              ? "ok"
+            : result == Encoded::TooManyTokens ? "too many"
+                                               : "refused");
+  };
+  if (unlimited == Encoded::Refused) {
+    if (result == Encoded::Ok) findings.fail(said() + " for a text encode() refuses");
+    return;
+  }
+  const Encoded expected = whole.size() <= limit ? Encoded::Ok : Encoded::TooManyTokens;
+  if (result != expected) return findings.fail(said() + " for " + std::to_string(whole.size()) + " tokens");
+  if (result == Encoded::Ok && limited != whole)
+    return findings.fail(said() + " with other ids than encode()");
+  // The convenience form says the same.
+  const bool fits = tokenizer.encode_at_most(text, limit, limited);
+  if (fits != (result == Encoded::Ok) || (fits && limited != whole))
+    findings.fail("encode_at_most(" + std::to_string(limit) + ") disagrees with encode()");
+}
+
 // Checks one text against a loaded tokenizer; shared with tokenizer_encode.h.
 inline void check_encoding(const Tokenizer& tokenizer, std::string_view text, bool round_trips,
                            std::size_t limit, Findings& findings) {
@@ -38,12 +73,7 @@ inline void check_encoding(const Tokenizer& tokenizer, std::string_view text, bo
   if (!tokenizer.decode_bytes(ids.data(), ids.size(), bytes, error))
     return findings.fail("decode_bytes refused encode's ids: " + error);
   if (round_trips && bytes != text) return findings.fail("decode_bytes(encode(s)) != s");
-  std::vector<std::int32_t> limited;
-  const bool fits = tokenizer.encode_at_most(text, limit, limited);
-  if (fits != (ids.size() <= limit))
-    return findings.fail("encode_at_most(" + std::to_string(limit) + ") says " +
-                         (fits ? "fits" : "too long") + " for " + std::to_string(ids.size()) + " tokens");
-  if (fits && limited != ids) return findings.fail("encode_at_most gave other ids than encode");
+  check_limit(tokenizer, text, limit, findings);
 }
 
 inline void tokenizer_json_target(const std::uint8_t* data, std::size_t size, Findings& findings) {

@@ -128,7 +128,9 @@ class Tokenizer {
   // before a piece whose length alone proves it (every byte has a token and
   // no token is longer than max_token_bytes()). So refusing a megabyte of
   // text for a context of 1024 tokens costs about as much as encoding the
-  // first 1024 tokens.
+  // first 1024 tokens. A text encode() refuses gives true and no ids, or
+  // false where the limit is passed before the refused piece is reached;
+  // encode() with EncodeOptions::max_tokens tells the three cases apart.
   bool encode_at_most(std::string_view utf8_text, std::size_t max_tokens, std::vector<std::int32_t>& ids,
                       PieceCache* cache = nullptr) const;
 
