@@ -1,8 +1,8 @@
 // How the page writes numbers (web/widgets/parts/format.js): plain functions, no browser needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { num, int, share, quote, consoleFormat } from '../../web/widgets/parts/format.js';
-import { Matrix } from '../../web/index.js';
+import { num, int, share, quote, consoleFormat } from '../../../web/widgets/parts/format.js';
+import { Matrix } from '../../../web/index.js';
 
 test('numbers as the chapter writes them', () => {
   assert.equal(num(0.00791), '0.008');
