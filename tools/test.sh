@@ -11,7 +11,7 @@ suites=("$@")
 # clang-format, no C++ function over 80 lines (the declarative Embind
 # block aside) nor JavaScript function in web/ (the module, the page and
 # the widgets) or tools/, no JavaScript module or C++ file over 500 lines
-# (tests included; tools/ aside),
+# (tests and tools included),
 # and no JavaScript comment opening another.
 run_format() {
   tools/check/format.sh
@@ -19,7 +19,7 @@ run_format() {
     cpp/src/layout cpp/src/session cpp/src/training cpp/src/file_io bindings web tools cpp/bench tests/fuzz \
     tests/cpp/common tests/cpp/kernels tests/cpp/formats tests/cpp/text tests/cpp/layout tests/cpp/session tests/cpp/training \
     tests/cpp/robustness_test.cc tests/cpp/fuzz_replay_test.cc
-  node tools/check/module-length.mjs web cpp bindings tests
+  node tools/check/module-length.mjs web cpp bindings tests tools
   node tools/check/comments.mjs web tools tests bindings
 }
 

@@ -44,7 +44,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-import { FLOOR_PATH, floorReady, startServer } from './page.mjs';
+import { FLOOR_PATH, floorReady, startServer } from './floor-server.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
