@@ -96,7 +96,8 @@ test('on a 375 px touch screen at a quarter of the CPU, a tap on a row lights it
   await page.locator('#trace textarea >> nth=0').scrollIntoViewIfNeeded();
   const lily = await pieceAt(page, ' Lily');
   await page.touchscreen.tap(lily.x, lily.y);
-  await page.waitForFunction(() => document.querySelector('#trace .ew-token-pointed').textContent !== '');
+  // (The box already names ·saw from the row's tap: wait for the tap on the text to be handled.)
+  await page.waitForFunction(() => document.querySelector('#trace .ew-token-pointed').textContent.startsWith('" Lily"'));
   assert.deepEqual(await litRows(page), [2]);
   assert.match(await page.locator('#trace .ew-token-pointed >> nth=0').textContent(), /^" Lily" is token 3, ·Lily \(id \d+\)\.$/);
   assert.deepEqual((await pieces(page)).filter((p) => p.lit).map((p) => p.text), [' Lily']);

@@ -109,7 +109,7 @@ describe('one view, one truth, at 1280 px', () => {
     await hashHas(page, 'learn=·boy');
     // The reader ends up reading the Dot product section: the link opens there.
     await page.evaluate(() => document.querySelector('#dot').scrollIntoView());
-    await page.waitForFunction(() => location.hash.startsWith('#dot&'), undefined, { timeout: 10000 });
+    await page.waitForFunction(() => location.hash.startsWith('#dot&'), undefined, { timeout: 30000 });
 
     const shown = await stateOf(page);
     const id = (word) => model.tokenId(word);
@@ -409,6 +409,9 @@ describe('the training slider on a 375 px touch screen', () => {
     try {
       await page.goto(`${suite.server.origin}/web/page/#training`);
       await page.waitForFunction(() => document.querySelector('#slider')?.snapshots && document.querySelector('#slider').dataset.shown, undefined, { timeout: 120000 });
+      // Every part above laid out and its formulas in place: nothing above moves the page during the swipe.
+      await page.waitForFunction(() => document.documentElement.dataset.parts === 'laid-out' && document.documentElement.dataset.formulas === 'ready',
+        undefined, { timeout: 60000 });
       const n = (await snapshotIndex()).snapshots.length;
       const range = page.locator('#slider input[type="range"]');
       await range.scrollIntoViewIfNeeded();
@@ -420,6 +423,7 @@ describe('the training slider on a 375 px touch screen', () => {
         throw new Error(`at ${await page.evaluate(() => document.querySelector('#slider').index)} after a tap three quarters along, not ${Math.round(0.75 * (n - 1))}`);
       });
       const cdp = await context.newCDPSession(page);
+      await pageIdle(page);
       const before = await page.evaluate(() => ({ y: window.scrollY, index: document.querySelector('#slider').index }));
       const x = line.x + line.width / 2, from = line.y + line.height / 2;
       const scrollEnded = await nextScrollEnd(page);
