@@ -343,23 +343,22 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+// Each row: its label, the group of figures it reads (whose load average goes beside it), the figure, its unit.
 const ROWS = [
-  ['longest task while loading', (f) => f.load.longest, 'ms'],
-  ['long tasks while loading', (f) => f.load.count, ''],
-  ['blocking time while loading (past 50 ms each)', (f) => f.load.blocking, 'ms'],
-  ['settled (everything shown, then 2 s without a long task)', (f) => f.load.settled, 'ms'],
-  ['slowest key in the trace\'s box (event to next paint)', (f) => f.traceKeys.slowest, 'ms'],
-  ['median key in the trace\'s box', (f) => f.traceKeys.median, 'ms'],
-  ['trace keys over 100 ms', (f) => `${f.traceKeys.over100} of ${f.traceKeys.count}`, ''],
-  ['slowest key in the token search', (f) => f.searchKeys.slowest, 'ms'],
-  ['slowest tap (a strip, a word, a cell)', (f) => f.taps.slowest, 'ms'],
-  ['step 0 tapped → its first picture on the map', (f) => f.stepZero.first, 'ms'],
-  ['step 0 tapped → its UMAP', (f) => f.stepZero.umap, 'ms'],
-  ['Play → the next step', (f) => f.play.moved, 'ms'],
-  ['longest task after loading (keys, taps, the slider)', (f) => f.after.longest, 'ms'],
+  ['longest task while loading', 'load', (g) => g.longest, 'ms'],
+  ['long tasks while loading', 'load', (g) => g.count, ''],
+  ['blocking time while loading (past 50 ms each)', 'load', (g) => g.blocking, 'ms'],
+  ['settled (everything shown, then 2 s without a long task)', 'load', (g) => g.settled, 'ms'],
+  ['slowest key in the trace\'s box (event to next paint)', 'traceKeys', (g) => g.slowest, 'ms'],
+  ['median key in the trace\'s box', 'traceKeys', (g) => g.median, 'ms'],
+  ['trace keys over 100 ms', 'traceKeys', (g) => `${g.over100} of ${g.count}`, ''],
+  ['slowest key in the token search', 'searchKeys', (g) => g.slowest, 'ms'],
+  ['slowest tap (a strip, a word, a cell)', 'taps', (g) => g.slowest, 'ms'],
+  ['step 0 tapped → its first picture on the map', 'stepZero', (g) => g.first, 'ms'],
+  ['step 0 tapped → its UMAP', 'stepZero', (g) => g.umap, 'ms'],
+  ['Play → the next step', 'play', (g) => g.moved, 'ms'],
+  ['longest task after loading (keys, taps, the slider)', 'after', (g) => g.longest, 'ms'],
 ];
-// Which figure's load average goes beside each row.
-const LOAD_OF = ['load', 'load', 'load', 'load', 'traceKeys', 'traceKeys', 'traceKeys', 'searchKeys', 'taps', 'stepZero', 'stepZero', 'play', 'after'];
 
 if (!existsSync(CHROMIUM)) {
   console.log(`bench-phone: skipped (no Chromium at ${CHROMIUM}).`);
@@ -411,9 +410,9 @@ try {
 }
 
 const shown = (x, unit) => (Number.isFinite(x) ? `${Math.round(x)}${unit ? ` ${unit}` : ''}` : '–');
-const cell = (sessions, [, f, unit], loadKey) => {
-  const values = sessions.map((s) => f(s.figures, s));
-  const load = median(sessions.map((s) => s.figures[loadKey].load)).toFixed(1);
+const cell = (sessions, [, group, figure, unit]) => {
+  const values = sessions.map((s) => figure(s.figures[group]));
+  const load = median(sessions.map((s) => s.figures[group].load)).toFixed(1);
   if (typeof values[0] === 'string') return `${values.join(', ')} [${load}]`;
   const range = values.length > 1 ? ` (${shown(Math.min(...values), unit)}–${shown(Math.max(...values), unit)})` : '';
   return `${shown(median(values), unit)}${range} [${load}]`;
@@ -432,12 +431,12 @@ const floorCell = (p, of) => {
 };
 const header = ['', ...PROFILES.flatMap((profile) => pages.map((page) => `${profile.name}: ${page.name}`))];
 const body = [
-  ...ROWS.filter((_, r) => !loadOnly || LOAD_OF[r] === 'load')
-    .map((row) => [row[0], ...PROFILES.flatMap((_, p) => pages.map((__, j) => cell(results[p][j], row, LOAD_OF[ROWS.indexOf(row)])))]),
+  ...ROWS.filter(([, group]) => !loadOnly || group === 'load')
+    .map((row) => [row[0], ...PROFILES.flatMap((_, p) => pages.map((__, j) => cell(results[p][j], row)))]),
   ['the floor page (same bytes, compile, parse, paint 512 rows)', ...PROFILES.flatMap((_, p) => pages.map(() => floorCell(p, (f) => f.ready)))],
   ['the floor page\'s longest task', ...PROFILES.flatMap((_, p) => pages.map(() => floorCell(p, (f) => f.longest)))],
   ['the floor page\'s blocking time', ...PROFILES.flatMap((_, p) => pages.map(() => floorCell(p, (f) => f.blocking)))],
-  ['first model widget ready', ...PROFILES.flatMap((_, p) => pages.map((__, j) => cell(results[p][j], ['', (f) => f.load.firstModelWidget, 'ms'], 'load')))],
+  ['first model widget ready', ...PROFILES.flatMap((_, p) => pages.map((__, j) => cell(results[p][j], ['', 'load', (g) => g.firstModelWidget, 'ms'])))],
   ['first model widget ÷ floor (medians; each session\'s range)', ...PROFILES.flatMap((_, p) => pages.map((__, j) => ratioCell(results[p][j], p)))],
 ];
 console.log(`\nThe chapter page on a phone and a desktop: median of ${runs} sessions per page (range), ` +

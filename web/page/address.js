@@ -72,7 +72,6 @@ function whole(text, min, max) {
   return n >= min && n <= max ? n : undefined;
 }
 
-
 /** Each rule: the value as the page writes it, or { reason } when it is not one. */
 const ok = (value) => ({ value });
 const no = (reason) => ({ reason });
