@@ -393,7 +393,8 @@ describe('<ew-vocabulary-map> at 375 px on a touch screen', () => {
     // Typing replaces the selected word; a tap elsewhere takes it, as Enter would.
     await page.keyboard.type('red');
     await page.locator('#similar .story p').first().tap();
-    assert.equal(await box.inputValue(), '·red');
+    // (Taken once the tap elsewhere is painted.)
+    await page.waitForFunction(() => document.querySelector('#nearest input.ew-input').value === '·red');
     assert.equal(await page.evaluate(() => document.querySelector('#nearest').tokenId), suite.model.tokenId('·red'));
     assert.match(await page.locator('#nearest .ew-summary').textContent(), /closest to ·red/);
     // Half a word, or none, goes back to the word shown.
