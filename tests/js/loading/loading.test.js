@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { loadModel, rowView, cosine } from '../../../web/index.js';
+import { responseBody } from '../../../web/src/sources/http.js';
 import { createChapterServer, listenOnLoopback } from '../../../tools/serve.mjs';
 import { makeModel, writeSafetensors } from '../helpers/fixtures.js';
 import { writeModelFiles, modelPaths } from '../helpers/model-files.js';
@@ -253,6 +254,34 @@ describe('Responses are read; a Map is refused by name', () => {
     const used = new Response(fixture.tokenizer);
     await used.arrayBuffer();
     await rejectsOneLine(loadModel({ ...files(), tokenizer: used }), TypeError, /has already been read/);
+  });
+
+  test('a large body is read through a Blob, a small one straight, each byte for byte', async () => {
+    // Which way each goes (http.js, responseBody): a page's main thread
+    // receives a large body in long tasks unless it gathers as a Blob first.
+    const readsOf = (bytes, headers) => {
+      const response = new Response(bytes, { headers });
+      const ways = [];
+      for (const way of ['blob', 'arrayBuffer']) {
+        const read = response[way].bind(response);
+        response[way] = () => { ways.push(way); return read(); };
+      }
+      return { response, ways };
+    };
+    const large = new Uint8Array(200_000).map((_, i) => (i * 7919) % 251);
+    for (const [bytes, headers, expected] of [
+      [large, { 'content-length': String(large.length) }, ['blob']],
+      [large, {}, ['blob']],  // a length not given: taken as large
+      [large.subarray(0, 1000), { 'content-length': '1000' }, ['arrayBuffer']],
+    ]) {
+      const { response, ways } = readsOf(bytes, headers);
+      assert.deepEqual(new Uint8Array(await responseBody(response)), bytes);
+      assert.deepEqual(ways, expected);
+    }
+    // Through the loader: the fixture's weights as a Response, read as a Blob, load.
+    const { response, ways } = readsOf(fixture.weights, {});
+    await loadsTheFixture({ ...files(), weights: response });
+    assert.deepEqual(ways, ['blob']);
   });
 
   test('a Map (or another non-plain object) as config is a TypeError naming it', async () => {

@@ -23,9 +23,26 @@ async function fetchFile(url, name, { headers, signal, accept = () => false } = 
   return response;
 }
 
+// A body of this many bytes or more (or of a length not given) is read as a
+// Blob and then its bytes. Why: a browser hands a response's bytes to the
+// thread that reads them, chunk by chunk, in tasks of that thread. Read
+// straight into an ArrayBuffer, a 2 MiB table cost a phone's main thread two
+// tasks of 110–250 ms (Chromium, CPU 4× slower; a stream reader yielding
+// between chunks did no better); as a Blob the bytes gather outside the page
+// and come back in one read, measured at one task of 50 ms or none
+// (docs/benchmarks.md).
+const BLOB_BYTES = 64 * 1024;
+
+/** A Response's body as an ArrayBuffer, a large one through a Blob (above). */
+export async function responseBody(response) {
+  const length = response.headers.get('content-length');
+  if ((length !== null && Number(length) < BLOB_BYTES) || typeof response.blob !== 'function') return response.arrayBuffer();
+  return (await response.blob()).arrayBuffer();
+}
+
 async function bodyBytes(response, name, signal) {
   try {
-    return new Uint8Array(await response.arrayBuffer());
+    return new Uint8Array(await responseBody(response));
   } catch (error) {
     checkSignal(signal);
     throw new Error(`${name}: the download broke off (${error.message})`);

@@ -7,7 +7,7 @@ import { describe } from '../matrix.js';
 import { isNode } from '../runtime.js';
 import { takeEarlySource } from '../early-requests.js';
 import { abortReason, checkSignal } from './signals.js';
-import { urlSource } from './http.js';
+import { responseBody, urlSource } from './http.js';
 
 export { checkSignal };
 
@@ -97,7 +97,7 @@ async function responseBytes(response, role, signal) {
   const name = response.url || `${role} (Response)`;
   if (!response.ok) throw new Error(`${name}: the Response given is HTTP ${response.status} ${response.statusText}`.trimEnd());
   if (response.bodyUsed) throw new TypeError(`${name}: the body of the Response given has already been read`);
-  return { name, bytes: new Uint8Array(await untilAborted(response.arrayBuffer(), signal)) };
+  return { name, bytes: new Uint8Array(await untilAborted(responseBody(response), signal)) };
 }
 
 /**
