@@ -30,6 +30,16 @@ requestWeightsEarly(weights, { expectedTables: weights.href === defaultModelFile
 // the model's load goes from the instances to the token table without
 // waiting on a main-thread task. (Each alone bought nothing while the
 // widgets' definitions filled that stretch; with those held back
-// (widgets/parts/definitions.js), they do: docs/page.md.)
-for (const file of [files.config, files.tokenizer]) if (file) requestFileEarly(new URL(file, document.baseURI));
-compileWasmEarly(new URL('../dist/embeddings.wasm', import.meta.url));
+// (widgets/parts/definitions.js), they do: docs/page.md.) They go in a task
+// of their own, after the parser's: this script runs inside the parser's
+// task, and each fetch() costs the main thread 1–3 ms the first times (at
+// 4× slower, 6–18 ms): six in a row made that task one of the page's
+// longest on a phone. The bundle, which takes them, arrives well after.
+// The URLs are made here: the bundle's stand-in for import.meta.url is this
+// script's element (document.currentScript), which a later task has not.
+const wasm = new URL('../dist/embeddings.wasm', import.meta.url);
+const smallFiles = [files.config, files.tokenizer].filter(Boolean).map((file) => new URL(file, document.baseURI));
+setTimeout(() => {
+  compileWasmEarly(wasm);
+  for (const file of smallFiles) requestFileEarly(file);
+}, 0);
