@@ -199,7 +199,11 @@ describe('one view, one truth, at 1280 px', () => {
     const line = page.locator('#trace .ew-trace-linked');
     await line.waitFor();
     assert.equal(await line.textContent(), `${token.text} (id ${token.id}): its row is shown in the token table above, and its dot ringed on the map of Similar words.`);
-    // Said where the reader is: on screen, under text 1's trace.
+    // Said where the reader is: on screen (brought there once the key is painted), under text 1's trace.
+    await page.waitForFunction(() => {
+      const box = document.querySelector('#trace .ew-trace-linked').getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= innerHeight;
+    });
     const box = await line.boundingBox();
     assert.ok(box.y >= 0 && box.y + box.height <= 901, `the line is at ${box.y} to ${box.y + box.height}`);
     assert.equal(await line.evaluate((element) => element.closest('.ew-trace-view') === document.querySelector('#trace .ew-trace-view') &&

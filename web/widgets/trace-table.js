@@ -102,8 +102,14 @@ export class TraceTable extends ModelWidget {
     this.linkedLine.replaceChildren(...nodes);
     this.linkedLine.hidden = nodes.length === 0;
     view.readout.after(this.linkedLine);
-    // Said where the reader is: the page moves as little as brings it on screen, and not at all when it is.
-    if (nodes.length) this.linkedLine.scrollIntoView({ block: 'nearest' });
+    // Said where the reader is: the page moves as little as brings it on
+    // screen, and not at all when it is; once the tap or key that said it
+    // is painted, as measuring where the line lies lays the page out.
+    this.cancelLinkedScroll?.();
+    this.cancelLinkedScroll = nodes.length ? afterNextPaint(() => {
+      this.cancelLinkedScroll = undefined;
+      if (this.linkedLine.isConnected && !this.linkedLine.hidden) this.linkedLine.scrollIntoView({ block: 'nearest' });
+    }) : undefined;
   }
 
   /**

@@ -460,7 +460,8 @@ export class TrainingSlider extends ModelWidget {
     if (this.timer) return this.#stop();
     this.play.textContent = 'Pause';
     this.play.setAttribute('aria-pressed', 'true');
-    if (this.index >= this.snapshots.length - 1) this.#go(0);
+    const startsOver = this.index >= this.snapshots.length - 1;
+    if (startsOver) this.#go(0);
     const tick = async () => {
       if (this.index >= this.snapshots.length - 1) return this.#stop();
       // Wait for a map of the step shown before moving on: its UMAP, or the quick map shown
@@ -472,7 +473,9 @@ export class TrainingSlider extends ModelWidget {
       await this.#go(this.index + 1).catch(() => this.#stop());
       if (this.timer) this.timer = setTimeout(tick, 1200);
     };
-    this.timer = setTimeout(tick, 1200);
+    // The first move comes at once, as a player's Play does; from the last
+    // step Play starts over, and step 0 is shown for a beat first.
+    this.timer = setTimeout(tick, startsOver ? 1200 : 0);
   }
 
   #stop() {
