@@ -39,7 +39,10 @@ requestWeightsEarly(weights, { expectedTables: weights.href === defaultModelFile
 // script's element (document.currentScript), which a later task has not.
 const wasm = new URL('../dist/embeddings.wasm', import.meta.url);
 const smallFiles = [files.config, files.tokenizer].filter(Boolean).map((file) => new URL(file, document.baseURI));
-setTimeout(() => {
+// As the next task the browser runs (a user-blocking task, where the
+// Scheduler API is), not behind the parser's work and the first layout.
+const next = (task) => (globalThis.scheduler?.postTask ? scheduler.postTask(task, { priority: 'user-blocking' }) : setTimeout(task, 0));
+next(() => {
   compileWasmEarly(wasm);
   for (const file of smallFiles) requestFileEarly(file);
-}, 0);
+});
