@@ -196,6 +196,10 @@ test('the document\'s first layout lays out the first screen\'s part alone; the 
   });
   try {
     await held.goto(`${server.origin}/web/page/`, { waitUntil: 'domcontentloaded' });
+    // The parser can finish before page.css is in (the page's one script in the head runs
+    // before the stylesheets' links): the browser's first layout is the one with it, and a frame.
+    await held.waitForFunction(() => getComputedStyle(document.querySelector('.colophon')).contentVisibility === 'auto' &&
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
     // Laid out by the browser before any script of the page's has run: the first screen's
     // part and those near it (the browser's margin), none of the chapter's second half.
     const parts = () => held.evaluate(() => [...document.querySelectorAll('main .part, #training, .colophon')].map((part) => ({
