@@ -29,8 +29,8 @@ async function fetchFile(url, name, { headers, signal, accept = () => false } = 
 // straight into an ArrayBuffer, a 2 MiB table cost a phone's main thread two
 // tasks of 110–250 ms (Chromium, CPU 4× slower; a stream reader yielding
 // between chunks did no better); as a Blob the bytes gather outside the page
-// and come back in one read, measured at one task of 50 ms or none
-// (docs/benchmarks.md).
+// and come back in one read: the longest task 73 ms or none
+// (tools/bench/body-read.mjs, docs/benchmarks.md).
 const BLOB_BYTES = 64 * 1024;
 
 /** A Response's body as an ArrayBuffer, a large one through a Blob (above). */
