@@ -297,8 +297,9 @@ describe('<ew-vocabulary-map> with a mouse and a keyboard', () => {
     assert.equal(lit.map.id, token.id);
     assert.match(lit.map.label, /place 2 of text 1/);
     assert.equal(lit.table, token.id);
-    // Ringed on the map, in the accent colour, with its label placed.
-    assert.ok(await page.evaluate((id) => document.querySelector('#vocabulary-map').labelBoxes.some((b) => b.id === id), token.id));
+    // Ringed on the map, in the accent colour, with its label placed: drawn once the map, screens away, comes near.
+    await page.locator('#vocabulary-map canvas.vm-canvas').scrollIntoViewIfNeeded();
+    await page.waitForFunction((id) => document.querySelector('#vocabulary-map').labelBoxes?.some((b) => b.id === id), token.id);
     assert.deepEqual(page.problems, []);
   });
 });

@@ -192,6 +192,16 @@ describe('one view, one truth, at 1280 px', () => {
     const before = await page.evaluate(() => ({ row: document.querySelector('#table').row, mapWord: document.querySelector('#vocabulary-map').tokenId }));
     const rows = page.locator('#trace .ew-trace').first();
     await rows.scrollIntoViewIfNeeded();
+    // The map, screens away, is drawn (each drawing begins with a clearRect) only once it comes near.
+    const mapDraws = await page.evaluate(() => {
+      const canvas = document.querySelector('#vocabulary-map canvas.vm-canvas');
+      const context = canvas.getContext('2d');
+      const clear = context.clearRect;
+      window.__mapDraws = 0;
+      context.clearRect = function (...args) { window.__mapDraws += 1; return clear.apply(this, args); };
+      return { top: canvas.getBoundingClientRect().bottom, screen: innerHeight };
+    });
+    assert.ok(mapDraws.top < -mapDraws.screen, `the map is more than a screen above: ${JSON.stringify(mapDraws)}`);
     await rows.focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
@@ -213,7 +223,11 @@ describe('one view, one truth, at 1280 px', () => {
     // The map keeps its own word: the trace's token is only ringed.
     assert.deepEqual(await page.evaluate(() => ({ mapWord: document.querySelector('#vocabulary-map').tokenId, lit: document.querySelector('#vocabulary-map').lit?.id })),
       { mapWord: before.mapWord, lit: token.id });
+    assert.equal(await page.evaluate(() => window.__mapDraws), 0, 'the map, screens away, was not drawn for the keys');
     await screenshot(page, 'whole-view-trace-linked', { locator: page.locator('#trace .ew-trace-view').first() });
+    await page.locator('#vocabulary-map canvas.vm-canvas').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => window.__mapDraws > 0);
+    await rows.scrollIntoViewIfNeeded();
     // The line's link goes to the table, and the address keeps the state.
     await hashHas(page, `row=${token.id}`);
     const stateBefore = (await hashOf(page)).replace(/^#[^&]*/, '');

@@ -44,18 +44,45 @@ const near = new WeakMap();
 const waiting = new WeakSet();
 let nearness;
 
+// Draws put off by drawWhenNear, by canvas: the latest one for each.
+const putOff = new WeakMap();
+const observed = new WeakSet();
+
 function watchNearness(canvas) {
-  if (typeof IntersectionObserver !== 'function') return;
+  if (typeof IntersectionObserver !== 'function' || observed.has(canvas)) return;
+  observed.add(canvas);
   nearness ??= new IntersectionObserver((entries) => {
     for (const entry of entries) {
       near.set(entry.target, entry.isIntersecting);
-      if (entry.isIntersecting && waiting.has(entry.target)) {
+      if (!entry.isIntersecting) continue;
+      if (waiting.has(entry.target)) {
         waiting.delete(entry.target);
         drawers.get(entry.target)?.();
       }
+      const draw = putOff.get(entry.target);
+      putOff.delete(entry.target);
+      draw?.();
     }
   }, { rootMargin: '100% 0px' });
   nearness.observe(canvas);
+}
+
+/**
+ * Runs `draw` now, or, where the browser has said `canvas` is more than a
+ * screen from the viewport, once it comes near (the latest draw asked for
+ * then): a widget that draws on its own canvas, re-pointed from far down the
+ * page (the vocabulary map ringing a trace row's token), costs the tap that
+ * did it nothing it cannot see. Until the browser's first report, and while
+ * the page is printed, it draws at once.
+ */
+export function drawWhenNear(canvas, draw) {
+  watchNearness(canvas);
+  if (near.get(canvas) === false && !everywhere) {
+    putOff.set(canvas, draw);
+    return;
+  }
+  putOff.delete(canvas);
+  draw();
 }
 
 // Set while the page is printed (drawForPrint): every watched canvas is
@@ -99,6 +126,9 @@ export function cssPixelContext(canvas, fallbackWidth, fallbackHeight) {
 export function drawForPrint() {
   everywhere = true;
   for (const canvas of document.querySelectorAll('canvas')) {
+    const draw = putOff.get(canvas);
+    putOff.delete(canvas);
+    draw?.();
     if (!waiting.has(canvas)) continue;
     waiting.delete(canvas);
     drawers.get(canvas)?.();

@@ -39,6 +39,7 @@ import { axisMap } from './word-axes.js';
 import { buildAxesForm, defaultAxes, fillAxisExamples, fillAxisBoxes } from './axes-form.js';
 import { dotNear, resizeCanvas, screenPosition, setCentre, fitView, bringIntoView, zoomAnchor, zoomAt, viewChanged, viewStateOf } from './geometry.js';
 import { drawMap, drawMapInto, readColours } from './drawing.js';
+import { drawWhenNear } from '../parts/canvas.js';
 import { writeLegend, describeNeighbours, NEIGHBOURS } from './words.js';
 import { listenToInput } from './input.js';
 import { mapOf } from './maps.js';
@@ -315,7 +316,8 @@ export class VocabularyMap extends ModelWidget {
   /** Draws the map as the view is now: the dots, the groups' marks, the rings and the labels that fit. */
   draw() {
     this.ensureBuilt();
-    drawMap(this.#state);
+    const state = this.#state;
+    drawWhenNear(state.parts.canvas, () => drawMap(state));
   }
 
   /** The same picture on any 2D context of the canvas's CSS size (a figure's), in `colours` ({ ink, bg, muted, accent }). */
