@@ -2,15 +2,16 @@
 // a 375 px touch screen (real taps, typed words, the keyboard): the Code
 // parts as the chapter writes them, the one-hot lookup as a product, the
 // dot product of real rows and its three cases, the sine and cosine waves
-// beside the learned positions, and the trace's account of position. Every
-// figure is checked against the Node API on the same files; then the new
-// parts in dark mode, and the position maps side by side at 1280 px. (The
-// sections' screenshots at 375 and 1280 px are reader.test.js's and
-// page.test.js's.)
+// beside the learned positions, the trace's account of position and the
+// colours of its strips. Every figure is checked against the Node API on
+// the same files; then the new parts in dark mode, and the position maps
+// side by side at 1280 px. (The sections' screenshots at 375 and 1280 px
+// are reader.test.js's and page.test.js's.)
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rowView, dot, cosine } from '../../web/index.js';
 import { num } from '../../web/widgets/parts/format.js';
+import { colorOf } from '../../web/widgets/parts/color.js';
 import { openPage, waitForWidgets, screenshot, checkPng, chapterSuite, modelMode } from './helpers/browser.js';
 
 const suite = chapterSuite({ before, after });
@@ -126,7 +127,7 @@ describe(`the chapter's claims, live, at 375 px with touch (${modelMode} model)`
     assert.ok(cosineLine.includes(`= ${num(dot(rowA, rowB))} ÷ (${num(lengths[0])} × ${num(lengths[1])}) = ${num(dot(rowA, rowB) / (lengths[0] * lengths[1]))}`), cosineLine);
     assert.ok(cosineLine.includes(`cosine(a, b): ${num(cosine(rowA, rowB))}`), cosineLine);
     // A tap on the products' strip reads that place; the arrow key goes on.
-    const strip = widget.locator('canvas.ew-rowdot-strip').nth(2);
+    const strip = widget.locator('.ew-rowdot-strip').nth(2);
     await strip.scrollIntoViewIfNeeded();
     const area = await strip.boundingBox();
     const k = 40;
@@ -227,10 +228,41 @@ describe(`the chapter's claims, live, at 375 px with touch (${modelMode} model)`
     await page.waitForFunction(() => document.querySelector('#trace').text.startsWith('One day'));
   });
 
+  test('the trace\'s strips: each an image of its numbers, a pixel a number in the scale\'s colours, and no canvas (a repaint copies each canvas again)', async () => {
+    const strips = await page.evaluate(() => {
+      const view = document.querySelector('#trace').viewA;
+      const images = [...document.querySelectorAll('#trace .ew-trace-body .ew-strip')].slice(0, 3 * 2);
+      return {
+        text: document.querySelector('#trace').text,
+        limit: view.limit,
+        canvases: document.querySelectorAll('#trace .ew-trace-body canvas').length,
+        pixels: images.map((image) => {
+          const canvas = document.createElement('canvas');
+          canvas.width = image.naturalWidth;
+          canvas.height = image.naturalHeight;
+          const context = canvas.getContext('2d');
+          context.drawImage(image, 0, 0);
+          const { data } = context.getImageData(0, 0, canvas.width, 1);
+          return { tag: image.localName, height: canvas.height, rgb: Array.from({ length: canvas.width }, (_, c) => `rgb(${data[4 * c]}, ${data[4 * c + 1]}, ${data[4 * c + 2]})`) };
+        }),
+      };
+    });
+    assert.equal(strips.canvases, 0);
+    const expected = suite.model.trace(strips.text);
+    // Places 1 and 2, each its token list, its position list and their sum.
+    const lists = ['tokenEmbeddings', 'positionEmbeddings', 'embeddings'];
+    strips.pixels.forEach((strip, k) => {
+      const row = Math.floor(k / 3), list = expected[lists[k % 3]];
+      assert.equal(strip.tag, 'img');
+      assert.equal(strip.height, 1);
+      assert.deepEqual(strip.rgb, Array.from({ length: suite.model.width }, (_, c) => colorOf(list.at(row, c), strips.limit)), `place ${row + 1}, ${lists[k % 3]}`);
+    });
+  });
+
   test('in dark mode the new parts draw in the page\'s ink; at 1280 px the two position maps sit side by side', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     // A tapped place redraws the running sum in the ink of the moment: light on dark.
-    const strip = page.locator('#row-dot canvas.ew-rowdot-strip').first();
+    const strip = page.locator('#row-dot .ew-rowdot-strip').first();
     await strip.scrollIntoViewIfNeeded();
     const area = await strip.boundingBox();
     await page.touchscreen.tap(area.x + area.width / 2, area.y + area.height / 2);

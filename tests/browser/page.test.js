@@ -301,7 +301,7 @@ describe(`the chapter page (${modelMode} model)`, () => {
     await page.keyboard.press('ArrowDown');
     assert.match(await page.locator('#trace .ew-grid-readout').first().textContent(), new RegExp(`^Place 2, .*column 1: token`));
     // A click on a strip reads the number under the pointer.
-    const strip = page.locator('#trace .ew-trace').first().locator('canvas.ew-strip').nth(2 * 3 + 2);
+    const strip = page.locator('#trace .ew-trace').first().locator('.ew-strip').nth(2 * 3 + 2);
     const box = await strip.evaluate((canvas) => {
       const r = canvas.getBoundingClientRect();
       return { x: r.left + canvas.clientLeft, y: r.top + canvas.clientTop, width: canvas.clientWidth, height: canvas.clientHeight };

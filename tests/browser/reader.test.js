@@ -160,7 +160,7 @@ describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
 
   test('a tapped strip of the trace opens its loupe beside the finger, with the three numbers of each column', async () => {
     const size = page.viewportSize();
-    const strip = page.locator('#trace .ew-trace').first().locator('canvas.ew-strip').nth(3 * 2 + 2);  // place 3, the sum
+    const strip = page.locator('#trace .ew-trace').first().locator('.ew-strip').nth(3 * 2 + 2);  // place 3, the sum
     await strip.scrollIntoViewIfNeeded();
     const box = await strip.boundingBox();
     const point = { x: box.x + box.width * 0.5, y: box.y + box.height / 2 };

@@ -22,14 +22,14 @@ let page, model;
  * the box, and a strip's line as the strip, as their handlers take them).
  */
 function measureTouchAreas(limit) {
-  const selector = 'button, input, select, textarea, a[href], summary, [role="option"], canvas.ew-strip, .ew-onehot-row[data-row]';
+  const selector = 'button, input, select, textarea, a[href], summary, [role="option"], .ew-strip, .ew-onehot-row[data-row]';
   const shown = (element) => {
     const box = element.getBoundingClientRect();
     return element.getClientRects().length && box.right > 0 && box.width > 0 && getComputedStyle(element).visibility !== 'hidden';
   };
   /** What a finger on the control lands on, as its handlers read it. */
   const region = (element) => {
-    if (element.matches('canvas.ew-strip')) {
+    if (element.matches('.ew-strip')) {
       const line = element.closest('.ew-trace-part, .ew-rowdot-line, .ew-onehot-row');
       const group = element.closest('.ew-trace-row, .ew-rowdot-strips, .ew-onehot-row');
       if (line.matches('.ew-onehot-row')) return (hit) => line.contains(hit);
@@ -142,7 +142,7 @@ describe(`the chapter on a 375 px touch screen (${modelMode} model)`, () => {
 
   test('the row strips: a tap on a strip\'s line opens a loupe whose numbers are buttons of a finger\'s size, and the line it rewrote stays on screen', async () => {
     const widget = page.locator('#row-dot');
-    const strip = widget.locator('canvas.ew-rowdot-strip').nth(2);
+    const strip = widget.locator('.ew-rowdot-strip').nth(2);
     await strip.scrollIntoViewIfNeeded();
     // Between the products' name and its strip, off the strip's 14 px.
     const area = await strip.boundingBox();

@@ -237,7 +237,7 @@ async function session(browser, origin, profile, pagePath = '/web/page/') {
 
     // Taps: a trace strip, a closest word, the token table.
     since = await now(cdp);
-    for (const selector of ['#trace canvas.ew-strip', '#nearest .ew-neighbours button, #nearest li button', '#table canvas']) {
+    for (const selector of ['#trace .ew-strip', '#nearest .ew-neighbours button, #nearest li button', '#table canvas']) {
       if (await page.$(selector)) await tap(page, profile, selector);
       await page.keyboard.press('Escape');
       await new Promise((resolve) => setTimeout(resolve, 600));

@@ -9,7 +9,7 @@
 import { rowView } from '../index.js';
 import { ModelWidget } from './parts/model-widget.js';
 import { el, uniqueId } from './parts/dom.js';
-import { tableImage, legend, tableLimit } from './parts/color.js';
+import { stripImage, legend, tableLimit } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { TokenPicker, tokenLabel } from './parts/token-picker.js';
 import { installFigures } from './parts/figure-control.js';
@@ -122,11 +122,11 @@ export class OneHotLookup extends ModelWidget {
     this.summary.textContent = `The one-hot vector of ${label} (id ${int(t)}) has ${int(rows)} numbers, one per row of W_E: ` +
       `all 0 but a 1 at place ${int(t)} (counting from 0, as rows do).`;
     const strip = (data, name) => {
-      const canvas = tableImage(data, 1, cols, this.limit);
-      canvas.className = 'ew-strip ew-onehot-strip';
-      canvas.setAttribute('aria-hidden', 'true');
-      canvas.dataset.name = name;
-      return canvas;
+      const image = stripImage(data, cols, this.limit);
+      image.className = 'ew-strip ew-onehot-strip';
+      image.setAttribute('aria-hidden', 'true');
+      image.dataset.name = name;
+      return image;
     };
     const zeros = new Float32Array(cols);
     const cell = (text, className = '') => el('span', { role: 'cell', className, textContent: text });

@@ -13,7 +13,7 @@
 import { dot, cosine, rowView } from '../index.js';
 import { ModelWidget } from './parts/model-widget.js';
 import { el, uniqueId } from './parts/dom.js';
-import { tableImage, legend, tableLimit } from './parts/color.js';
+import { stripImage, legend, tableLimit } from './parts/color.js';
 import { int, num } from './parts/format.js';
 import { TokenPicker, hasTokenizer, tokenLabel } from './parts/token-picker.js';
 import { findTokenId } from '../src/model/for-widgets.js';
@@ -230,12 +230,12 @@ export class RowDotProduct extends ModelWidget {
     this.productLimit = productLimit;
     this.loupe.close();
     const strip = (data, limit, name, what) => {
-      const canvas = tableImage(data, 1, n, limit);
-      canvas.className = 'ew-strip ew-rowdot-strip';
-      canvas.setAttribute('aria-hidden', 'true');
+      const image = stripImage(data, n, limit);
+      image.className = 'ew-strip ew-rowdot-strip';
+      image.setAttribute('aria-hidden', 'true');
       return el('div', { className: 'ew-rowdot-line' },
         el('span', { className: 'ew-rowdot-name' }, el('span', { className: 'ew-token', textContent: name }), el('span', { className: 'ew-muted', textContent: ` ${what}` })),
-        el('span', { className: 'ew-strip-box' }, canvas, el('span', { className: 'ew-strip-marker', hidden: true })));
+        el('span', { className: 'ew-strip-box' }, image, el('span', { className: 'ew-strip-marker', hidden: true })));
     };
     this.strips.setAttribute('aria-label', `The ${int(n)} numbers of ${names[0]} and ${names[1]} and their products, place by place`);
     this.strips.replaceChildren(
@@ -272,30 +272,29 @@ export class RowDotProduct extends ModelWidget {
 
   #pointer(event, click) {
     // A strip's whole line reads it: a finger gets the line's height, not the strip's.
-    const canvas = event.target.closest?.('.ew-rowdot-line')?.querySelector('canvas.ew-rowdot-strip');
-    if (!canvas || !this.rows) return;
-    const box = canvas.getBoundingClientRect();
+    const strip = event.target.closest?.('.ew-rowdot-line')?.querySelector('.ew-rowdot-strip');
+    if (!strip || !this.rows) return;
+    const box = strip.getBoundingClientRect();
     const n = this.rows[0].length;
     const k = Math.max(0, Math.min(n - 1, Math.floor(((event.clientX - box.left) / box.width) * n)));
     this.#select(k);
     if (!click) return;
-    if ((event.pointerType || this.lastPointer) === 'touch') this.#openLoupe(event.clientY);
+    if ((event.pointerType || this.lastPointer) === 'touch') this.#openLoupe(box.left + ((k + 0.5) / n) * box.width, event.clientY);
     keepInView(this.readout);
   }
 
   /** The loupe of the place read now: its neighbours' numbers in the two rows and their products. */
-  #openLoupe(y) {
+  /** At `x`, `y` in client pixels (the place's middle on its strip, read before the tap changed anything); with `stay`, where it stands. */
+  #openLoupe(x, y, stay = false) {
     const [rowA, rowB] = this.rows;
     const n = rowA.length, k = this.place;
     const places = neighbourhood(k, 2, n);
     const names = this.ids.map((id) => tokenLabel(this.model, id));
-    const marker = this.strips.querySelector('.ew-strip-marker');
     const line = (label, values, limit, digits, r) => ({
       label, limit, digits, cells: places.map((c) => ({ r, c, value: values[c], current: c === k })),
     });
     this.loupe.show({
-      x: marker.getBoundingClientRect().left,
-      y,
+      x, y, stay,
       host: this,
       anchor: this.strips,
       title: this.readout.textContent,
@@ -306,10 +305,8 @@ export class RowDotProduct extends ModelWidget {
   }
 
   #loupeAt(k) {
-    const top = this.loupe.element.style.top;
     this.#select(k);
-    this.#openLoupe(0);
-    this.loupe.element.style.top = top;
+    this.#openLoupe(0, 0, true);
   }
 
   #key(event) {

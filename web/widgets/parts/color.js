@@ -71,6 +71,55 @@ export function tableImage(data, rows, cols, limit) {
   return canvas;
 }
 
+// The canvas each picture image is drawn on first: one for the page, for a
+// picture is drawn once and kept as its image.
+let scratch;
+
+/**
+ * An <img> of one row of numbers, one pixel per number (`cols` wide), for
+ * a picture that never changes once made: a strip of the trace or of a row
+ * product, drawn scaled up with smoothing off.
+ *
+ * An image rather than a canvas, because the browser keeps an image's
+ * decoded pixels and paints them again at no cost, while a canvas on the
+ * page is copied for the compositor again each time the part of the page
+ * around it is repainted: a tap that put a line under the trace repainted
+ * its 37 strip canvases and cost two frames of 60–100 ms on the phone
+ * profile (CPU 4× slower), about 2 ms a canvas (docs/page.md). Its `src` is
+ * a PNG data URL, which the browser loads at once. Where the browser gives
+ * no canvas to draw on (jsdom, happy-dom, a locked-down browser) the image
+ * has no `src` and stays blank, as a canvas would.
+ */
+export function stripImage(data, cols, limit) {
+  return pictureImage(rowImageURL(cols, (pixels) => fillPixels(pixels, data, cols, limit)));
+}
+
+/** An <img> showing `url` (none: blank), for stripImage and legend. */
+function pictureImage(url) {
+  const image = document.createElement('img');
+  image.alt = '';
+  image.decoding = 'sync';  // a row rebuilt as a key is typed shows its strip in the same frame
+  image.draggable = false;
+  if (url) image.src = url;
+  return image;
+}
+
+/** A PNG data URL of a row of `cols` pixels that `fill` writes (packed RGBA); '' where there is no canvas. */
+function rowImageURL(cols, fill) {
+  scratch ??= document.createElement('canvas');
+  scratch.width = Math.max(1, cols);
+  scratch.height = 1;
+  const context = cols > 0 ? scratch.getContext('2d') : null;
+  if (!context) return '';
+  const pixels = context.createImageData(cols, 1);
+  fill(new Uint32Array(pixels.data.buffer));
+  context.putImageData(pixels, 0, 0);
+  return scratch.toDataURL('image/png');
+}
+
+// The colour bar of every legend, made once.
+let legendURL;
+
 // Pictures up to this size are kept in one canvas (one pixel per number);
 // larger ones as blocks of rows, each a canvas of its own, of which about
 // KEPT_PIXELS are kept painted. One canvas for a whole real table would be
@@ -325,16 +374,10 @@ export function legend(limit, { label = 'Colour scale', digits = 2 } = {}) {
   figure.className = 'ew-legend';
   figure.setAttribute('role', 'img');
   figure.setAttribute('aria-label', `${label}: blue is ${num(-limit, digits)} or less, white is 0, red is ${num(limit, digits)} or more`);
-  const bar = document.createElement('canvas');
+  // An image, as a strip is (stripImage says why), made once for every legend.
+  legendURL ??= rowImageURL(SIZE, (pixels) => pixels.set(packed));
+  const bar = pictureImage(legendURL);
   bar.className = 'ew-legend-bar';
-  bar.width = SIZE;
-  bar.height = 1;
-  const context = bar.getContext('2d');
-  if (context) {
-    const image = context.createImageData(SIZE, 1);
-    new Uint32Array(image.data.buffer).set(packed);
-    context.putImageData(image, 0, 0);
-  }
   const labels = document.createElement('div');
   labels.className = 'ew-legend-labels';
   for (const [text, name] of [[`${num(-limit, digits)} blue`, 'low'], ['0 white', 'zero'], [`${num(limit, digits)} red`, 'high']]) {

@@ -263,14 +263,14 @@ export class HeatGrid {
     this.later.disabled = last >= this.rows - 1;
   }
 
-  #openLoupe(x, y) {
+  #openLoupe(x, y, stay = false) {
     if (!this.cursor || !this.options.limit) return;
     const { r, c } = this.cursor;
     const rows = neighbourhood(r, 2, this.rows), cols = neighbourhood(c, 2, this.cols);
     const rowName = this.options.loupeRowLabel ?? ((row) => String(row));
     const colName = this.options.loupeColLabel ?? ((col) => `col ${col}`);
     this.loupe.show({
-      x, y,
+      x, y, stay,
       host: this.element,
       anchor: this.viewport,
       title: this.options.describe(r, c, this.options.value(r, c)),
@@ -284,15 +284,10 @@ export class HeatGrid {
     });
   }
 
-  /** A tap in the loupe: moves the cursor there and shows the loupe around it, where it was. */
+  /** A tap in the loupe: moves the cursor there and shows the loupe around it, where it was (under the finger, rather than jumping after the cell). */
   #loupeAt(r, c) {
-    const box = this.loupe.element.getBoundingClientRect();
     this.select(r, c, { scroll: false });
-    const point = this.#clientPoint(r, c);
-    this.#openLoupe(point.x, point.y);
-    // Keep the loupe where the finger is, rather than jumping after the cell.
-    const after = this.loupe.element.getBoundingClientRect();
-    if (Math.abs(after.top - box.top) > 1) this.loupe.element.style.top = `${parseFloat(this.loupe.element.style.top) + box.top - after.top}px`;
+    this.#openLoupe(0, 0, true);
   }
 
   #scrollTo(row, centre) {

@@ -39,14 +39,21 @@ export class Loupe {
 
   /**
    * Shows the loupe below (or, without room, above) a point given in client
-   * coordinates, inside `host` (a positioned element) and inside the window.
+   * coordinates, inside `host` (a positioned element) and inside the window;
+   * with `stay`, where it stands (a tap in the loupe moving it along).
    * Each number is written to `digits` decimals (3, as the tables write them, unless said)
    * and coloured on the scale of `limit`; a row may have its own of either.
+   *
+   * It is placed in the next frame, before that frame is painted: placing
+   * it needs its size, and measuring it in the tap's task would lay the page
+   * out there, and again for the frame, after the tap's other changes (the
+   * trace's strip tap did so twice, 11 and 17 ms on the phone profile).
+   * Until then it takes its room but is not seen.
    * @param {{ x: number, y: number, host: HTMLElement, anchor?: HTMLElement, title: string, limit: number, digits?: number,
    *   colLabels: string[], rows: { label: string, limit?: number, digits?: number,
-   *   cells: { r: number, c: number, value: number, current?: boolean }[] }[] }} what
+   *   cells: { r: number, c: number, value: number, current?: boolean }[] }[], stay?: boolean }} what
    */
-  show({ x, y, host, anchor, title, limit, digits = 3, colLabels, rows }) {
+  show({ x, y, host, anchor, title, limit, digits = 3, colLabels, rows, stay = false }) {
     this.anchorElement = anchor ?? host;
     this.title.textContent = title;
     this.table.replaceChildren(
@@ -68,11 +75,22 @@ export class Loupe {
           if (cell.current) button.setAttribute('aria-current', 'true');
           return el('td', {}, button);
         })))));
+    const staying = stay && !this.element.hidden;
     this.element.hidden = false;
     if (this.element.parentElement !== host) host.append(this.element);
+    if (staying) return;
+    this.place = { x, y, host };
+    this.element.style.visibility = 'hidden';
+    this.placing ||= requestAnimationFrame(() => this.#place());
+  }
+
+  /** Puts the loupe under the finger if it fits in the window, else above; never past the window's sides. */
+  #place() {
+    this.placing = 0;
+    const { x, y, host } = this.place;
+    if (this.element.hidden) return;
     // Measured where it cannot stick out of the page.
     this.element.style.left = '0px';
-    // Place it: under the finger if it fits in the window, else above; never past the window's sides.
     const box = host.getBoundingClientRect();
     const width = this.element.offsetWidth, height = this.element.offsetHeight;
     const gap = 18;
@@ -85,6 +103,7 @@ export class Loupe {
     left = Math.max(4, Math.min(left, pageWidth - width - 4));
     this.element.style.left = `${left - box.left}px`;
     this.element.style.top = `${top - box.top}px`;
+    this.element.style.visibility = '';
   }
 
   close() {

@@ -3,7 +3,7 @@
 // out the numbers of the column under the pointer, finger or arrow keys.
 import { rowView } from '../../index.js';
 import { el, uniqueId } from './dom.js';
-import { tableImage } from './color.js';
+import { stripImage } from './color.js';
 import { int, num } from './format.js';
 import { Loupe, neighbourhood } from './loupe.js';
 import { byteNote } from './token-picker.js';
@@ -125,7 +125,7 @@ export class TraceView {
     if (this.cursor) this.select(this.cursor.r, this.cursor.c);
   }
 
-  // Rows are built only when shown: a 200-token trace collapsed costs 12 rows of canvases, not 200.
+  // Rows are built only when shown: a 200-token trace collapsed costs 12 rows of strips, not 200.
   // A row whose place keeps its token (the same model, colours and parts) is
   // kept as it is: its three lists are the same numbers, so a key typed at
   // the end of a text builds the row or two it changed, not every row.
@@ -138,14 +138,14 @@ export class TraceView {
     const rows = trace.tokens.slice(0, shown).map((token, i) => {
       if (kept.rows[i] && kept.ids[i] === token.id) return kept.rows[i];
       const strips = this.parts.map(([part, name]) => {
-        const canvas = tableImage(rowView(trace[part], i), 1, this.width, limit);
-        canvas.className = 'ew-strip';
-        canvas.setAttribute('aria-hidden', 'true');
-        canvas.dataset.row = String(i);
+        const strip = stripImage(rowView(trace[part], i), this.width, limit);
+        strip.className = 'ew-strip';
+        strip.setAttribute('aria-hidden', 'true');
+        strip.dataset.row = String(i);
         const marker = el('span', { className: 'ew-strip-marker', hidden: true });
         return el('span', { role: 'cell', className: 'ew-trace-part', 'data-part': name },
           el('span', { className: 'ew-trace-part-name', textContent: name }),
-          el('span', { className: 'ew-strip-box' }, canvas, marker));
+          el('span', { className: 'ew-strip-box' }, strip, marker));
       });
       return el('div', { role: 'row', className: 'ew-trace-row', 'data-row': String(i) },
         el('span', { role: 'rowheader', className: 'ew-trace-place', textContent: String(i + 1) }),
@@ -205,22 +205,22 @@ export class TraceView {
 
   #pointer(event, click) {
     // A part's whole line reads its strip: a finger gets the line's height, not the strip's 14 px.
-    const canvas = event.target.closest?.('.ew-trace-part')?.querySelector('canvas.ew-strip');
-    if (!canvas || !this.trace) {
+    const strip = event.target.closest?.('.ew-trace-part')?.querySelector('.ew-strip');
+    if (!strip || !this.trace) {
       if (!click) this.tip.hidden = true;
       return;
     }
-    const box = canvas.getBoundingClientRect();
-    const left = box.left + canvas.clientLeft;
-    const c = Math.max(0, Math.min(this.width - 1, Math.floor(((event.clientX - left) / canvas.clientWidth) * this.width)));
-    const r = Number(canvas.dataset.row);
+    const box = strip.getBoundingClientRect();
+    const left = box.left + strip.clientLeft;
+    const c = Math.max(0, Math.min(this.width - 1, Math.floor(((event.clientX - left) / strip.clientWidth) * this.width)));
+    const r = Number(strip.dataset.row);
     const touch = (event.pointerType || this.lastPointer) === 'touch';
     if (click || touch) {
       this.select(r, c);
       // A click or tap is the reader choosing a row (a finger passing over the strips is not).
       if (click) this.onSelect?.(r, c);
       // A strip gives a finger a pixel or two a number: the loupe opens beside it with numbers to tap.
-      if (click && touch) this.#openLoupe(canvas);
+      if (click && touch) this.#openLoupe(strip, box);
       return;
     }
     const host = this.element.getBoundingClientRect();
@@ -232,16 +232,18 @@ export class TraceView {
     this.tip.style.top = `${y + 16}px`;
   }
 
-  #openLoupe(near) {
+  /**
+   * The loupe beside strip `near`, whose box the tap read before it changed
+   * anything (read after, it would lay the page out in the tap's task).
+   */
+  #openLoupe(near, box, stay = false) {
     if (!this.cursor) return;
     const { r, c } = this.cursor;
     const cols = neighbourhood(c, 2, this.width);
-    const box = near.getBoundingClientRect();
-    const marker = this.body.children[r]?.querySelector('.ew-strip-marker');
-    const x = marker ? marker.getBoundingClientRect().left : box.left + ((c + 0.5) / this.width) * box.width;
     this.loupe.show({
-      x,
+      x: box.left + ((c + 0.5) / this.width) * box.width,
       y: box.top + box.height / 2,
+      stay,
       host: this.element,
       anchor: this.table,
       title: this.describe(r, c),
@@ -252,14 +254,13 @@ export class TraceView {
         cells: cols.map((col) => ({ r: k, c: col, value: this.trace[part].at(r, col), current: col === c })),
       })),
     });
-    this.loupeNear = near;
+    this.loupeNear = { near, box };
   }
 
+  /** A tap in the loupe: the cursor moves there, and the loupe stays where it is, under the finger. */
   #loupeAt(c) {
-    const top = this.loupe.element.style.top;
     this.select(this.cursor.r, c);
-    this.#openLoupe(this.loupeNear);
-    this.loupe.element.style.top = top;
+    this.#openLoupe(this.loupeNear.near, this.loupeNear.box, true);
   }
 
   #key(event) {
