@@ -127,8 +127,10 @@ describe(`an <ew-embedding-table> given a fresh model (${modelMode} model)`, () 
     const pixels = await page.evaluate((wanted) => {
       const { image } = document.querySelector('#fresh').grid;
       image.ensureRows(0, image.rows);  // every block, not only those the idle time has reached
-      const context = image.canvas.getContext('2d');
-      return wanted.map(([r, c]) => Array.from(context.getImageData(c, r, 1, 1).data.slice(0, 3)));
+      return wanted.map(([r, c]) => {
+        const block = image.blocks.get(Math.floor(r / image.blockRows));
+        return Array.from(block.getContext('2d').getImageData(c, r % image.blockRows, 1, 1).data.slice(0, 3));
+      });
     }, cells);
     cells.forEach(([r, c], i) => {
       const value = model.wte.dtype === 'float32' ? model.wte.data[r * cols + c] : model.wte.at(r, c);

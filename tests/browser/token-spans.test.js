@@ -89,8 +89,8 @@ test('on a 375 px touch screen at a quarter of the CPU, a tap on a row lights it
   const page = await openTrace({ width: 375, height: 812, touch: true });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-  // A tap on the token cell of row 4 (·saw): its characters light.
-  await page.locator('#trace .ew-trace-view >> nth=0').locator('.ew-trace-row[data-row="3"] canvas >> nth=0').tap();
+  // A tap on a strip of row 4 (·saw): its characters light.
+  await page.locator('#trace .ew-trace-view >> nth=0').locator('.ew-trace-row[data-row="3"] .ew-strip-box >> nth=0').tap();
   assert.deepEqual((await pieces(page)).filter((p) => p.lit).map((p) => p.text), [' saw']);
   // A tap on the "L" of Lily: the caret goes there, its token lights and is named under the box.
   await page.locator('#trace textarea >> nth=0').scrollIntoViewIfNeeded();

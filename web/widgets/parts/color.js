@@ -120,13 +120,9 @@ function rowImageURL(cols, fill) {
 // The colour bar of every legend, made once.
 let legendURL;
 
-// Pictures up to this size are kept in one canvas (one pixel per number);
-// larger ones as blocks of rows, each a canvas of its own, of which about
-// KEPT_PIXELS are kept painted. One canvas for a whole real table would be
-// too tall for any browser: Chromium draws nothing on a canvas over 65,535
-// pixels high (Llama 3's 128,256 rows, Qwen 3's 151,936), and Safari on a
-// phone nothing over 16 million pixels (GPT-2's 50,257 × 768 is 39 million).
-const WHOLE_ROWS = 8192, WHOLE_PIXELS = 1 << 22;
+// The blocks of rows a RowImage keeps painted, in pixels: the token table
+// of the shipped model (half a million numbers) whole, a real vocabulary's
+// (Llama 3's 128,256 rows) in part.
 const KEPT_PIXELS = 1 << 23;
 
 /**
@@ -135,9 +131,16 @@ const KEPT_PIXELS = 1 << 23;
  * The token table has half a million numbers; the first screenful needs
  * about a fiftieth of them. `read()` gives the table's numbers each time
  * (a view of WebAssembly memory can be replaced when the memory grows).
- * A small table's picture is one canvas (`canvas`); a large one's is
- * blocks, of which only those near what was drawn last are kept, and
- * drawRows draws either.
+ * Each block is a canvas of its own, and only those near what was drawn
+ * last are kept of a large table.
+ *
+ * Blocks, not one canvas for a whole small table: a block painted into a
+ * canvas that a draw has just read makes the browser copy all of it (the
+ * token table's first drawing took 46–60 ms on the phone profile with one
+ * canvas of 4,096 rows, 13–22 ms with blocks); and one canvas for a whole
+ * real table would be too tall for any browser (Chromium draws nothing on
+ * a canvas over 65,535 pixels high, Safari on a phone nothing over 16
+ * million pixels).
  */
 export class RowImage {
   /**
@@ -156,16 +159,8 @@ export class RowImage {
     this.cols = cols;
     this.limit = limit;
     this.blockRows = blockRows;
-    this.whole = rows <= WHOLE_ROWS && rows * cols <= WHOLE_PIXELS;
-    if (this.whole) {
-      this.canvas = document.createElement('canvas');
-      this.canvas.width = Math.max(1, cols);
-      this.canvas.height = Math.max(1, rows);
-      this.context = rows && cols ? this.canvas.getContext('2d') : null;
-    } else {
-      /** Painted blocks (block → canvas), the one drawn longest ago first. */
-      this.blocks = new Map();
-    }
+    /** Painted blocks (block → canvas), the one drawn longest ago first. */
+    this.blocks = new Map();
     this.painted = new Uint8Array(Math.ceil(rows / blockRows));
     this.left = this.painted.length;
   }
@@ -176,14 +171,14 @@ export class RowImage {
     const from = Math.max(0, Math.floor(first / this.blockRows)), to = Math.floor(last / this.blockRows);
     for (let block = from; block <= to; block++) {
       this.#paintBlock(block);
-      if (this.blocks?.has(block)) {
+      if (this.blocks.has(block)) {
         // Drawn now: the last to go.
         const canvas = this.blocks.get(block);
         this.blocks.delete(block);
         this.blocks.set(block, canvas);
       }
     }
-    if (this.blocks) this.#forget(from, to);
+    this.#forget(from, to);
   }
 
   /**
@@ -193,10 +188,6 @@ export class RowImage {
   drawRows(context, first, count, x, y, width, rowHeight) {
     if (count <= 0) return;
     this.ensureRows(first, count);
-    if (this.whole) {
-      context.drawImage(this.canvas, 0, first, this.cols, count, x, y, width, count * rowHeight);
-      return;
-    }
     const end = Math.min(this.rows, first + count);
     for (let block = Math.floor(first / this.blockRows); block * this.blockRows < end; block++) {
       const top = Math.max(first, block * this.blockRows), bottom = Math.min(end, (block + 1) * this.blockRows);
@@ -217,7 +208,7 @@ export class RowImage {
     if (!this.left || this.idle) return;
     const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback : (callback) => setTimeout(() => callback({ timeTaken: 0, timeRemaining: () => 8 }), 16);
     const start = Math.min(this.painted.length - 1, Math.max(0, Math.floor(row / this.blockRows)));
-    const most = this.whole ? this.painted.length : Math.max(1, Math.floor(KEPT_PIXELS / 2 / (this.blockRows * Math.max(1, this.cols))));
+    const most = Math.max(1, Math.floor(KEPT_PIXELS / 2 / (this.blockRows * Math.max(1, this.cols))));
     const order = [];
     for (let step = 0; order.length < Math.min(most, this.painted.length); step++) {
       if (start + step < this.painted.length) order.push(start + step);
@@ -258,20 +249,16 @@ export class RowImage {
     }
     this.painted[block] = 1;
     this.left -= 1;
-    let context = this.context, y = first;
-    if (!this.whole) {
-      const canvas = document.createElement('canvas');
-      canvas.width = Math.max(1, this.cols);
-      canvas.height = rows;
-      context = canvas.getContext('2d');
-      this.blocks.set(block, canvas);
-      y = 0;
-    }
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, this.cols);
+    canvas.height = rows;
+    const context = canvas.getContext('2d');
+    this.blocks.set(block, canvas);
     if (!context) return;  // no canvas to draw on (jsdom)
     const image = context.createImageData(this.cols, rows);
     const numbers = data.subarray(first * this.cols, (first + rows) * this.cols);
     fillPixels(new Uint32Array(image.data.buffer), this.dtype === 'float32' ? numbers : widen(numbers, this.dtype), rows * this.cols, this.limit);
-    context.putImageData(image, 0, y);
+    context.putImageData(image, 0, 0);
   }
 }
 

@@ -2,8 +2,8 @@
 // drawing part of <ew-embedding-table> and <ew-position-map>.
 //
 // The whole table is painted into an image of one pixel per number (color.js
-// tableImage, or RowImage, which paints a block of rows when it is first
-// needed, and keeps only some blocks of a table too large for one canvas);
+// tableImage, or RowImage, which paints each block of rows on a canvas of
+// its own when it is first needed, and keeps only some blocks of a large table);
 // each frame draws only the visible rows of it, scaled up with smoothing off. A tall table shows a window of its rows
 // (a canvas over a spacer as tall as the table, in a box that does not
 // scroll by itself), moved by its "earlier / later rows" buttons, the
