@@ -71,10 +71,6 @@ export function tableImage(data, rows, cols, limit) {
   return canvas;
 }
 
-// The canvas each picture image is drawn on first: one for the page, for a
-// picture is drawn once and kept as its image.
-let scratch;
-
 /**
  * An <img> of one row of numbers, one pixel per number (`cols` wide), for
  * a picture that never changes once made: a strip of the trace or of a row
@@ -85,13 +81,12 @@ let scratch;
  * page is copied for the compositor again each time the part of the page
  * around it is repainted: a tap that put a line under the trace repainted
  * its 37 strip canvases and cost two frames of 60–100 ms on the phone
- * profile (CPU 4× slower), about 2 ms a canvas (docs/page.md). Its `src` is
- * a PNG data URL, which the browser loads at once. Where the browser gives
- * no canvas to draw on (jsdom, happy-dom, a locked-down browser) the image
- * has no `src` and stays blank, as a canvas would.
+ * profile (CPU 4× slower), about 2 ms a canvas (docs/page.md).
  */
 export function stripImage(data, cols, limit) {
-  return pictureImage(rowImageURL(cols, (pixels) => fillPixels(pixels, data, cols, limit)));
+  const pixels = new Uint32Array(Math.max(0, cols));
+  fillPixels(pixels, data, pixels.length, limit);
+  return pictureImage(rowImageURL(pixels));
 }
 
 /** An <img> showing `url` (none: blank), for stripImage and legend. */
@@ -104,17 +99,38 @@ function pictureImage(url) {
   return image;
 }
 
-/** A PNG data URL of a row of `cols` pixels that `fill` writes (packed RGBA); '' where there is no canvas. */
-function rowImageURL(cols, fill) {
-  scratch ??= document.createElement('canvas');
-  scratch.width = Math.max(1, cols);
-  scratch.height = 1;
-  const context = cols > 0 ? scratch.getContext('2d') : null;
-  if (!context) return '';
-  const pixels = context.createImageData(cols, 1);
-  fill(new Uint32Array(pixels.data.buffer));
-  context.putImageData(pixels, 0, 0);
-  return scratch.toDataURL('image/png');
+/**
+ * A data URL of one row of pixels (packed as fillPixels packs them): an
+ * uncompressed 24-bit BMP, which every browser decodes. Written here
+ * rather than by a canvas's PNG encoder, which took about 1.2 ms a strip on
+ * the phone profile (96 ms of the page's load for its 80 strips, against
+ * 0.13 ms so): the format is two fixed headers and the pixels' bytes. It
+ * needs no canvas either, so a strip shows wherever an image does.
+ */
+function rowImageURL(pixels) {
+  const cols = pixels.length;
+  if (!cols) return '';
+  const rowBytes = (cols * 3 + 3) & ~3;  // a row is padded to 4 bytes
+  const bytes = new Uint8Array(54 + rowBytes);
+  const header = new DataView(bytes.buffer);
+  bytes[0] = 0x42;  // "BM"
+  bytes[1] = 0x4d;
+  header.setUint32(2, bytes.length, true);  // the file's size
+  header.setUint32(10, 54, true);  // where the pixels start
+  header.setUint32(14, 40, true);  // the info header's size (BITMAPINFOHEADER)
+  header.setInt32(18, cols, true);
+  header.setInt32(22, 1, true);  // one row
+  header.setUint16(26, 1, true);  // one plane
+  header.setUint16(28, 24, true);  // 24 bits a pixel, uncompressed (the rest stays 0)
+  for (let i = 0, at = 54; i < cols; i++, at += 3) {
+    const pixel = pixels[i];  // red in the low byte, then green, then blue
+    bytes[at] = (pixel >>> 16) & 255;
+    bytes[at + 1] = (pixel >>> 8) & 255;
+    bytes[at + 2] = pixel & 255;
+  }
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+  return `data:image/bmp;base64,${btoa(text)}`;
 }
 
 // The colour bar of every legend, made once.
@@ -215,6 +231,8 @@ export class RowImage {
       if (step > 0 && start - step >= 0) order.push(start - step);
     }
     const work = (deadline) => {
+      // The page is gone (an author's test whose DOM was torn down meanwhile): nothing to paint for.
+      if (typeof document === 'undefined') return;
       do {
         const block = order.shift();
         if (block === undefined) break;
@@ -238,7 +256,7 @@ export class RowImage {
   }
 
   #paintBlock(block) {
-    if (this.painted[block]) return;
+    if (this.painted[block] || this.blank) return;
     const first = block * this.blockRows;
     const rows = Math.min(this.blockRows, this.rows - first);
     let data;
@@ -247,14 +265,19 @@ export class RowImage {
     } catch {
       return;  // a disposed model: nothing left to draw
     }
-    this.painted[block] = 1;
-    this.left -= 1;
     const canvas = document.createElement('canvas');
     canvas.width = Math.max(1, this.cols);
     canvas.height = rows;
     const context = canvas.getContext('2d');
+    if (!context) {
+      // No canvas to draw on (jsdom, happy-dom): the picture stays blank, and nothing is left to paint in idle time.
+      this.blank = true;
+      this.left = 0;
+      return;
+    }
+    this.painted[block] = 1;
+    this.left -= 1;
     this.blocks.set(block, canvas);
-    if (!context) return;  // no canvas to draw on (jsdom)
     const image = context.createImageData(this.cols, rows);
     const numbers = data.subarray(first * this.cols, (first + rows) * this.cols);
     fillPixels(new Uint32Array(image.data.buffer), this.dtype === 'float32' ? numbers : widen(numbers, this.dtype), rows * this.cols, this.limit);
@@ -362,7 +385,7 @@ export function legend(limit, { label = 'Colour scale', digits = 2 } = {}) {
   figure.setAttribute('role', 'img');
   figure.setAttribute('aria-label', `${label}: blue is ${num(-limit, digits)} or less, white is 0, red is ${num(limit, digits)} or more`);
   // An image, as a strip is (stripImage says why), made once for every legend.
-  legendURL ??= rowImageURL(SIZE, (pixels) => pixels.set(packed));
+  legendURL ??= rowImageURL(packed);
   const bar = pictureImage(legendURL);
   bar.className = 'ew-legend-bar';
   const labels = document.createElement('div');

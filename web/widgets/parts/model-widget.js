@@ -12,13 +12,6 @@ import { NEAR_MARGIN, buildFarWidgetWhenIdle, holdBuild, measureNearness, releas
 /** What a widget says where there is no canvas (ModelWidget's #sayIfNoCanvas). */
 export const NO_CANVAS = 'The picture needs a canvas, which this browser does not give; the numbers and words are all here.';
 
-let canDraw;
-/** Whether this browser gives a canvas a 2D context to draw on (asked once). */
-function canvasDraws() {
-  canDraw ??= Boolean(document.createElement('canvas').getContext('2d'));
-  return canDraw;
-}
-
 /**
  * A widget that shows something of a model. Subclasses implement build()
  * (the parts that need no model) and show(model).
@@ -234,9 +227,8 @@ export class ModelWidget extends ElementBase {
    * all there (every draw leaves its canvas blank then), its picture is not.
    */
   #sayIfNoCanvas() {
-    // Its strips are images, drawn on a canvas first (color.js stripImage).
-    const picture = this.querySelector('canvas, img.ew-strip');
-    if (!picture || canvasDraws() || this.querySelector(':scope > .ew-no-canvas')) return;
+    const canvas = this.querySelector('canvas');
+    if (!canvas || canvas.getContext('2d') || this.querySelector(':scope > .ew-no-canvas')) return;
     this.statusElement.after(el('p', { className: 'ew-no-canvas ew-muted', textContent: NO_CANVAS }));
   }
 
