@@ -48,7 +48,14 @@ let nearness;
 const putOff = new WeakMap();
 const observed = new WeakSet();
 
-function watchNearness(canvas) {
+/**
+ * Starts asking the browser whether `canvas` is near the viewport, ahead of
+ * its first drawWhenNear: a canvas first drawn from screens away (the
+ * vocabulary map's, whose picture comes while the reader is at the top of
+ * the page) is then put off from its first drawing on, where a canvas the
+ * browser has not reported on yet is drawn at once.
+ */
+export function watchNearness(canvas) {
   if (typeof IntersectionObserver !== 'function' || observed.has(canvas)) return;
   observed.add(canvas);
   nearness ??= new IntersectionObserver((entries) => {

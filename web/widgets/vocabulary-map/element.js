@@ -39,7 +39,7 @@ import { axisMap } from './word-axes.js';
 import { buildAxesForm, defaultAxes, fillAxisExamples, fillAxisBoxes } from './axes-form.js';
 import { dotNear, resizeCanvas, screenPosition, setCentre, fitView, bringIntoView, zoomAnchor, zoomAt, viewChanged, viewStateOf } from './geometry.js';
 import { drawMap, drawMapInto, readColours } from './drawing.js';
-import { drawWhenNear } from '../parts/canvas.js';
+import { drawWhenNear, watchNearness } from '../parts/canvas.js';
 import { writeLegend, describeNeighbours, NEIGHBOURS } from './words.js';
 import { listenToInput } from './input.js';
 import { mapOf } from './maps.js';
@@ -84,6 +84,8 @@ export class VocabularyMap extends ModelWidget {
     this.#groupsBox = this.#groupChoice();
     const parts = state.parts;
     parts.canvas = el('canvas', { className: 'vm-canvas', tabIndex: 0, role: 'img', 'aria-label': 'Map of the vocabulary' });
+    // Watched from now: its first picture, often ready while the reader is screens away, is drawn when it comes near.
+    watchNearness(parts.canvas);
     parts.tip = el('div', { className: 'vm-tip', hidden: true, 'aria-hidden': 'true' });
     parts.wheelHint = el('div', { className: 'vm-wheel-hint', hidden: true, 'aria-hidden': 'true',
       textContent: 'Hold Ctrl (or ⌘) to zoom with the wheel, or click the map first' });
