@@ -92,6 +92,8 @@ test('on a 375 px touch screen at a quarter of the CPU, a tap on a row lights it
   // A tap on a strip of row 4 (·saw): its characters light.
   await page.locator('#trace .ew-trace-view >> nth=0').locator('.ew-trace-row[data-row="3"] .ew-strip-box >> nth=0').tap();
   assert.deepEqual((await pieces(page)).filter((p) => p.lit).map((p) => p.text), [' saw']);
+  // The strip's loupe, which may lie over the text, closed with its button, as a reader would.
+  await page.locator('#trace .ew-loupe-close >> nth=0').tap();
   // A tap on the "L" of Lily: the caret goes there, its token lights and is named under the box.
   await page.locator('#trace textarea >> nth=0').scrollIntoViewIfNeeded();
   const lily = await pieceAt(page, ' Lily');

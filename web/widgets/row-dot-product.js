@@ -279,13 +279,18 @@ export class RowDotProduct extends ModelWidget {
     const k = Math.max(0, Math.min(n - 1, Math.floor(((event.clientX - box.left) / box.width) * n)));
     this.#select(k);
     if (!click) return;
-    if ((event.pointerType || this.lastPointer) === 'touch') this.#openLoupe(box.left + ((k + 0.5) / n) * box.width, event.clientY);
+    if ((event.pointerType || this.lastPointer) === 'touch') this.#openLoupe(strip, event.clientY);
     keepInView(this.readout);
   }
 
-  /** The loupe of the place read now: its neighbours' numbers in the two rows and their products. */
-  /** At `x`, `y` in client pixels (the place's middle on its strip, read before the tap changed anything); with `stay`, where it stands. */
-  #openLoupe(x, y, stay = false) {
+  /**
+   * The loupe of the place read now: its neighbours' numbers in the two rows
+   * and their products; beside the finger at `y` (client pixels), over the
+   * place's middle on `strip` where it is when placed; with `stay`, where it stands.
+   */
+  #openLoupe(strip, y, stay = false) {
+    this.loupeStrip = strip;
+    this.loupeY = y;
     const [rowA, rowB] = this.rows;
     const n = rowA.length, k = this.place;
     const places = neighbourhood(k, 2, n);
@@ -294,7 +299,11 @@ export class RowDotProduct extends ModelWidget {
       label, limit, digits, cells: places.map((c) => ({ r, c, value: values[c], current: c === k })),
     });
     this.loupe.show({
-      x, y, stay,
+      point: () => {
+        const box = strip.getBoundingClientRect();
+        return { x: box.left + ((k + 0.5) / n) * box.width, y };
+      },
+      stay,
       host: this,
       anchor: this.strips,
       title: this.readout.textContent,
@@ -306,7 +315,7 @@ export class RowDotProduct extends ModelWidget {
 
   #loupeAt(k) {
     this.#select(k);
-    this.#openLoupe(0, 0, true);
+    this.#openLoupe(this.loupeStrip, this.loupeY, true);
   }
 
   #key(event) {

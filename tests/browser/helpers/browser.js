@@ -150,9 +150,16 @@ export async function waitForWidgets(page, selector = '[data-state]') {
  * Resolves once the page's main thread has gone idle twice (two idle
  * callbacks in a row: the tasks queued by the first ran too): the positive
  * signal a "nothing more happened" assertion waits for, instead of a sleep.
+ * Rejects, saying so, if that has not happened within `timeout` ms: a page
+ * that never goes idle fails its test rather than holding the whole run.
  */
-export function pageIdle(page) {
-  return page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+export function pageIdle(page, timeout = 30000) {
+  let timer;
+  const late = new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`pageIdle: the page was not idle twice within ${timeout} ms`)), timeout);
+  });
+  const idle = page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+  return Promise.race([idle, late]).finally(() => clearTimeout(timer));
 }
 
 /** Resolves after `count` frames of the page were drawn (animation frames, not time). */

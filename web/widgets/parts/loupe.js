@@ -40,7 +40,9 @@ export class Loupe {
   /**
    * Shows the loupe below (or, without room, above) a point given in client
    * coordinates, inside `host` (a positioned element) and inside the window;
-   * with `stay`, where it stands (a tap in the loupe moving it along).
+   * with `stay`, where it stands (a tap in the loupe moving it along). In
+   * place of `x` and `y`, `point()` gives them when the loupe is placed:
+   * where a strip is once the tap's other changes have moved it.
    * Each number is written to `digits` decimals (3, as the tables write them, unless said)
    * and coloured on the scale of `limit`; a row may have its own of either.
    *
@@ -51,9 +53,10 @@ export class Loupe {
    * Until then it takes its room but is not seen.
    * @param {{ x: number, y: number, host: HTMLElement, anchor?: HTMLElement, title: string, limit: number, digits?: number,
    *   colLabels: string[], rows: { label: string, limit?: number, digits?: number,
-   *   cells: { r: number, c: number, value: number, current?: boolean }[] }[], stay?: boolean }} what
+   *   cells: { r: number, c: number, value: number, current?: boolean }[] }[], stay?: boolean,
+   *   point?: () => { x: number, y: number } }} what
    */
-  show({ x, y, host, anchor, title, limit, digits = 3, colLabels, rows, stay = false }) {
+  show({ x, y, point, host, anchor, title, limit, digits = 3, colLabels, rows, stay = false }) {
     this.anchorElement = anchor ?? host;
     this.title.textContent = title;
     this.table.replaceChildren(
@@ -79,7 +82,7 @@ export class Loupe {
     this.element.hidden = false;
     if (this.element.parentElement !== host) host.append(this.element);
     if (staying) return;
-    this.place = { x, y, host };
+    this.place = { point: point ?? (() => ({ x, y })), host };
     this.element.style.visibility = 'hidden';
     this.placing ||= requestAnimationFrame(() => this.#place());
   }
@@ -87,8 +90,9 @@ export class Loupe {
   /** Puts the loupe under the finger if it fits in the window, else above; never past the window's sides. */
   #place() {
     this.placing = 0;
-    const { x, y, host } = this.place;
+    const { point, host } = this.place;
     if (this.element.hidden) return;
+    const { x, y } = point();
     // Measured where it cannot stick out of the page.
     this.element.style.left = '0px';
     const box = host.getBoundingClientRect();

@@ -220,7 +220,7 @@ export class TraceView {
       // A click or tap is the reader choosing a row (a finger passing over the strips is not).
       if (click) this.onSelect?.(r, c);
       // A strip gives a finger a pixel or two a number: the loupe opens beside it with numbers to tap.
-      if (click && touch) this.#openLoupe(strip, box);
+      if (click && touch) this.#openLoupe(strip);
       return;
     }
     const host = this.element.getBoundingClientRect();
@@ -233,16 +233,19 @@ export class TraceView {
   }
 
   /**
-   * The loupe beside strip `near`, whose box the tap read before it changed
-   * anything (read after, it would lay the page out in the tap's task).
+   * The loupe beside strip `near`, where the strip is when the loupe is
+   * placed (read in the tap's task, after its changes, it would lay the page
+   * out there).
    */
-  #openLoupe(near, box, stay = false) {
+  #openLoupe(near, stay = false) {
     if (!this.cursor) return;
     const { r, c } = this.cursor;
     const cols = neighbourhood(c, 2, this.width);
     this.loupe.show({
-      x: box.left + ((c + 0.5) / this.width) * box.width,
-      y: box.top + box.height / 2,
+      point: () => {
+        const box = near.getBoundingClientRect();
+        return { x: box.left + ((c + 0.5) / this.width) * box.width, y: box.top + box.height / 2 };
+      },
       stay,
       host: this.element,
       anchor: this.table,
@@ -254,13 +257,13 @@ export class TraceView {
         cells: cols.map((col) => ({ r: k, c: col, value: this.trace[part].at(r, col), current: col === c })),
       })),
     });
-    this.loupeNear = { near, box };
+    this.loupeNear = near;
   }
 
   /** A tap in the loupe: the cursor moves there, and the loupe stays where it is, under the finger. */
   #loupeAt(c) {
     this.select(this.cursor.r, c);
-    this.#openLoupe(this.loupeNear.near, this.loupeNear.box, true);
+    this.#openLoupe(this.loupeNear, true);
   }
 
   #key(event) {
