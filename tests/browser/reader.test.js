@@ -128,6 +128,7 @@ describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
       await loupe.waitFor();
       const box = await loupe.evaluate((element) => element.getBoundingClientRect().toJSON());
       assert.ok(inWindow(box, size), `${selector}: the loupe ${JSON.stringify(box)} is not inside the window`);
+      assert.ok(await loupe.evaluate((element) => element.scrollWidth <= element.clientWidth), `${selector}: the loupe's table is cut off`);
       const distance = Math.min(Math.abs(box.top - point.y), Math.abs(box.bottom - point.y));
       assert.ok(distance <= 40, `${selector}: the loupe is ${distance} px from the tap`);
       const cells = await loupe.locator('button.ew-loupe-cell').evaluateAll((buttons) => buttons.map((b) => {
@@ -170,6 +171,7 @@ describe(`a reader on a 375 px touch screen (${modelMode} model)`, () => {
     const rect = await loupe.evaluate((element) => element.getBoundingClientRect().toJSON());
     assert.ok(inWindow(rect, size), JSON.stringify(rect));
     assert.ok(Math.min(Math.abs(rect.top - point.y), Math.abs(rect.bottom - point.y)) <= 40, 'the loupe is beside the strip');
+    assert.ok(await loupe.evaluate((element) => element.scrollWidth <= element.clientWidth), 'the loupe\'s table is cut off');
     const trace = model.trace('One day Lily saw Max.');
     const title = await loupe.locator('.ew-loupe-title').textContent();
     const c = Number(title.match(/column (\d+)/)[1]);
