@@ -289,8 +289,6 @@ export class RowDotProduct extends ModelWidget {
    * place's middle on `strip` where it is when placed; with `stay`, where it stands.
    */
   #openLoupe(strip, y, stay = false) {
-    this.loupeStrip = strip;
-    this.loupeY = y;
     const [rowA, rowB] = this.rows;
     const n = rowA.length, k = this.place;
     const places = neighbourhood(k, 2, n);
@@ -315,7 +313,7 @@ export class RowDotProduct extends ModelWidget {
 
   #loupeAt(k) {
     this.#select(k);
-    this.#openLoupe(this.loupeStrip, this.loupeY, true);
+    this.#openLoupe(null, 0, true);
   }
 
   #key(event) {

@@ -82,7 +82,8 @@ export class Loupe {
     this.element.hidden = false;
     if (this.element.parentElement !== host) host.append(this.element);
     if (staying) return;
-    this.place = { point: point ?? (() => ({ x, y })), host };
+    // With `stay` and closed meanwhile: placed again where it was last.
+    if (!stay || !this.place) this.place = { point: point ?? (() => ({ x, y })), host };
     this.element.style.visibility = 'hidden';
     this.placing ||= requestAnimationFrame(() => this.#place());
   }

@@ -257,13 +257,12 @@ export class TraceView {
         cells: cols.map((col) => ({ r: k, c: col, value: this.trace[part].at(r, col), current: col === c })),
       })),
     });
-    this.loupeNear = near;
   }
 
   /** A tap in the loupe: the cursor moves there, and the loupe stays where it is, under the finger. */
   #loupeAt(c) {
     this.select(this.cursor.r, c);
-    this.#openLoupe(this.loupeNear, true);
+    this.#openLoupe(null, true);
   }
 
   #key(event) {
