@@ -6,7 +6,7 @@
 // character its token, named under the box.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, waitForWidgets, screenshot, checkModel } from './helpers/browser.js';
+import { startServer, launch, openPage, waitForWidgets, screenshot, checkModel, pageIdle } from './helpers/browser.js';
 
 let server, browser;
 
@@ -94,12 +94,30 @@ test('on a 375 px touch screen at a quarter of the CPU, a tap on a row lights it
   assert.deepEqual((await pieces(page)).filter((p) => p.lit).map((p) => p.text), [' saw']);
   // The strip's loupe, which may lie over the text, closed with its button, as a reader would.
   await page.locator('#trace .ew-loupe-close >> nth=0').tap();
+  await page.waitForFunction(() => document.querySelector('#trace .ew-loupe').hidden);
   // A tap on the "L" of Lily: the caret goes there, its token lights and is named under the box.
+  // Measured once the row's tap has done what it does elsewhere (the token table and the map far
+  // above follow it a frame later, and the page's later parts are still being laid out), as a
+  // reader looks before tapping; and the text is what lies under the finger there.
   await page.locator('#trace textarea >> nth=0').scrollIntoViewIfNeeded();
+  await pageIdle(page);
   const lily = await pieceAt(page, ' Lily');
+  assert.equal(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('.ew-textarea-wrap') !== null, lily), true,
+    'the text lies under the finger');
+  const events = [];
+  await page.exposeFunction('tapSeen', (type, target) => events.push(`${type} on ${target}`));
+  await page.evaluate(() => {
+    for (const type of ['pointerdown', 'focus', 'click', 'select', 'contextmenu']) {
+      document.addEventListener(type, (event) => window.tapSeen(type, event.target.className || event.target.nodeName), true);
+    }
+  });
   await page.touchscreen.tap(lily.x, lily.y);
   // (The box already names ·saw from the row's tap: wait for the tap on the text to be handled.)
-  await page.waitForFunction(() => document.querySelector('#trace .ew-token-pointed').textContent.startsWith('" Lily"'));
+  await page.waitForFunction(() => document.querySelector('#trace .ew-token-pointed').textContent.startsWith('" Lily"'), null, { timeout: 15000 })
+    .catch(async (error) => {
+      const said = await page.locator('#trace .ew-token-pointed >> nth=0').textContent();
+      throw new Error(`the tap on " Lily" was not named: the box says ${JSON.stringify(said)}; the page saw ${events.join(', ') || 'no event'}`, { cause: error });
+    });
   assert.deepEqual(await litRows(page), [2]);
   assert.match(await page.locator('#trace .ew-token-pointed >> nth=0').textContent(), /^" Lily" is token 3, ·Lily \(id \d+\)\.$/);
   assert.deepEqual((await pieces(page)).filter((p) => p.lit).map((p) => p.text), [' Lily']);
