@@ -64,6 +64,23 @@ test('the formulas come typeset from the build: every one in place as KaTeX rend
   }
 });
 
+test('KaTeX\'s fonts that the formulas use are loaded ahead of them, and they are all it uses', async () => {
+  await page.waitForFunction(() => document.documentElement.dataset.parts === 'laid-out');
+  const { loaded, marks } = await page.evaluate(async () => {
+    await document.fonts.ready;
+    return {
+      loaded: [...document.fonts].filter((face) => face.family.startsWith('KaTeX_') && face.status === 'loaded')
+        .map((face) => `${face.family} ${face.style} ${face.weight}`).sort(),
+      marks: Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])),
+    };
+  });
+  const { FORMULA_FONTS } = await import('../../web/page/formulas.js');
+  // A formula that needs another face makes the browser load it late, and lay the whole page out again.
+  assert.deepEqual(loaded, FORMULA_FONTS.map(({ family, style, weight }) => `${family} ${style} ${weight}`).sort(),
+    'web/page/formulas.js lists the faces the formulas use');
+  assert.ok(marks['embeddings:formula-fonts'] > marks['embeddings:model-requested'], 'the fonts are loaded once the model is in');
+});
+
 test('the model is asked for once, before the widgets are up, and every widget shares that load', async () => {
   const count = (path) => server.requests.filter((r) => r.path === path).length;
   // The size and header in one range request, then the two tables: one load, not one per widget.

@@ -18,7 +18,7 @@ import { consoleBanner, installHelp } from './console-help.js';
 import { installGlossary } from './glossary.js';
 import { fillDotFigures, fillFirstFigures, fillLaterFigures, keepLearnedSentence, modelSummary, sizeOf } from './figures.js';
 import { fillCode, fillDotCode } from './code-lines.js';
-import { typesetWhenIdle } from './formulas.js';
+import { loadFormulaFonts, typesetWhenIdle } from './formulas.js';
 import { bookNote, showBookValues } from './book-values.js';
 import { installPrinting } from './print.js';
 import { layOutLaterParts } from './later-parts.js';
@@ -222,6 +222,7 @@ async function main() {
   let model;
   try {
     model = await sharedModel(undefined, showProgress);
+    loadFormulaFonts();
   } catch (error) {
     defineDeferredWidgets();
     showModelFailure(error);
