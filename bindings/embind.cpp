@@ -159,6 +159,7 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("error", &T::error)
       .function("inputBuffer", &address_of<&T::input_buffer, T, std::size_t>)
       .function("load", &T::load)
+      .function("loadStep", &T::load_step)
       .function("encode", &T::encode)
       .function("encodeAtMost", &T::encode_at_most)
       .function("encodeSpecial", &T::encode_special)

@@ -125,7 +125,8 @@ async function ownTurn() {
 /**
  * A performance mark, "embeddings:<name>": the loader's at each step of a
  * model's load ("load:instance-tables", "load:header-read",
- * "load:tables-copied", "load:tokenizer-loaded"), the widgets' when they
+ * "load:tables-copied", "load:tokenizer-step-<n>" after each step of the
+ * tokenizer's load but its last, "load:tokenizer-loaded"), the widgets' when they
  * show and are ready. DevTools' Performance panel shows them in its Timings
  * track; tools/bench/page.mjs reads the first model's to say where the page's
  * load goes. Marks are a nicety: where there are none, nothing is lost.

@@ -39,29 +39,44 @@ bool TextSession::fail(std::string message) {
 
 char* TextSession::input_buffer(std::size_t bytes) {
   arm_reserve();
+  // A load in steps reads the buffer about to be replaced.
+  loading_.reset();
   if (input_.allocate(bytes)) return input_.data();
   fail("out of memory for " + mebibytes(bytes) + " of text");
   return nullptr;
 }
 
 bool TextSession::load() {
+  int step = 0;
+  while (step == 0) step = load_step();
+  return step > 0;
+}
+
+int TextSession::load_step() {
   arm_reserve();
-  Tokenizer tokenizer;
   // The loader estimates its tables from the file's counts and refuses what
   // the budget cannot hold.
-  const bool ok = Tokenizer::from_json(input(), tokenizer, error_, budget_.room());
+  if (!loading_) loading_ = std::make_unique<Tokenizer::Loading>(input(), budget_.room());
+  const Tokenizer::Loading::Step step = loading_->step();
+  if (step == Tokenizer::Loading::Step::More) return 0;
+  if (step == Tokenizer::Loading::Step::Failed) {
+    error_ = loading_->error();
+  } else {
+    tokenizer_ = loading_->take();
+    loaded_ = true;
+    error_.clear();
+  }
+  loading_.reset();
   input_.reset();
-  if (!ok) return false;
-  tokenizer_ = std::move(tokenizer);
-  loaded_ = true;
-  error_.clear();
-  return true;
+  return step == Tokenizer::Loading::Step::Done ? 1 : -1;
 }
 
 bool TextSession::encode_checked(std::string_view text, const std::size_t* max_tokens,
                                  const Request& request) {
   arm_reserve();
   over_limit_ = false;
+  // An encode frees the input buffer, which a load in steps is reading.
+  if (loading_) return fail("a tokenizer is being loaded (load_step): encode once its load is done");
   if (!loaded_) return fail("no tokenizer is loaded");
   // Encoding needs the ids (at most one per byte) and scratch for the
   // longest piece; this bounds both generously, so a text that could not

@@ -102,6 +102,62 @@ TEST_F(TextSessionTest, EncodesTextAfterTextThroughItsKeptBuffer) {
   EXPECT_EQ(std::vector<std::int32_t>(session.ids(), session.ids() + session.id_count()), expected);
 }
 
+// The load in steps (what the page runs, a step per task): the same
+// tokenizer as load(), step by step; a file refused at a late step with
+// load()'s message, the tokenizer before kept; an encode meanwhile refused
+// rather than freeing the file under the load; a new file dropping the load.
+TEST_F(TextSessionTest, LoadsInStepsAsLoadDoes) {
+  const std::string json = read_file(std::string(EMBEDDINGS_SOURCE_DIR) + "/model/tokenizer.json");
+  TextSession stepped;
+  std::memcpy(stepped.input_buffer(json.size()), json.data(), json.size());
+  int steps = 0, step = 0;
+  while ((step = stepped.load_step()) == 0) {
+    ++steps;
+    EXPECT_FALSE(stepped.loaded());
+  }
+  ASSERT_EQ(step, 1) << stepped.error();
+  EXPECT_EQ(steps + 1, 5);
+  EXPECT_TRUE(stepped.loaded());
+  EXPECT_EQ(stepped.vocabulary_json(), session.vocabulary_json());
+  const std::string text = "Lily and Max played with a red ball in the sunny park.";
+  std::memcpy(stepped.input_buffer(text.size()), text.data(), text.size());
+  ASSERT_TRUE(stepped.encode()) << stepped.error();
+  EXPECT_EQ(std::vector<std::int32_t>(stepped.ids(), stepped.ids() + stepped.id_count()), encode(text));
+
+  // A merge of two tokens the vocabulary lacks: refused at the merges' step.
+  std::string bad = json;
+  const std::size_t merges = bad.find("\"merges\": [");
+  ASSERT_NE(merges, std::string::npos);
+  bad.insert(merges + std::strlen("\"merges\": ["), "\"qqqz zzzq\",");
+  TextSession whole;
+  std::memcpy(whole.input_buffer(bad.size()), bad.data(), bad.size());
+  ASSERT_FALSE(whole.load());
+  std::memcpy(stepped.input_buffer(bad.size()), bad.data(), bad.size());
+  steps = 0;
+  while ((step = stepped.load_step()) == 0) ++steps;
+  EXPECT_EQ(step, -1);
+  EXPECT_EQ(steps, 3) << "refused at the merges, the fourth step";
+  EXPECT_EQ(stepped.error(), whole.error());
+  EXPECT_TRUE(stepped.loaded()) << "the tokenizer before stays";
+
+  // An encode while a load is under way is refused, and the load goes on.
+  std::memcpy(stepped.input_buffer(json.size()), json.data(), json.size());
+  ASSERT_EQ(stepped.load_step(), 0);
+  EXPECT_FALSE(stepped.encode_text(0));
+  EXPECT_EQ(stepped.error(), "a tokenizer is being loaded (load_step): encode once its load is done");
+  while ((step = stepped.load_step()) == 0) {
+  }
+  EXPECT_EQ(step, 1) << stepped.error();
+  // A new file in the buffer drops the load under way; the next step starts on it.
+  std::memcpy(stepped.input_buffer(json.size()), json.data(), json.size());
+  ASSERT_EQ(stepped.load_step(), 0);
+  std::memcpy(stepped.input_buffer(bad.size()), bad.data(), bad.size());
+  while ((step = stepped.load_step()) == 0) {
+  }
+  EXPECT_EQ(step, -1);
+  EXPECT_EQ(stepped.error(), whole.error());
+}
+
 TEST(TextSession, RefusesWithoutATokenizerOrMemory) {
   TextSession session;
   std::memcpy(session.input_buffer(3), "abc", 3);

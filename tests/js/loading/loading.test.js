@@ -384,6 +384,24 @@ describe('an AbortSignal abandons a load', () => {
     }
   });
 
+  test('aborted between the tokenizer\'s steps (each a task of its own), the load stops there', async () => {
+    const controller = new AbortController();
+    const marked = [];
+    const mark = performance.mark;
+    performance.mark = function (name, ...rest) {
+      marked.push(name);
+      if (name === 'embeddings:load:tokenizer-step-2') controller.abort();
+      return mark.call(this, name, ...rest);
+    };
+    try {
+      await assert.rejects(loadModel({ ...files(), signal: controller.signal }), { name: 'AbortError' });
+    } finally {
+      performance.mark = mark;
+    }
+    const steps = marked.filter((name) => name.startsWith('embeddings:load:tokenizer-'));
+    assert.deepEqual(steps, ['embeddings:load:tokenizer-step-1', 'embeddings:load:tokenizer-step-2']);
+  });
+
   test('a signal that never fires changes nothing', async () => {
     await loadsTheFixture({ ...files(), signal: new AbortController().signal });
   });

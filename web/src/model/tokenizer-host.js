@@ -41,10 +41,10 @@ export async function loadTokenizer(input, after = Promise.resolve(), signal = u
   const module = await instantiate('tokenizer', { full });
   await yieldToMain();
   checkSignal(signal);
-  let loaded = await loadTokenizerIn(module, bytes, name);
+  let loaded = await loadTokenizerIn(module, bytes, name, signal);
   // A file the test below misjudged: the chapter's module names what it leaves out.
   if (!loaded.session && !full && LEFT_OUT.test(loaded.message)) {
-    loaded = await loadTokenizerIn(await instantiate('tokenizer', { full: true }), bytes, name);
+    loaded = await loadTokenizerIn(await instantiate('tokenizer', { full: true }), bytes, name, signal);
   }
   if (!loaded.session) {
     // The core says what is wrong; the file's name is the caller's to give.
@@ -58,12 +58,28 @@ export async function loadTokenizer(input, after = Promise.resolve(), signal = u
   return new TokenizerHost(loaded.module, loaded.session, name);
 }
 
-async function loadTokenizerIn(module, bytes, name) {
+/**
+ * Loads the file into a session of `module`, a step per task (the file's
+ * walk, its small parts, the vocabulary, the merges, the model's tables):
+ * in one call it was the load's longest task on a slow phone (70-140 ms at
+ * 4x slower, most of it the first call of each function, which the browser
+ * compiles then).
+ */
+async function loadTokenizerIn(module, bytes, name, signal) {
   nameInstance(module, name);
   const session = new module.TextSession();
   // The pointer first: allocating it may grow memory and replace HEAPU8's buffer.
   const pointer = session.inputBuffer(bytes.length);
-  if (!pointer || (module.HEAPU8.set(bytes, pointer), !session.load())) {
+  if (pointer) module.HEAPU8.set(bytes, pointer);
+  let step = pointer ? session.loadStep() : -1;
+  for (let done = 1; step === 0; done++) {
+    mark(`load:tokenizer-step-${done}`);
+    await yieldToMain();
+    if (signal?.aborted) session.delete();
+    checkSignal(signal);
+    step = session.loadStep();
+  }
+  if (step < 0) {
     const message = session.error();
     session.delete();
     return { message };

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,12 @@ class TextSession {
   char* input_buffer(std::size_t bytes);
   bool load();
   bool loaded() const { return loaded_; }
+  // The same load in steps (Tokenizer::Loading), each a call of its own:
+  // load_step() once the file is in the input buffer, again while it
+  // returns 0; then 1, loaded (as load() returning true), or -1, failed
+  // (error() says why; the tokenizer before stays). Asking for the input
+  // buffer meanwhile drops the load under way.
+  int load_step();
 
   // Encodes the input buffer; the ids are at ids(), id_count() of them.
   bool encode();
@@ -110,6 +117,8 @@ class TextSession {
 
   MemoryBudget budget_;
   Tokenizer tokenizer_;
+  // A load in steps under way (load_step()), reading the input buffer.
+  std::unique_ptr<Tokenizer::Loading> loading_;
   // The pieces encoded so far (piece_cache.h): JavaScript encodes text after
   // text through one session.
   PieceCache piece_cache_;

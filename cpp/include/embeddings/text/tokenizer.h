@@ -86,6 +86,9 @@ class Tokenizer {
   static bool from_json(std::string_view json_text, Tokenizer& out, std::string& error,
                         std::uint64_t memory_limit = std::numeric_limits<std::uint64_t>::max());
 
+  // The same load in steps (below).
+  class Loading;
+
   struct EncodeOptions {
     // The post-processors' special tokens, as add_special_tokens in Hugging
     // Face's encode (false: the text's own tokens, which is what the chapter counts).
@@ -299,6 +302,33 @@ class Tokenizer {
   bool offsets_by_bytes_ = false;  // gives_offsets_by_bytes(), known at load.
   // Whether a pre-tokenizer reads where the text starts (PreTokenizer::reads_start()).
   bool reads_start_ = false;
+};
+
+// The same load in steps, one per call of step(), with the same result and
+// the same messages: a caller with other work to do between them (a page's
+// main thread, where one call of 70-140 ms on a slow phone was the load's
+// longest task) runs each in a task of its own. The text must stay as it
+// is until the load is done or dropped.
+class Tokenizer::Loading {
+ public:
+  enum class Step { More, Done, Failed };
+  Loading(std::string_view json_text, std::uint64_t memory_limit = std::numeric_limits<std::uint64_t>::max());
+  ~Loading();
+  Loading(const Loading&) = delete;
+  Loading& operator=(const Loading&) = delete;
+  // The next step: More while steps are left, then Done (take() gives the
+  // tokenizer) or Failed (error() says why); after either, it stays so.
+  Step step();
+  const std::string& error() const { return error_; }
+  // The tokenizer loaded, once step() said Done (moved out: call once).
+  Tokenizer take();
+
+ private:
+  Tokenizer loaded_;
+  std::string error_;
+  std::unique_ptr<Reader> reader_;
+  int next_ = 0;
+  Step state_ = Step::More;
 };
 
 }  // namespace embeddings

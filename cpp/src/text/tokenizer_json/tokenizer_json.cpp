@@ -239,14 +239,39 @@ bool Tokenizer::Reader::check_memory(std::uint64_t limit) {
               mebibytes(limit) + " available");
 }
 
+Tokenizer::Loading::Loading(std::string_view json_text, std::uint64_t memory_limit)
+    : reader_(std::make_unique<Reader>(json_text, loaded_, error_)) {
+  reader_->set_memory_limit(memory_limit);
+}
+
+Tokenizer::Loading::~Loading() = default;
+
+Tokenizer::Loading::Step Tokenizer::Loading::step() {
+  if (state_ != Step::More) return state_;
+  if (!reader_->step(next_++)) {
+    state_ = Step::Failed;
+  } else if (next_ == Reader::kSteps) {
+    static std::atomic<std::uint64_t> loaded_so_far{0};
+    loaded_.serial_ = ++loaded_so_far;
+    state_ = Step::Done;
+  }
+  // The reader's scratch (its indexes of the file) goes once the load is over.
+  if (state_ != Step::More) reader_.reset();
+  return state_;
+}
+
+Tokenizer Tokenizer::Loading::take() { return std::move(loaded_); }
+
 bool Tokenizer::from_json(std::string_view json_text, Tokenizer& out, std::string& error,
                           std::uint64_t memory_limit) {
-  Tokenizer loaded;
-  Reader reader(json_text, loaded, error);
-  if (!reader.read(memory_limit)) return false;
-  static std::atomic<std::uint64_t> loaded_so_far{0};
-  loaded.serial_ = ++loaded_so_far;
-  out = std::move(loaded);
+  Loading loading(json_text, memory_limit);
+  Loading::Step step = Loading::Step::More;
+  while (step == Loading::Step::More) step = loading.step();
+  if (step == Loading::Step::Failed) {
+    error = loading.error();
+    return false;
+  }
+  out = loading.take();
   return true;
 }
 

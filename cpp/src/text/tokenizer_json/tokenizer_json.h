@@ -27,12 +27,28 @@ class Tokenizer::Reader {
   Reader(std::string_view text, Tokenizer& t, std::string& error)
       : text_(text), t_(t), error_(error), reading_(error) {}
 
-  bool read(std::uint64_t memory_limit) {
+  // The load's steps, in order, each false on failure (error says why):
+  // the first walk over the file, the small parts and the memory check, the
+  // vocabulary, the merges, the model's tables. Tokenizer::Loading runs one
+  // per call, so that a caller with other work to do (a page's main thread)
+  // can run each in a task of its own.
+  static constexpr int kSteps = 5;
+  bool step(int index) {
+    switch (index) {
+      case 0: return locate();
+      case 1:
+        return read_small_parts() && read_settings() && read_pre_tokenizer() && read_normalizer() &&
+               read_decoder() && read_post_processor() && read_model() && read_added_tokens() &&
+               check_memory(memory_limit_);
+      case 2: return read_vocabulary() && check_added_ids();
+      case 3: return read_merges();
+      case 4: return build_model() && normalize_added_tokens(memory_limit_) && finish();
+      default: return fail("no step " + std::to_string(index) + " in loading a tokenizer");
+    }
+  }
+  void set_memory_limit(std::uint64_t memory_limit) {
+    memory_limit_ = memory_limit;
     reading_.memory_left = memory_limit;
-    return locate() && read_small_parts() && read_settings() && read_pre_tokenizer() && read_normalizer() &&
-           read_decoder() && read_post_processor() && read_model() && read_added_tokens() &&
-           check_memory(memory_limit) && read_vocabulary() && check_added_ids() && read_merges() &&
-           build_model() && normalize_added_tokens(memory_limit) && finish();
   }
 
   // The id of the vocabulary entry whose key (as the file spells it) is `key`, or -1.
@@ -148,6 +164,7 @@ class Tokenizer::Reader {
   std::string_view text_;
   Tokenizer& t_;
   std::string& error_;
+  std::uint64_t memory_limit_ = std::numeric_limits<std::uint64_t>::max();
   tokenizer_json::Reading reading_;
 
   // First walk.
