@@ -22,18 +22,16 @@ export const FORMULA_FONTS = [
   { family: 'KaTeX_AMS', style: 'normal', weight: '400' },
 ];
 
-/** KaTeX's stylesheet, linked by the page or added here, once it has loaded. */
 function loadStylesheet() {
   const url = new URL('katex.min.css', katexFolder).href;
   const present = [...document.querySelectorAll('link[rel="stylesheet"]')].find((link) => link.href === url);
-  if (present?.sheet) return Promise.resolve();
+  if (present) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const style = present ?? document.createElement('link');
-    style.addEventListener('load', () => resolve());
-    style.addEventListener('error', () => reject(new Error(`${url} could not be loaded`)));
-    if (present) return;
+    const style = document.createElement('link');
     style.rel = 'stylesheet';
     style.href = url;
+    style.addEventListener('load', () => resolve());
+    style.addEventListener('error', () => reject(new Error(`${url} could not be loaded`)));
     document.head.append(style);
   });
 }
@@ -51,6 +49,8 @@ let fontsLoaded;
  * fall back to the fonts KaTeX names after its own.
  */
 export function loadFormulaFonts() {
+  // (The page links KaTeX's stylesheet in its head, loaded by then: a face it
+  // has not declared yet is simply not loaded early.)
   fontsLoaded ??= (async () => {
     if (typeof document === 'undefined' || !document.fonts?.load) return;
     await loadStylesheet();
