@@ -116,6 +116,7 @@ EMSCRIPTEN_BINDINGS(embeddings) {
       .function("vocabSize", optional_override([](const M& s) { return s.tables().vocab_size(); }))
       .function("width", optional_override([](const M& s) { return s.tables().width(); }))
       .function("context", optional_override([](const M& s) { return s.tables().context(); }))
+      .function("robustLimit", optional_override([](const M& s, int t) { return double(s.robust_limit(t)); }))
       .function("hasPositionTable",
                 optional_override([](const M& s) { return s.tables().has_position_table(); }))
       .function("traceCapacity", &M::trace_capacity)

@@ -186,12 +186,21 @@ bool ModelSession::finish() {
   if (!loader_.finish(tables_, error_)) return fail_from_loader();
   // Its room stays free at the top of the heap for later short strings.
   workspace_.slack.reset();
+  // Read once here, with the matrix block (free until a cosine matrix) as scratch.
+  static_assert(kMatrixBlock >= kRobustLimitScratch);
+  robust_limits_[0] = embeddings::robust_limit(tables_.wte(), workspace_.matrix_block.data());
+  robust_limits_[1] = embeddings::robust_limit(tables_.wpe(), workspace_.matrix_block.data());
+  std::fill_n(workspace_.matrix_block.data(), kRobustLimitScratch, 0.0f);  // zeroed, as read_header() left it
   loaded_ = true;
   error_.clear();
   return true;
 }
 
 // ---- ModelSession: computations -------------------------------------------------
+
+float ModelSession::robust_limit(int table) const {
+  return loaded_ && is_table(table) ? robust_limits_[table] : 0.0f;
+}
 
 void ModelSession::set_rows_with_tokens(std::size_t rows) {
   rows_with_tokens_ = rows < tables_.vocab_size() ? rows : tables_.vocab_size();

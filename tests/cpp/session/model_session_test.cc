@@ -111,6 +111,16 @@ TEST(ModelSession, LoadsAndComputesOverItsWorkspace) {
   EXPECT_EQ(results(session), nearest_by_full_scan(session.tables(), session.query(), 300, 5, -1));
   EXPECT_EQ(*session.result_count_address(), 5u);
 
+  // Each table's colour scale, read by finish(); the matrix block it used as scratch is zeroed again.
+  std::vector<float> scratch(embeddings::kRobustLimitScratch);
+  EXPECT_EQ(session.robust_limit(kWte), embeddings::robust_limit(session.tables().wte(), scratch.data()));
+  EXPECT_EQ(session.robust_limit(kWpe), embeddings::robust_limit(session.tables().wpe(), scratch.data()));
+  EXPECT_GT(session.robust_limit(kWte), 0.0f);
+  EXPECT_EQ(session.robust_limit(2), 0.0f);
+  EXPECT_EQ(ModelSession().robust_limit(kWte), 0.0f);
+  EXPECT_TRUE(std::all_of(session.matrix_block(), session.matrix_block() + embeddings::kMatrixBlock,
+                          [](float x) { return x == 0.0f; }));
+
   // Every table and workspace buffer starts on a cache line.
   for (const void* p :
        {static_cast<const void*>(session.tables().wte().numbers.data),

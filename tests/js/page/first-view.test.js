@@ -8,11 +8,11 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadModel } from '../../../web/index.js';
-import { robustLimit, selectRank } from '../../../web/widgets/parts/color.js';
+import { loadModel, Matrix } from '../../../web/index.js';
+import { robustLimit, selectRank, tableLimit } from '../../../web/widgets/parts/color.js';
 import { modelWordForms, tokenLabel, tokenTextOf, vocabularyOf, wordForms } from '../../../web/widgets/parts/word-forms.js';
-import { findTokenId, tokenizerSize } from '../../../web/src/model/for-widgets.js';
-import { seededRandom } from '../helpers/fixtures.js';
+import { findTokenId, tableRobustLimit, tokenizerSize } from '../../../web/src/model/for-widgets.js';
+import { makeTokenizerJson, seededRandom, writeSafetensors } from '../helpers/fixtures.js';
 import { sortedColourLimit as sortedLimit } from '../helpers/reference.js';
 import { modelForTokenizer, tokenizerWithAddedTokens } from '../helpers/big-tokenizer.js';
 import { gpt2TokenizerJson } from '../helpers/gpt2.js';
@@ -73,6 +73,39 @@ describe('the colour limit (robustLimit) by selection', () => {
         const near = dtype === 'bfloat16' ? Uint16Array.from(new Uint32Array(f32.buffer), (u) => u >>> 16)
           : Uint16Array.from(f32, (x) => halfBitsOf(x));
         assert.equal(robustLimit(near, dtype), sortedLimit(near, dtype), `${dtype}, n = ${n}`);
+      }
+    }
+  });
+
+  test('the module reads the same limit of a loaded model\'s own tables (robust_limit), which tableLimit takes', async () => {
+    assert.equal(tableRobustLimit(model), robustLimit(model.wte.data));
+    assert.equal(tableRobustLimit(model, 'wpe'), robustLimit(model.wpe.data));
+    assert.equal(tableLimit(model), robustLimit(model.wte.data));
+    // A model of another kind (an author's own object): none read, tableLimit computes it.
+    const own = { wte: new Matrix(Float32Array.from({ length: 40 }, (_, i) => i - 20), 10, 4) };
+    assert.equal(tableRobustLimit(own), undefined);
+    assert.equal(tableLimit(own), robustLimit(own.wte.data));
+    // 16-bit tables of every bit pattern (NaNs and infinities among them), of
+    // sizes with a sampling step of 1 and of 2, and a float32 one beside.
+    const random = seededRandom(17);
+    const tokenizer = new TextEncoder().encode(makeTokenizerJson([' a', ' b']));
+    for (const [dtype, rows] of [['F16', 700], ['BF16', 700], ['F16', 1700], ['BF16', 1700], ['F32', 1700]]) {
+      const numbers = dtype === 'F32' ? Float32Array.from({ length: rows * 24 }, () => (random() - 0.5) * random())
+        : Uint16Array.from({ length: rows * 24 }, () => Math.floor(random() * 65536));
+      const loaded = await loadModel({
+        weights: writeSafetensors([
+          { name: 'wte.weight', dtype, shape: [rows, 24], data: new Uint8Array(numbers.buffer) },
+          { name: 'wpe.weight', dtype, shape: [8, 24], data: new Uint8Array(numbers.buffer, 0, 8 * 24 * numbers.BYTES_PER_ELEMENT) },
+        ]),
+        tokenizer,
+      });
+      try {
+        for (const name of ['wte', 'wpe']) {
+          const table = loaded[name];
+          assert.ok(Object.is(tableRobustLimit(loaded, name), robustLimit(table.data, table.dtype)), `${dtype}, ${name}, ${table.rows} rows`);
+        }
+      } finally {
+        loaded.dispose();
       }
     }
   });

@@ -2,6 +2,7 @@
 // model without reading its whole vocabulary.
 import { internalsOf, textHostOf } from './internals.js';
 import { unproxied } from '../proxies.js';
+import { POSITION, TOKEN } from './tables.js';
 
 /**
  * For the widgets (web/index.js does not export it): how many ids the
@@ -29,4 +30,18 @@ export function findTokenId(model, text) {
   }
   const tokenizer = textHostOf(model);
   return typeof text === 'string' ? tokenizer.id(text) : -1;
+}
+
+/**
+ * For the widgets: the colour scale the module read of a model's token table
+ * (or 'wpe', its position table) as the load finished (robust_limit, the
+ * number robustLimit() of widgets/parts/color.js gives); undefined for a
+ * model that loadModel() did not give.
+ */
+export function tableRobustLimit(model, table = 'wte') {
+  model = unproxied(model);
+  if (!internalsOf.has(model)) return undefined;
+  const { tables } = internalsOf.get(model);
+  tables.checkAlive();
+  return tables.robustLimits[table === 'wpe' ? POSITION : TOKEN];
 }

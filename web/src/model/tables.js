@@ -191,6 +191,10 @@ export class TablesHost {
     this.layers = session.configLayers() || undefined;
     this.heads = session.configHeads() || undefined;
     this.parameterCount = session.parameterCount();
+    // The scale each table's colours take (robust_limit, read by the module
+    // as the load finished): the same number the widgets' robustLimit()
+    // reads, without its cold JavaScript on the first widget's path.
+    this.robustLimits = [session.robustLimit(TOKEN), session.robustLimit(POSITION)];
     // Scratch for vectors from outside this instance (see vectors.js).
     this.vectorA = session.vectorA();
     this.vectorB = session.vectorB();

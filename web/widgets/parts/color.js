@@ -11,6 +11,7 @@
 //   https://personal.sron.nl/~pault/#sec:diverging
 import { num } from './format.js';
 import { widen } from '../../src/matrix.js';
+import { tableRobustLimit } from '../../src/model/for-widgets.js';
 
 const STOPS = ['#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b'];
 const SIZE = 256;
@@ -307,7 +308,9 @@ function fillPixels(pixels, data, n, limit) {
 /**
  * A symmetric limit for a table's colours: the 99.5th percentile of |x|, so a
  * few large numbers do not wash the rest out. Larger numbers get the end colours.
- * Read from a sample of about 20,000 numbers, evenly spaced.
+ * Read from a sample of about 20,000 numbers, evenly spaced. (The module
+ * reads the same number of a loaded model's tables: robust_limit in
+ * cpp/include/embeddings/formats/tables.h, tested against this.)
  */
 export function robustLimit(data, dtype = 'float32') {
   const n = data.length;
@@ -339,7 +342,8 @@ const limits = new WeakMap();
 export function tableLimit(model) {
   let limit = limits.get(model);
   if (limit === undefined) {
-    limit = robustLimit(model.wte.data, model.wte.dtype);
+    // A model loadModel() gave has it read already, by the module.
+    limit = tableRobustLimit(model) ?? robustLimit(model.wte.data, model.wte.dtype);
     limits.set(model, limit);
   }
   return limit;

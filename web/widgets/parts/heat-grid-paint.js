@@ -1,7 +1,17 @@
-// What the heat grid (heat-grid.js) paints over its cells: the picked row's
-// frame, the hover and cursor outlines, and the row and column labels. Each
-// takes the canvas context, the frame's view (the rows on screen and where a
-// row lands) and the grid whose state it shows.
+// What the heat grid (heat-grid.js) paints: its cells, and over them the
+// picked row's frame, the hover and cursor outlines, and the row and column
+// labels. Each takes the canvas context, the frame's view (the rows on
+// screen and where a row lands) and the grid whose state it shows.
+
+/** The numbers' colours, drawn from the row picture (one pixel per number), scaled up without smoothing. */
+export function paintCells(context, { m, first, count, gridWidth, yOf }, grid) {
+  context.imageSmoothingEnabled = false;
+  if (count <= 0) return;
+  const { image } = grid;
+  // A RowImage draws its own rows (a large one is blocks); a canvas is drawn from.
+  if (typeof image.drawRows === 'function') image.drawRows(context, first, count, m.left, yOf(first), gridWidth, m.rowHeight);
+  else context.drawImage(image, 0, first, grid.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
+}
 
 /** The picked row's frame and the hover and cursor cells' outlines. */
 export function paintMarks(context, { m, gridWidth, yOf }, grid) {

@@ -20,8 +20,9 @@
 import { el, uniqueId } from './dom.js';
 import { int } from './format.js';
 import { Loupe, neighbourhood } from './loupe.js';
-import { paintColumnLabels, paintMarks, paintRowLabels } from './heat-grid-paint.js';
+import { paintCells, paintColumnLabels, paintMarks, paintRowLabels } from './heat-grid-paint.js';
 import { whenResized } from './canvas.js';
+import { yieldToEventLoop } from '../../src/event-loop.js';
 
 const ZOOMS = [1, 2, 3, 4, 6, 8, 12, 16, 24];
 
@@ -56,6 +57,7 @@ export class HeatGrid {
     this.hover = null;
     this.highlighted = null;
     this.frame = 0;
+    this.paints = 0;            // paints done or asked for (a paint asked for runs if none came since)
     this.size = null;           // the viewport's client box, { width, height }, once measured
     this.pendingScroll = null;  // a scroll asked for before the first measure
     this.style = null;          // colours and font of the labels, read once per layout
@@ -135,10 +137,14 @@ export class HeatGrid {
     this.viewport.addEventListener('keydown', (event) => this.#key(event));
     this.viewport.addEventListener('focus', () => this.draw());
     this.viewport.addEventListener('blur', () => this.draw());
-    // Sizes are read when the browser reports them, after its own layout: no forced layout.
+    // Sizes are read when the browser reports them, after its own layout: no
+    // forced layout. That report comes inside the frame that laid the grid
+    // out: its first picture (40-90 ms at 4x slower) is painted in a task of
+    // its own after it, so the two are not one long task. Later ones paint at once.
     this.resizeObserver = whenResized(this.viewport, () => {
+      const first = !this.size;
       this.#measure();
-      this.layout();
+      this.layout({ paintLater: first });
     });
   }
 
@@ -161,12 +167,15 @@ export class HeatGrid {
   }
 
   /**
-   * Recomputes sizes after a resize or zoom and redraws at once. Before the
-   * grid has been measured it does nothing: the first measure lays it out.
+   * Recomputes sizes after a resize or zoom and redraws at once (paintLater:
+   * in the next task). Before the first measure, which lays it out, nothing.
    */
-  layout() {
+  layout({ paintLater = false } = {}) {
     if (!this.size) return;
     const m = this.#metrics();
+    // Read before the sizes are written: after them, it would restyle the page.
+    this.style = null;
+    this.#labelStyle();
     if (this.square) {
       this.viewport.style.height = `${m.height}px`;
       this.spacer.style.height = '0px';
@@ -177,7 +186,6 @@ export class HeatGrid {
     const ratio = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(m.width * ratio);
     this.canvas.height = Math.round(m.height * ratio);
-    this.style = null;
     if (this.pendingScroll) {
       const { row, centre } = this.pendingScroll;
       this.pendingScroll = null;
@@ -188,7 +196,16 @@ export class HeatGrid {
       cancelAnimationFrame(this.frame);
       this.frame = 0;
     }
-    this.#paint();
+    if (paintLater) this.#paintInNextTask();
+    else this.#paint();
+  }
+
+  /** Paints in a task of its own, unless a paint comes first. */
+  #paintInNextTask() {
+    const asked = ++this.paints;
+    yieldToEventLoop().then(() => {
+      if (this.paints === asked) this.#paint();
+    });
   }
 
   /** Replaces the picture (same shape), e.g. for another training step. */
@@ -416,6 +433,7 @@ export class HeatGrid {
   #paint() {
     // Not measured yet: the first measure lays the grid out and paints it.
     if (!this.size) return;
+    this.paints += 1;  // a paint asked for in the next task is not needed now
     const m = this.#metrics();
     const ratio = window.devicePixelRatio || 1;
     if (this.canvas.width !== Math.round(m.width * ratio) || this.canvas.height !== Math.round(m.height * ratio)) {
@@ -463,7 +481,7 @@ export class HeatGrid {
     context.beginPath();
     context.rect(m.left, m.top, m.width - m.left, gridHeight);
     context.clip();
-    this.#paintCells(context, view);
+    paintCells(context, view, this);
     paintMarks(context, view, this);
     context.restore();
 
@@ -473,15 +491,5 @@ export class HeatGrid {
     context.font = `12px ${style.fontFamily || 'system-ui, sans-serif'}`;
     if (this.options.rowLabel && m.left > 0) paintRowLabels(context, view, style, this);
     if (this.options.colLabel) paintColumnLabels(context, view, this);
-  }
-
-  /** The numbers' colours, drawn from the row picture (one pixel per number), scaled up without smoothing. */
-  #paintCells(context, { m, first, count, gridWidth, yOf }) {
-    context.imageSmoothingEnabled = false;
-    if (count <= 0) return;
-    const image = this.image;
-    // A RowImage draws its own rows (a large one is blocks); a canvas is drawn from.
-    if (typeof image.drawRows === 'function') image.drawRows(context, first, count, m.left, yOf(first), gridWidth, m.rowHeight);
-    else context.drawImage(image, 0, first, this.cols, count, m.left, yOf(first), gridWidth, count * m.rowHeight);
   }
 }

@@ -59,6 +59,9 @@ export class TokenPicker {
       'aria-describedby': hintId,
     });
     this.input.setAttribute('autocapitalize', 'off');
+    // Until there is a model to search, nothing can be typed: a word typed
+    // into a widget built but not shown yet was lost when it showed.
+    this.input.readOnly = true;
     this.list = el('ul', { id: listId, className: 'ew-picker-list', role: 'listbox', hidden: true });
     this.list.setAttribute('aria-label', `${options.label}: matching tokens`);
     this.hint = el('p', { className: 'ew-picker-hint', id: hintId, textContent: TokenPicker.hintFor(options.rowIds, true) });
@@ -108,6 +111,7 @@ export class TokenPicker {
    */
   setModel(model) {
     this.model = model;
+    this.input.readOnly = false;
     this.looseWords = null;
     // A model loaded from its weights alone has no token texts: its rows are found by id.
     this.hint.textContent = TokenPicker.hintFor(this.options.rowIds, hasTokenizer(model), model.vocabSize);

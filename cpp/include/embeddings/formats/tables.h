@@ -40,6 +40,21 @@ struct TableView {
   }
 };
 
+// Numbers robust_limit() reads of a table, about: every step-th in row-major
+// order, step = max(1, count / kRobustLimitSample).
+inline constexpr std::size_t kRobustLimitSample = 20000;
+// Floats of scratch robust_limit() needs: that sample has fewer than twice
+// kRobustLimitSample numbers (a step of 1 up to there, and fewer after).
+inline constexpr std::size_t kRobustLimitScratch = 2 * kRobustLimitSample;
+
+// A symmetric scale for colouring a table's numbers: the 99.5th percentile of
+// |x| over that evenly spaced sample, so that a few large numbers do not wash
+// the rest out (larger ones take the end colours). NaNs are left out; 1 where
+// no number is left or the percentile is 0. Found by selection, O(sample).
+// The page's JavaScript reference (robustLimit, web/widgets/parts/color.js)
+// gives the same number, to the bit.
+float robust_limit(const TableView& table, float* scratch);
+
 class EmbeddingTables {
  public:
   // The tables in the file's format (F32, F16 or BF16).

@@ -89,6 +89,10 @@ class ModelSession {
   const EmbeddingTables& tables() const { return tables_; }
   // The safetensors __metadata__ as the text of a JSON object of strings.
   std::string_view metadata_json() const { return {workspace_.metadata_json.data(), metadata_json_size_}; }
+  // robust_limit() of table 0 (wte) or 1 (wpe), read by finish(): the scale
+  // the page colours a table's numbers by (1 for a model without wpe); 0 for
+  // another table number or before finish().
+  float robust_limit(int table) const;
   // nearest() leaves out rows at and after this one: the rows of a padded
   // token table that have no token. All rows by default.
   void set_rows_with_tokens(std::size_t rows);
@@ -173,6 +177,7 @@ class ModelSession {
   bool loaded_ = false;
   std::size_t rows_with_tokens_ = 0;
   std::size_t trace_capacity_ = 0;
+  float robust_limits_[2] = {};
   std::uint32_t result_count_ = 0;  // At most the rows of wte, which fit (kMaxTableBytes).
   std::size_t metadata_json_size_ = 0;
   std::string error_;
