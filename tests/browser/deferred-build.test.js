@@ -178,6 +178,17 @@ for (const profile of [{ name: '1280 px', width: 1280, height: 900 }, { name: '3
       assert.deepEqual(made, { word: '·cat', traceBuilt: true, nearestBuilt: false });
     });
 
+    test('a far widget built before it shows its model takes no typing in its token box until it does', async () => {
+      const held = await page.evaluate(() => {
+        const nearest = document.querySelector('#nearest');
+        nearest.ensureBuilt();
+        const box = nearest.querySelector('input[role="combobox"]');
+        return { state: nearest.dataset.state, readOnly: box.readOnly };
+      });
+      // (A word typed there was lost: the widget's first show picked its own.)
+      assert.deepEqual(held, { state: 'loading', readOnly: true });
+    });
+
     test('a model in before the browser says what is near: a near widget shows in the same turn, a far one waits', async () => {
       const result = await page.evaluate(async () => {
         let frames = 0;
@@ -211,6 +222,7 @@ for (const profile of [{ name: '1280 px', width: 1280, height: 900 }, { name: '3
           pairs: $('#pairs').results.map((r) => [r.a, r.b, r.score]),
           cosine: [$('#word-cosine').model === window.model, $('#word-cosine').score],
           madeNearest: $('#made-nearest').tokenId,
+          nearestBoxTakesTyping: !$('#nearest input[role="combobox"]').readOnly,
           madeTrace: $('#made-trace').trace.tokens.map((t) => t.id),
           ready: window.__ready,
           // Built in idle time: in the document's order, whatever order the browser answered in.
@@ -231,6 +243,7 @@ for (const profile of [{ name: '1280 px', width: 1280, height: 900 }, { name: '3
       assert.equal(shown.cosine[0], true);
       assert.ok(Math.abs(shown.cosine[1] - score('·girl', '·boy')) < 1e-6);
       assert.equal(shown.madeNearest, suite.model.tokenId('·cat'));
+      assert.equal(shown.nearestBoxTakesTyping, true);
       assert.deepEqual(shown.madeTrace, suite.model.trace('Lily ran home').tokens.map((t) => t.id));
       for (const id of ['table', 'nearest', 'vocabulary-map', 'analogy', 'word-cosine', 'pairs', 'trace', 'positions', 'made-nearest', 'made-trace']) {
         assert.equal(shown.ready[id], 1, `#${id} said ew-ready once`);
