@@ -16,7 +16,6 @@ import { installFigures } from './parts/figure-control.js';
 import { defineWidget } from './parts/definitions.js';
 import { cssPixelContext, watchCanvas } from './parts/canvas.js';
 import { keepInView } from './parts/in-view.js';
-import { yieldToMain } from '../src/event-loop.js';
 
 // Rows drawn on each side of the token's: the others are counted, not drawn.
 const AROUND = 2;
@@ -69,15 +68,12 @@ export class OneHotLookup extends ModelWidget {
     super.attributeChangedCallback(name, before, after);
   }
 
-  async show(model) {
+  show(model) {
     this.picker.setModel(model);
     this.limit = tableLimit(model);
     this.legendHost.replaceChildren(legend(this.limit, { label: 'Colours of the rows' }));
     const [first] = this.picker.resolve(this.getAttribute('token') ?? 'Lily');
-    // The product and its rows in a task of their own: the whole first show
-    // was one task of about 120 ms on the phone profile.
-    await yieldToMain();
-    if (this.model === model) this.pick(first?.id ?? 0);
+    this.pick(first?.id ?? 0);
   }
 
   /** The rows the figure draws, in order: the first, those around the token's, the last. */
