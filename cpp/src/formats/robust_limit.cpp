@@ -6,24 +6,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
-#include "embeddings/common/widen.h"
 #include "embeddings/formats/tables.h"
 
 namespace embeddings {
-
-namespace {
-
-// The number at `index` of a table's numbers as float32, whatever the format.
-float number_at(const kernels::TableNumbers& numbers, std::size_t index) {
-  if (numbers.format == kernels::NumberFormat::F32) return static_cast<const float*>(numbers.data)[index];
-  std::uint16_t bits;
-  std::memcpy(&bits, static_cast<const unsigned char*>(numbers.data) + 2 * index, sizeof bits);
-  return numbers.format == kernels::NumberFormat::F16 ? f16_bits_to_f32(bits) : bf16_bits_to_f32(bits);
-}
-
-}  // namespace
 
 float robust_limit(const TableView& table, float* scratch) {
   const std::size_t count = table.rows * table.cols;
@@ -35,7 +21,9 @@ float robust_limit(const TableView& table, float* scratch) {
       std::min(sampled - 1, static_cast<std::size_t>(std::floor(static_cast<double>(sampled) * 0.995)));
   std::size_t kept = 0;
   for (std::size_t i = 0; i < count; i += step) {
-    const float size = std::fabs(number_at(table.numbers, i));
+    float number;
+    kernels::widen(table.numbers.from(i), 1, &number);  // the library's one widener, as TableView::at
+    const float size = std::fabs(number);
     if (!std::isnan(size)) scratch[kept++] = size;
   }
   if (rank >= kept) return 1.0f;  // a NaN at that rank: no scale to read

@@ -10,7 +10,6 @@
 #include <random>
 #include <vector>
 
-#include "embeddings/common/widen.h"
 #include "embeddings/formats/tables.h"
 
 namespace {
@@ -20,13 +19,6 @@ using embeddings::kRobustLimitScratch;
 using embeddings::TableView;
 namespace kernels = embeddings::kernels;
 
-float widened(const TableView& table, std::size_t i) {
-  if (table.format() == kernels::NumberFormat::F32) return static_cast<const float*>(table.numbers.data)[i];
-  const std::uint16_t bits = static_cast<const std::uint16_t*>(table.numbers.data)[i];
-  return table.format() == kernels::NumberFormat::F16 ? embeddings::f16_bits_to_f32(bits)
-                                                      : embeddings::bf16_bits_to_f32(bits);
-}
-
 // As the page's JavaScript states it: every step-th |x|, sorted with NaNs
 // last, the number at rank min(n - 1, floor(0.995 n)); 1 for NaN, 0 or none.
 double reference_limit(const TableView& table) {
@@ -34,7 +26,8 @@ double reference_limit(const TableView& table) {
   if (count == 0) return 1;
   const std::size_t step = std::max<std::size_t>(1, count / kRobustLimitSample);
   std::vector<double> sample;
-  for (std::size_t i = 0; i < count; i += step) sample.push_back(std::fabs(double(widened(table, i))));
+  for (std::size_t i = 0; i < count; i += step)
+    sample.push_back(std::fabs(double(table.at(i / table.cols, i % table.cols))));
   std::sort(sample.begin(), sample.end(),
             [](double a, double b) { return std::isnan(b) ? !std::isnan(a) : a < b; });
   const auto rank = std::min(sample.size() - 1, std::size_t(std::floor(double(sample.size()) * 0.995)));
