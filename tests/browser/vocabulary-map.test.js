@@ -293,6 +293,9 @@ describe('<ew-vocabulary-map> with a mouse and a keyboard', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     const token = await page.evaluate(() => window.trace.tokens[1]);
+    // The map and the table follow the row a frame after the key is painted (afterNextPaint).
+    await page.waitForFunction((id) => document.querySelector('#vocabulary-map').lit?.id === id
+      && document.querySelector('#table').grid.highlighted === id, token.id);
     const lit = await page.evaluate(() => ({ map: document.querySelector('#vocabulary-map').lit, table: document.querySelector('#table').grid.highlighted }));
     assert.equal(lit.map.id, token.id);
     assert.match(lit.map.label, /place 2 of text 1/);
