@@ -201,6 +201,54 @@ test('for the shipped model the first script asks for both tables beside the fir
   }
 });
 
+test('the first script reads the tables\' and tokenizer.json\'s bytes in its Worker: while its file is held back, the first view waits; then it shows', async () => {
+  const held = await openPage(browser);
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  await held.route('**/web/dist/blob-worker.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  try {
+    await held.goto(`${server.origin}/web/page/`);
+    // The bundle has run and every byte has arrived; without the Worker the
+    // loader has no bytes of the tables or the tokenizer, so the table waits.
+    await held.waitForFunction(() => performance.getEntriesByName('embeddings:load:header-read').length > 0);
+    await held.waitForTimeout(1500);
+    assert.equal(await held.evaluate(() => performance.getEntriesByName('embeddings:load:tables-copied').length), 0,
+      'the tables were copied in before their Worker had started');
+    assert.notEqual(await held.locator('#table').getAttribute('data-state'), 'ready');
+    release();
+    await held.waitForFunction(() => document.documentElement.dataset.page === 'ready');
+    assert.ok(held.workers().some((worker) => worker.url().endsWith('/web/dist/blob-worker.js')), 'the Worker runs');
+    assert.deepEqual(await waitForWidgets(held, '#table, #nearest, #trace'), []);
+    assert.deepEqual(held.problems, []);
+    assert.deepEqual(await held.violations(), []);
+  } finally {
+    release();
+    await held.context().close();
+  }
+});
+
+test('where the Worker cannot start (its file missing), the page reads the bytes itself: the same model, each range asked for once', async () => {
+  const held = await openPage(browser);
+  await held.route('**/web/dist/blob-worker.js', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'missing' }));
+  const earlier = server.requests.filter((r) => r.path === '/model/model.safetensors').length;
+  try {
+    await held.goto(`${server.origin}/web/page/`);
+    await held.waitForFunction(() => document.documentElement.dataset.page === 'ready');
+    assert.deepEqual(await waitForWidgets(held, '#table, #nearest, #trace'), []);
+    assert.equal(server.requests.filter((r) => r.path === '/model/model.safetensors').length - earlier, 3);
+    // The same numbers as the page with its Worker: Lily's id and her row's first five.
+    const figures = (p) => p.evaluate(() => ['lily-id', 'lily-five', 'rows', 'params'].map((name) => document.querySelector(`[data-fig="${name}"]`)?.textContent));
+    assert.deepEqual(await figures(held), await figures(page));
+    // The browser's own line for the missing file is all that is said.
+    assert.deepEqual(held.problems.filter((problem) => !/404/.test(problem)), []);
+  } finally {
+    await held.context().close();
+  }
+});
+
 // ---- The document's first layout (web/page/page.css, later-parts.js) ----------
 
 test('the document\'s first layout lays out the first screen\'s part alone; the later parts follow, one per idle task, and then are parts like any other', async () => {

@@ -239,7 +239,7 @@ function checkApp(seen) {
 test('the tarball: a LICENSE, the package\'s files and not the chapter page\'s, no runtime dependency it does not use', async () => {
   const files = state.pack.files.map((file) => file.path);
   assert.ok(files.includes('LICENSE'));
-  for (const file of ['web/dist/page.js', 'web/dist/page.js.map', 'web/dist/first-requests.js', 'model/claims.json']) {
+  for (const file of ['web/dist/page.js', 'web/dist/page.js.map', 'web/dist/first-requests.js', 'web/dist/blob-worker.js', 'model/claims.json']) {
     assert.ok(!files.includes(file), `${file} is the chapter page's`);
   }
   assert.ok(!files.some((file) => file.startsWith('web/page/') || file.startsWith('tests/') || file.startsWith('tools/')));

@@ -9,7 +9,8 @@
 //   node tools/page/bundle.mjs      (tools/build.sh wasm runs it after the link)
 //
 // Beside it, the page's first script, web/dist/first-requests.js: a small
-// classic script that asks for the weights before the bundle has arrived.
+// classic script that asks for the weights before the bundle has arrived,
+// and the Worker it reads their large bodies in, web/dist/blob-worker.js.
 // And the vocabulary map's Worker (web/src/map/map-worker.js and what it
 // imports, the layout module's glue included) as one file that imports
 // nothing, web/dist/map-worker.js, which model.map() starts in a browser.
@@ -132,6 +133,9 @@ const moduleBuild = {
 // for the weights (web/page/first-requests.js and what it imports).
 export const firstScriptEntry = resolve(root, 'web/page/first-requests.js');
 export const firstScriptFile = resolve(root, 'web/dist/first-requests.js');
+// The Worker the first script reads the model's large bodies in (web/page/blob-worker.js): a classic script too.
+export const blobWorkerEntry = resolve(root, 'web/page/blob-worker.js');
+export const blobWorkerFile = resolve(root, 'web/dist/blob-worker.js');
 
 // The shipped model's weights, whose tables' places the first script carries.
 export const shippedWeights = resolve(root, 'model/model.safetensors');
@@ -177,8 +181,10 @@ async function bundleFirstScript(write) {
     plugins: [ownUrl(firstScriptFile, 'document.currentScript.src')],
   });
   const [code] = result.outputFiles;
-  if (write) await writeFile(code.path, code.contents);
-  return { code: code.text, bytes: code.contents.length, inputs: Object.keys(result.metafile.inputs).sort() };
+  const worker = await build({ ...moduleBuild, format: 'iife', entryPoints: [blobWorkerEntry], outfile: blobWorkerFile });
+  const [workerCode] = worker.outputFiles;
+  if (write) await Promise.all([writeFile(code.path, code.contents), writeFile(workerCode.path, workerCode.contents)]);
+  return { code: code.text, bytes: code.contents.length, inputs: Object.keys(result.metafile.inputs).sort(), worker: workerCode.text };
 }
 
 /**

@@ -11,6 +11,7 @@ import { compileWasmEarly } from '../src/early-compile.js';
 import { requestFileEarly, requestWeightsEarly } from '../src/early-requests.js';
 import { defaultModelFiles } from '../src/default-model.js';
 import { modelFilesFromAddress } from './model-choice.js';
+import { blobReaderInWorker } from './blob-reader.js';
 
 // Where the shipped model's tables lie in its weights: read from the file's
 // header when tools/page/bundle.mjs built this script, which defines this
@@ -21,9 +22,12 @@ import { modelFilesFromAddress } from './model-choice.js';
 // has changed since.
 const shippedTables = typeof SHIPPED_MODEL_TABLES === 'undefined' ? [] : SHIPPED_MODEL_TABLES;
 
+// The large bodies (the tables, tokenizer.json) are read in a Worker, not on
+// this busy thread (blob-reader.js says why).
+const readBlob = blobReaderInWorker(new URL('../dist/blob-worker.js', import.meta.url));
 const files = modelFilesFromAddress(location.search, document.baseURI);
 const weights = new URL(files.weights, document.baseURI);
-requestWeightsEarly(weights, { expectedTables: weights.href === defaultModelFiles.weights.href ? shippedTables : [] });
+requestWeightsEarly(weights, { expectedTables: weights.href === defaultModelFiles.weights.href ? shippedTables : [], readBlob });
 
 // The rest of what the first model widget waits for, asked for now too: by
 // the time the bundle has run, these are in and the module is compiled, so
@@ -44,5 +48,5 @@ const smallFiles = [files.config, files.tokenizer].filter(Boolean).map((file) =>
 const next = (task) => (globalThis.scheduler?.postTask ? scheduler.postTask(task, { priority: 'user-blocking' }) : setTimeout(task, 0));
 next(() => {
   compileWasmEarly(wasm);
-  for (const file of smallFiles) requestFileEarly(file);
+  for (const file of smallFiles) requestFileEarly(file, { readBlob });
 });

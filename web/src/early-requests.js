@@ -94,12 +94,14 @@ const earlySources = (globalThis[Symbol.for('embeddings-and-position: weights re
  * Opens the weights at `url` now: their first bytes are asked for at once
  * and, as soon as those are in, the tables (askForTablesEarly). A page calls
  * this from its first script; loadModel, given the same URL without a
- * signal, takes this source rather than asking again.
+ * signal, takes this source rather than asking again. `readBlob`: how a
+ * large body's bytes are read (sources/http.js; the chapter page reads them
+ * in a Worker, page/blob-reader.js).
  * @param {URL} url
  */
-export function requestWeightsEarly(url, { expectedTables = [] } = {}) {
+export function requestWeightsEarly(url, { expectedTables = [], readBlob } = {}) {
   if (!(url instanceof URL) || earlySources.has(url.href)) return;
-  const source = urlSource(url, url.href);
+  const source = urlSource(url, url.href, undefined, { readBlob });
   const size = source.size();
   size.catch(() => {});  // the load that takes the source reports a failure
   // The ranges the page expects the tables at leave beside the first bytes,
@@ -117,12 +119,13 @@ export function requestWeightsEarly(url, { expectedTables = [] } = {}) {
  * request the page preloads, one plain GET), so that its answer is read in
  * while the document is parsed and laid out, not by main-thread tasks queued
  * behind the bundle's first work. loadModel, given the same URL without a
- * signal, takes this source as it takes the weights'.
+ * signal, takes this source as it takes the weights'. `readBlob`: as for
+ * requestWeightsEarly.
  * @param {URL} url
  */
-export function requestFileEarly(url) {
+export function requestFileEarly(url, { readBlob } = {}) {
   if (!(url instanceof URL) || earlySources.has(url.href)) return;
-  const source = urlSource(url, url.href);
+  const source = urlSource(url, url.href, undefined, { readBlob });
   source.readAll().catch(() => {});  // the load that takes the source reports a failure
   earlySources.set(url.href, source);
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { loadModel, rowView } from '../../../web/index.js';
-import { earlyTableNamesForTests, requestFileEarly, requestWeightsEarly, tableRangesOf } from '../../../web/src/early-requests.js';
+import { earlyTableNamesForTests, requestFileEarly, requestWeightsEarly, tableRangesOf, takeEarlySource } from '../../../web/src/early-requests.js';
 import { compileWasmEarly } from '../../../web/src/early-compile.js';
 import { compileWasm, instantiate } from '../../../web/src/runtime.js';
 import { createChapterServer, listenOnLoopback } from '../../../tools/serve.mjs';
@@ -260,6 +260,31 @@ describe('the page\'s first script reads in the small files and compiles the .wa
       const early = await loadModel({ weights: fixture.weights, config: missing, tokenizer: fixture.tokenizer }).catch((error) => error.message);
       assert.match(late, /no-such-config\.json: HTTP 404/);
       assert.equal(early, late);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a large body asked for early is read by the reader given (the page\'s Worker), a small one as it comes; a reader\'s failure names the file', { timeout: 30_000 }, async () => {
+    // 200,000 bytes that are not all alike (a reader that dropped or shifted a chunk shows).
+    const large = Uint8Array.from({ length: 200_000 }, (_, i) => (i * 2654435761) >>> 24);
+    await writeFile(join(dir, 'model', 'large.bin'), large);
+    await writeFile(join(dir, 'model', 'small.bin'), large.subarray(0, 1000));
+    const server = await serve();
+    try {
+      const read = [];
+      const readBlob = async (blob) => {
+        read.push(blob.size);
+        return blob.arrayBuffer();
+      };
+      const [largeUrl, smallUrl, brokenUrl] = ['large.bin', 'small.bin', 'large.bin?broken'].map((file) => new URL(`${server.origin}/model/${file}`));
+      requestFileEarly(largeUrl, { readBlob });
+      requestFileEarly(smallUrl, { readBlob });
+      assert.deepEqual(await takeEarlySource(largeUrl).readAll(), large);
+      assert.deepEqual(await takeEarlySource(smallUrl).readAll(), large.subarray(0, 1000));
+      assert.deepEqual(read, [large.length], 'the large body went through the reader, the small one did not');
+      requestFileEarly(brokenUrl, { readBlob: async () => { throw new Error('the Worker could not read it'); } });
+      await assert.rejects(takeEarlySource(brokenUrl).readAll(), /large\.bin\?broken: the download broke off \(the Worker could not read it\)/);
     } finally {
       await server.close();
     }

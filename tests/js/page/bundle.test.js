@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { bundlePage, bundleFile, firstScriptFile, shippedTableRanges, trainingFilesModule, trainingFilesSource } from '../../../tools/page/bundle.mjs';
+import { blobWorkerFile, bundlePage, bundleFile, firstScriptFile, shippedTableRanges, trainingFilesModule, trainingFilesSource } from '../../../tools/page/bundle.mjs';
 import { attributeText, formulasModule, formulasOf, formulasSource, typeset } from '../../../tools/page/typeset-formulas.mjs';
 
 const root = new URL('../../../', import.meta.url);
@@ -48,13 +48,17 @@ test('the chapter page loads its small first script, then the bundle', () => {
 test('the first script is what its sources build now, holds no more than the early requests and compile and the model\'s address, and resolves the model beside the page', async () => {
   const { firstScript } = await bundlePage({ write: false });
   assert.ok(readFileSync(firstScriptFile, 'utf8') === firstScript.code, 'web/dist/first-requests.js is older than its sources: run tools/build.sh page');
-  assert.deepEqual(firstScript.inputs, ['<define:SHIPPED_MODEL_TABLES>', 'web/page/first-requests.js', 'web/page/model-choice.js', 'web/page/quote.js',
+  assert.deepEqual(firstScript.inputs, ['<define:SHIPPED_MODEL_TABLES>', 'web/page/blob-reader.js', 'web/page/first-requests.js', 'web/page/model-choice.js', 'web/page/quote.js',
     'web/src/default-model.js', 'web/src/early-compile.js', 'web/src/early-requests.js', 'web/src/files.js',
     'web/src/sources/http.js', 'web/src/sources/signals.js']);
   assert.doesNotMatch(firstScript.code, /import\.meta/, 'a classic script has no import.meta');
   assert.ok(firstScript.code.includes('new URL("../src/default-model.js",document.currentScript.src)'));
   // The .wasm it compiles is the runtime's chapter build, beside the script.
   assert.ok(firstScript.code.includes('new URL("../dist/embeddings.wasm",new URL("../page/first-requests.js",document.currentScript.src).href)'));
+  // Its Worker, which reads the large bodies (web/page/blob-worker.js), beside it, built now too.
+  assert.ok(firstScript.code.includes('new URL("../dist/blob-worker.js",new URL("../page/first-requests.js",document.currentScript.src).href)'));
+  assert.ok(readFileSync(blobWorkerFile, 'utf8') === firstScript.worker, 'web/dist/blob-worker.js is older than its sources: run tools/build.sh page');
+  assert.doesNotMatch(firstScript.worker, /\bimport\b|importScripts/, 'the Worker is one classic script that loads nothing');
 });
 
 test('the first script carries where the shipped model\'s two tables lie, as its header says', async () => {

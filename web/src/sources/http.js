@@ -33,16 +33,20 @@ async function fetchFile(url, name, { headers, signal, accept = () => false } = 
 // (tools/bench/body-read.mjs, docs/benchmarks.md).
 const BLOB_BYTES = 64 * 1024;
 
-/** A Response's body as an ArrayBuffer, a large one through a Blob (above). */
-export async function responseBody(response) {
+/**
+ * A Response's body as an ArrayBuffer, a large one through a Blob (above),
+ * whose bytes `readBlob` reads (Blob.arrayBuffer() on this thread unless
+ * given: the chapter page reads them in a Worker, page/blob-reader.js).
+ */
+export async function responseBody(response, readBlob = (blob) => blob.arrayBuffer()) {
   const length = response.headers.get('content-length');
   if ((length !== null && Number(length) < BLOB_BYTES) || typeof response.blob !== 'function') return response.arrayBuffer();
-  return (await response.blob()).arrayBuffer();
+  return readBlob(await response.blob());
 }
 
-async function bodyBytes(response, name, signal) {
+async function bodyBytes(response, name, signal, readBlob) {
   try {
-    return new Uint8Array(await responseBody(response));
+    return new Uint8Array(await responseBody(response, readBlob));
   } catch (error) {
     checkSignal(signal);
     throw new Error(`${name}: the download broke off (${error.message})`);
@@ -53,14 +57,18 @@ async function bodyBytes(response, name, signal) {
 // arrives with the first request and later reads are served from it.
 const PREFIX_BYTES = 16384;
 
-/** A ByteSource over HTTP (see sources/index.js), with prefetch, guesses and readAll. */
-export function urlSource(url, name, signal) {
-  return new HttpSource(url, name, signal);
+/**
+ * A ByteSource over HTTP (see sources/index.js), with prefetch, guesses and
+ * readAll. `readBlob`: how a large body's bytes are read (responseBody).
+ */
+export function urlSource(url, name, signal, { readBlob } = {}) {
+  return new HttpSource(url, name, signal, readBlob);
 }
 
 class HttpSource {
   #url;
   #signal;
+  #readBlob;
   // The whole file, when the server sent it (no range support) or readAll asked for it.
   #whole;
   #total;
@@ -76,10 +84,11 @@ class HttpSource {
   // served from it, so bytes asked for ahead travel once. Dropped by close().
   #ranges = [];
 
-  constructor(url, name, signal) {
+  constructor(url, name, signal, readBlob) {
     this.#url = url;
     this.name = name;
     this.#signal = signal;
+    this.#readBlob = readBlob;
   }
 
   #rangeHolding(offset, length) {
@@ -114,9 +123,9 @@ class HttpSource {
     if (response.status === 206) {
       const range = /\/(\d+)\s*$/.exec(response.headers.get('content-range') ?? '');
       if (range) this.#total = Number(range[1]);
-      return bodyBytes(response, this.name, this.#signal);
+      return bodyBytes(response, this.name, this.#signal, this.#readBlob);
     }
-    this.#whole = await bodyBytes(response, this.name, this.#signal);
+    this.#whole = await bodyBytes(response, this.name, this.#signal, this.#readBlob);
     this.#total = this.#whole.length;
     return this.#whole.subarray(offset, offset + length);
   }
@@ -181,7 +190,7 @@ class HttpSource {
   readAll() {
     if (this.#whole) return Promise.resolve(this.#whole);
     this.#wholeRead ??= (async () => {
-      this.#whole = await bodyBytes(await fetchFile(this.#url, this.name, { signal: this.#signal }), this.name, this.#signal);
+      this.#whole = await bodyBytes(await fetchFile(this.#url, this.name, { signal: this.#signal }), this.name, this.#signal, this.#readBlob);
       this.#total = this.#whole.length;
       return this.#whole;
     })();
