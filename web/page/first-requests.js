@@ -22,31 +22,42 @@ import { blobReaderInWorker } from './blob-reader.js';
 // has changed since.
 const shippedTables = typeof SHIPPED_MODEL_TABLES === 'undefined' ? [] : SHIPPED_MODEL_TABLES;
 
-// The large bodies (the tables, tokenizer.json) are read in a Worker, not on
-// this busy thread (blob-reader.js says why).
-const readBlob = blobReaderInWorker(new URL('../dist/blob-worker.js', import.meta.url));
-const files = modelFilesFromAddress(location.search, document.baseURI);
-const weights = new URL(files.weights, document.baseURI);
-requestWeightsEarly(weights, { expectedTables: weights.href === defaultModelFiles.weights.href ? shippedTables : [], readBlob });
-
-// The rest of what the first model widget waits for, asked for now too: by
-// the time the bundle has run, these are in and the module is compiled, so
-// the model's load goes from the instances to the token table without
-// waiting on a main-thread task. (Each alone bought nothing while the
-// widgets' definitions filled that stretch; with those held back
-// (widgets/parts/definitions.js), they do: docs/page.md.) They go in a task
-// of their own, after the parser's: this script runs inside the parser's
-// task, and each fetch() costs the main thread 1–3 ms the first times (at
-// 4× slower, 6–18 ms): six in a row made that task one of the page's
-// longest on a phone. The bundle, which takes them, arrives well after.
+// What the first model widget waits for is asked for now (the weights: their
+// first bytes and the tables; the module's .wasm; the model's two small
+// files): by the time the bundle has run, these are in and the module is
+// compiled, so the model's load goes from the instances to the token table
+// without waiting on a main-thread task. (Each alone bought nothing while
+// the widgets' definitions filled that stretch; with those held back
+// (widgets/parts/definitions.js), they do: docs/page.md.)
+//
+// Each step goes in a task of its own, after the parser's: this script runs
+// inside the parser's task, and each fetch() and the Worker's start cost the
+// main thread 1–3 ms the first times (at 4× slower, 6–20 ms, and more on a
+// busy phone): made here, they made the parser's task the longest of the
+// page's load on the phone profile (120–200 ms). The network is not what
+// the first widget waits for, so the few milliseconds these requests leave
+// later cost it nothing. The bundle, which takes them, arrives well after.
 // The URLs are made here: the bundle's stand-in for import.meta.url is this
 // script's element (document.currentScript), which a later task has not.
+const files = modelFilesFromAddress(location.search, document.baseURI);
+const weights = new URL(files.weights, document.baseURI);
+const expectedTables = weights.href === defaultModelFiles.weights.href ? shippedTables : [];
 const wasm = new URL('../dist/embeddings.wasm', import.meta.url);
 const smallFiles = [files.config, files.tokenizer].filter(Boolean).map((file) => new URL(file, document.baseURI));
-// As the next task the browser runs (a user-blocking task, where the
-// Scheduler API is), not behind the parser's work and the first layout.
+const blobWorker = new URL('../dist/blob-worker.js', import.meta.url);
+
+// The large bodies (the tables, tokenizer.json) are read in a Worker, not on
+// this busy thread (blob-reader.js says why). It starts in the second task,
+// long before the first body is in; a body that came sooner would be read
+// here.
+let readInWorker;
+const readBlob = (blob) => (readInWorker ? readInWorker(blob) : blob.arrayBuffer());
+
+// Each as the next task the browser runs (a user-blocking task, where the
+// Scheduler API is), in this order, not behind the parser's work and the
+// first layout.
 const next = (task) => (globalThis.scheduler?.postTask ? scheduler.postTask(task, { priority: 'user-blocking' }) : setTimeout(task, 0));
-next(() => {
-  compileWasmEarly(wasm);
-  for (const file of smallFiles) requestFileEarly(file, { readBlob });
-});
+next(() => requestWeightsEarly(weights, { expectedTables, readBlob }));
+next(() => { readInWorker = blobReaderInWorker(blobWorker); });
+next(() => compileWasmEarly(wasm));
+for (const file of smallFiles) next(() => requestFileEarly(file, { readBlob }));
