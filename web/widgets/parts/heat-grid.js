@@ -139,12 +139,17 @@ export class HeatGrid {
     this.viewport.addEventListener('blur', () => this.draw());
     // Sizes are read when the browser reports them, after its own layout: no
     // forced layout. That report comes inside the frame that laid the grid
-    // out: its first picture (40-90 ms at 4x slower) is painted in a task of
-    // its own after it, so the two are not one long task. Later ones paint at once.
+    // out: the first one only takes the size; the sizes are set in a task
+    // of its own after it and the first picture (40-90 ms at 4x slower)
+    // painted in the next, so neither joins that frame, nor do the other
+    // grids' reports lay the page out again to read their sizes after this
+    // one's writes. A report of the height a square grid set itself is let
+    // go; a later new size lays out and paints at once.
     this.resizeObserver = whenResized(this.viewport, () => {
-      const first = !this.size;
+      const before = this.size;
       this.#measure();
-      this.layout({ paintLater: first });
+      if (!before) this.#inNextTask(() => this.layout({ paintLater: true }));
+      else if (before.width !== this.size.width || (!this.square && before.height !== this.size.height)) this.layout();
     });
   }
 
@@ -196,15 +201,15 @@ export class HeatGrid {
       cancelAnimationFrame(this.frame);
       this.frame = 0;
     }
-    if (paintLater) this.#paintInNextTask();
+    if (paintLater) this.#inNextTask(() => this.#paint());
     else this.#paint();
   }
 
-  /** Paints in a task of its own, unless a paint comes first. */
-  #paintInNextTask() {
+  /** Runs `job` (a layout or a paint) in a task of its own, unless a paint comes first. */
+  #inNextTask(job) {
     const asked = ++this.paints;
     yieldToEventLoop().then(() => {
-      if (this.paints === asked) this.#paint();
+      if (this.paints === asked) job();
     });
   }
 
