@@ -9,6 +9,7 @@
 // only as far as their neighbourhoods changed, and the motion is seen.
 import { cosine, rowView } from '../../index.js';
 import { el } from './dom.js';
+import { yieldToEventLoop } from '../../src/event-loop.js';
 import { int, num } from './format.js';
 import { VOCABULARY_GROUPS, drawShape } from './vocabulary-groups.js';
 
@@ -150,7 +151,13 @@ export class LearningMap {
     this.reducedMotion = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
     /** Who waits for a snapshot's layout to be shown: [{ index, resolve }]. */
     this.waiting = [];
-    if (typeof ResizeObserver === 'function') new ResizeObserver(() => this.draw()).observe(this.canvas);
+    // The first size report comes inside the frame that laid the map out:
+    // its first picture (its colours read, which restyles the page, and its
+    // points) is drawn in a task of its own after that frame, not in it.
+    let sized = false;
+    if (typeof ResizeObserver === 'function') {
+      new ResizeObserver(() => (sized ? this.draw() : yieldToEventLoop().then(() => { sized = true; this.draw(); }))).observe(this.canvas);
+    }
     // Light or dark as the reader's system is (the widgets' custom properties).
     const dark = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
     dark?.addEventListener?.('change', () => { this.colours = undefined; this.draw(); });
