@@ -87,7 +87,7 @@ test('the model is asked for once, before the widgets are up, and every widget s
   assert.equal(count('/model/model.safetensors'), 3);
   assert.equal(count('/model/config.json'), 1);
   assert.equal(count('/model/tokenizer.json'), 1);
-  // The first script compiles it; that compile and the runtime share one request.
+  // The first script compiles it; the preload, the compile and the runtime share one request.
   assert.equal(count('/web/dist/embeddings.wasm'), 1);
   const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])));
   assert.ok(marks['embeddings:model-requested'] < marks['embeddings:ready:ew-dot-product'],
