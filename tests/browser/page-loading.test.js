@@ -147,6 +147,17 @@ test('a Split tokenizer.json loads through embeddings-full.wasm and agrees with 
   assert.deepEqual(page.problems, []);
 });
 
+/** Holds back the answers to `page`'s requests matching `pattern`; resolves with the function that lets them go. */
+async function holdBack(page, pattern) {
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  await page.route(pattern, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 // ---- The first script (web/page/first-requests.js) ----------------------------
 
 test('the first script alone asks for the weights\' first bytes and both tables, before the bundle has arrived; the bundle takes them over', async () => {
@@ -203,12 +214,7 @@ test('for the shipped model the first script asks for both tables beside the fir
 
 test('the first script reads the tables\' and tokenizer.json\'s bytes in its Worker: while its file is held back, the first view waits; then it shows', async () => {
   const held = await openPage(browser);
-  let release;
-  const released = new Promise((resolve) => { release = resolve; });
-  await held.route('**/web/dist/blob-worker.js', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdBack(held, '**/web/dist/blob-worker.js');
   try {
     await held.goto(`${server.origin}/web/page/`);
     // The bundle has run and every byte has arrived; without the Worker the
@@ -253,12 +259,7 @@ test('where the Worker cannot start (its file missing), the page reads the bytes
 
 test('the document\'s first layout lays out the first screen\'s part alone; the later parts follow, one per idle task, and then are parts like any other', async () => {
   const held = await openPage(browser, { width: 375, height: 812, touch: true });
-  let release;
-  const released = new Promise((resolve) => { release = resolve; });
-  await held.route('**/web/dist/page.js', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdBack(held, '**/web/dist/page.js');
   try {
     await held.goto(`${server.origin}/web/page/`, { waitUntil: 'domcontentloaded' });
     // The parser can finish before page.css is in (the page's one script in the head runs
