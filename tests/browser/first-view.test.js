@@ -9,7 +9,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { num } from '../../web/widgets/parts/format.js';
 import { wordForms } from '../../web/widgets/parts/word-forms.js';
-import { colorOf } from '../../web/widgets/parts/color.js';
+import { colorOf, KEPT_PIXELS } from '../../web/widgets/parts/color.js';
 import { sortedColourLimit } from '../js/helpers/reference.js';
 import { startServer, launch, openPage, waitForWidgets, checkModel, nodeModel, modelMode } from './helpers/browser.js';
 
@@ -115,6 +115,17 @@ describe(`an <ew-embedding-table> given a fresh model (${modelMode} model)`, () 
       return window.gridPaints;
     });
     assert.equal(after, 2);
+  });
+
+  test('the rows off screen are painted in the browser\'s idle time, a slice at a time, until every block it keeps is', async () => {
+    // Each idle callback paints for a few milliseconds and asks for another: the last leaves none asked for.
+    await page.waitForFunction(() => document.querySelector('#fresh').grid.image.idle === 0, undefined, { timeout: 30000 });
+    const { painted, blocks, blockPixels } = await page.evaluate(() => {
+      const { image } = document.querySelector('#fresh').grid;
+      return { painted: image.painted.filter(Boolean).length, blocks: image.painted.length, blockPixels: image.blockRows * Math.max(1, image.cols) };
+    });
+    // All of a small table; of a large one, as many blocks as half of what is kept.
+    assert.equal(painted, Math.min(blocks, Math.max(1, Math.floor(KEPT_PIXELS / 2 / blockPixels))));
   });
 
   test('its picture is each number\'s colour, on both sides of every block of rows it paints apart', async () => {
