@@ -4,7 +4,7 @@
 // (formulas.js), and puts the chapter's objects in the browser console
 // (console-help.js).
 import { addressProblems } from './start.js';  // first: the model's requests leave before the rest is set up
-import './evaluation-break.js';  // then a turn: the model's first steps go before the rest is evaluated
+import './evaluation-break.js';  // then a turn: the rest is evaluated in a task of its own
 import { rowView, dot, cosine, loadModel, ready } from '../index.js';
 import { sharedModel } from '../widgets/index.js';
 import { pageModelFailure } from '../widgets/parts/model-source.js';
